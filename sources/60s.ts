@@ -1,0 +1,171 @@
+/**
+ * The daily "60 seconds" news digest, published once a day (usually 00:00–10:00 Asia/Shanghai)
+ * by the 60s-static-host project as `<date>.json`. Before today's file exists we serve the
+ * latest published day and say so (`is_today: false`); the most common complaint about the
+ * reference project is yesterday's digest served silently as today's.
+ */
+import { SourceError } from '../src/kernel/errors.ts';
+import { defineSource, type Row } from '../src/kernel/source.ts';
+import { addDays, formatDate, formatDateTime, shanghaiMidnight, weekdayZh } from '../src/kernel/time.ts';
+import { escapeHtml } from '../src/encoding/escape.ts';
+import { SolarDay } from 'tyme4ts';
+import { asArray, asNumber, asRecord, asString } from './_shared/hot-list.ts';
+
+/** Mirrors of the static host, tried in order. */
+export const DIGEST_URLS = [
+  (date: string) => `https://60s-static.viki.moe/60s/${date}.json`,
+  (date: string) => `https://cdn.jsdelivr.net/gh/vikiboss/60s-static-host@main/static/60s/${date}.json`,
+];
+
+export interface Digest {
+  date: string;
+  day_of_week: string;
+  lunar_date: string;
+  news: string[];
+  tip: string;
+  cover: string;
+  image: string;
+  link: string;
+  /** Whether `date` is today's date in Asia/Shanghai at fetch time. */
+  is_today: boolean;
+  /** The date that was asked for (today when none was given). */
+  requested_date: string;
+  published: string;
+  published_at: number;
+  updated: string;
+  updated_at: number;
+}
+
+function lunarDate(date: string): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const lunar = SolarDay.fromYmd(y, m, d).getLunarDay();
+  return `${lunar.getLunarMonth().getName()}${lunar.getName()}`;
+}
+
+/** Parse one day's file. The `news` entries were `{title, link}` objects before Feb 2025 and are strings since. */
+export function parse(raw: unknown, requestedDate: string, now: Date): Digest {
+  const r = asRecord(raw);
+  if (!r) throw new SourceError('parse', 'digest is not a JSON object');
+  const date = asString(r.date);
+  if (!date || !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new SourceError('parse', 'digest has no date');
+  const news = (asArray(r.news) ?? [])
+    .map((n) => (typeof n === 'string' ? n : asString(asRecord(n)?.title)))
+    .filter((n): n is string => !!n && n.trim() !== '')
+    .map((n) => n.trim());
+  const publishedAt = asNumber(r.updated_at) ?? asNumber(r.created_at) ?? shanghaiMidnight(date);
+  const at = now.getTime();
+  return {
+    date,
+    day_of_week: weekdayZh(date),
+    lunar_date: lunarDate(date),
+    news,
+    tip: asString(r.tip)?.trim() ?? '',
+    cover: asString(r.cover) ?? '',
+    image: asString(r.image) ?? `https://cdn.jsdelivr.net/gh/vikiboss/60s-static-host@main/static/images/${date}.png`,
+    link: asString(r.link) ?? '',
+    is_today: date === formatDate(at),
+    requested_date: requestedDate,
+    published: formatDateTime(publishedAt),
+    published_at: publishedAt,
+    updated: formatDateTime(at),
+    updated_at: at,
+  };
+}
+
+function digestHtml(d: Digest): string {
+  const items = d.news.map((n, i) => `<p>${i + 1}. ${escapeHtml(n)}</p>`).join('');
+  return `<p>${escapeHtml(d.date)} ${escapeHtml(d.day_of_week)} 农历${escapeHtml(d.lunar_date)}</p>${items}<p>【微语】${escapeHtml(d.tip)}</p>${
+    d.image ? `<p><img src="${escapeHtml(d.image)}" alt="${escapeHtml(d.date)}"></p>` : ''
+  }`;
+}
+
+function heading(d: Digest): string {
+  return `每天 60 秒读懂世界（${d.date} ${d.day_of_week}）`;
+}
+
+function notTodayNote(d: Digest): string | undefined {
+  return d.is_today || d.requested_date !== formatDate(d.updated_at) ? undefined : `今日（${d.requested_date}）简报尚未发布，以下为最近一期 ${d.date} 的内容。`;
+}
+
+export default defineSource({
+  id: '60s',
+  name: '每天 60 秒读懂世界',
+  description: 'The daily 60-second news digest: about 15 headlines and a quote. `date` reads past days from our history; before today\'s issue is published the latest day is served with `is_today: false`.',
+  homepage: 'https://60s.viki.moe',
+  routes: [
+    { path: '/60s' },
+    { path: '/60s/rss', forceEncoding: 'rss', summary: 'RSS 2.0 feed of the digest: one item per day, the last 10 days.' },
+  ],
+  params: {
+    date: { type: 'date', doc: 'Day of the digest (YYYY-MM-DD, Asia/Shanghai); today by default.', example: '2026-08-22' },
+  },
+  mode: 'scheduled',
+  schedule: '*/15 * * * *',
+  freshness: { ttlSec: 900, backoffCapSec: 3600, timeoutMs: 20_000 },
+  history: { key: (d) => d.date, param: 'date' },
+  async fetch(ctx, params) {
+    const today = formatDate(ctx.now().getTime());
+    if (params.date && params.date > today) throw new SourceError('bad_input', `date ${params.date} is in the future; the newest digest is today's (${today})`);
+    // A named date must be exactly that day; without one, fall back day by day to the latest published issue.
+    const requested = params.date ?? today;
+    const candidates = params.date ? [params.date] : [today, addDays(today, -1), addDays(today, -2)];
+    let lastError: unknown;
+    for (const date of candidates) {
+      for (const url of DIGEST_URLS) {
+        try {
+          const res = await ctx.http.request(url(date), { signal: ctx.signal, allowStatus: [404], retry: 0, timeoutMs: 5_000 });
+          if (res.status === 404) {
+            lastError = new SourceError('not_found', `no digest has been published for ${date}`);
+            continue;
+          }
+          const digest = parse(res.json(), requested, ctx.now());
+          if (digest.news.length) return digest;
+          lastError = new SourceError('empty', `digest for ${date} has no news`);
+        } catch (err) {
+          lastError = err;
+        }
+      }
+    }
+    if (params.date && lastError instanceof SourceError && lastError.kind === 'not_found') throw lastError;
+    if (lastError instanceof SourceError && lastError.kind === 'not_found') throw new SourceError('transient', `no digest published for ${candidates.join(', ')}`);
+    throw lastError instanceof Error ? lastError : new SourceError('transient', 'no digest could be fetched');
+  },
+  validate(d) {
+    if (d.news.length < 3) return `only ${d.news.length} news items`;
+    return undefined;
+  },
+  count: (d) => d.news.length,
+  view: {
+    title: heading,
+    text(d) {
+      const note = notTodayNote(d);
+      return `${heading(d)}\n${note ? `${note}\n` : ''}\n${d.news.map((n, i) => `${i + 1}. ${n}`).join('\n')}\n\n【微语】${d.tip}\n`;
+    },
+    markdown(d) {
+      const note = notTodayNote(d);
+      return `# ${heading(d)}\n\n> ${d.date} ${d.day_of_week} · 农历${d.lunar_date}${note ? `\n>\n> ${note}` : ''}\n\n${d.news
+        .map((n, i) => `${i + 1}. ${n}`)
+        .join('\n')}\n\n_【微语】${d.tip}_\n${d.image ? `\n![${d.date}](${d.image})\n` : ''}`;
+    },
+    html(d) {
+      const note = notTodayNote(d);
+      return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(heading(d))}</title></head><body><h1>${escapeHtml(heading(d))}</h1>${
+        note ? `<p><em>${escapeHtml(note)}</em></p>` : ''
+      }${digestHtml(d)}</body></html>\n`;
+    },
+    imageUrl: (d) => d.image || undefined,
+    feedFromHistory: {
+      days: 10,
+      rows: (history): Row[] =>
+        history.map(({ data: d }) => ({
+          title: `📅 ${d.date} ${d.day_of_week}`,
+          link: d.link || `https://60s.viki.moe/?date=${d.date}`,
+          guid: `60s:${d.date}`,
+          date: shanghaiMidnight(d.date),
+          contentHtml: digestHtml(d),
+          ...(d.image ? { cover: d.image } : {}),
+        })),
+    },
+  },
+  example: '/v2/apis/60s?encoding=text',
+});

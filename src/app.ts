@@ -1,0 +1,46 @@
+/** Builds the Koa application from its parts; never listens (tests and main.ts do). */
+import Koa from 'koa';
+import type { Config } from './config.ts';
+import type { Engine } from './kernel/engine.ts';
+import { AppError } from './kernel/errors.ts';
+import type { Logger } from './kernel/log.ts';
+import type { Registry } from './kernel/registry.ts';
+import type { Scheduler } from './kernel/scheduler.ts';
+import type { Store } from './kernel/store.ts';
+import { createApisRouter } from './http/apis-router.ts';
+import { createMetaRouter } from './http/meta-router.ts';
+import { cors, errorHandler, requestLog, type AppState } from './http/middleware.ts';
+
+export interface AppDeps {
+  config: Config;
+  registry: Registry;
+  engine: Engine;
+  store: Store;
+  log: Logger;
+  scheduler?: Scheduler;
+  /**
+   * The `/v1` and `/v1beta` gateway (and its answers for unversioned API paths). Mounted before
+   * any body parsing because it streams the raw request.
+   */
+  gateway?: Koa.Middleware<AppState>;
+  startedAt?: number;
+}
+
+export function createApp(deps: AppDeps): Koa<AppState> {
+  const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
+  app.silent = true;
+  app.use(requestLog(deps.log));
+  if (deps.gateway) app.use(deps.gateway);
+  app.use(errorHandler());
+  app.use(cors());
+  const apis = createApisRouter(deps);
+  const meta = createMetaRouter({ ...deps, now: deps.engine.now, startedAt: deps.startedAt ?? Date.now() });
+  app.use(apis.routes());
+  app.use(apis.allowedMethods({ throw: true, methodNotAllowed: () => new AppError(405, 'Method not allowed: the /v2/apis endpoints answer GET (some also POST).') }));
+  app.use(meta.routes());
+  app.use(async function notFoundFallback(ctx) {
+    if (ctx.body !== undefined || ctx.status !== 404) return;
+    throw new AppError(404, `No endpoint at ${ctx.path}. GET /v2/apis lists every endpoint with its parameters (paths need the version prefix, e.g. /v2/apis/60s).`);
+  });
+  return app;
+}

@@ -1,0 +1,105 @@
+/**
+ * Generic renderings used when a source gives no override: from `rows` when it has them,
+ * otherwise from the data itself (flattened into labelled lines).
+ */
+import type { Row } from '../kernel/source.ts';
+import { escapeHtml, escapeMarkdown, markdownUrl, safeUrl } from './escape.ts';
+
+export interface GenericInput {
+  title: string;
+  data: unknown;
+  rows: Row[] | undefined;
+  /** "Updated 2026-11-21 10:00:00 (Asia/Shanghai)" or similar footer line. */
+  footer: string | undefined;
+}
+
+function hotText(hot: Row['hot']): string {
+  return hot === undefined || hot === '' ? '' : ` (${typeof hot === 'number' ? hot.toLocaleString('en-US') : hot})`;
+}
+
+/** Flatten nested data into `path: value` pairs (arrays by index), skipping empty values. */
+export function flatten(data: unknown, prefix = '', out: [string, string][] = [], depth = 0): [string, string][] {
+  if (data === null || data === undefined || data === '') return out;
+  if (Array.isArray(data)) {
+    data.forEach((v, i) => flatten(v, `${prefix}[${i}]`, out, depth + 1));
+  } else if (typeof data === 'object' && depth < 8) {
+    for (const [k, v] of Object.entries(data as Record<string, unknown>)) flatten(v, prefix ? `${prefix}.${k}` : k, out, depth + 1);
+  } else {
+    out.push([prefix || 'value', typeof data === 'object' ? JSON.stringify(data) : String(data)]);
+  }
+  return out;
+}
+
+export function renderText(input: GenericInput): string {
+  const lines = [input.title, ''];
+  if (input.rows) {
+    input.rows.forEach((r, i) => {
+      lines.push(`${i + 1}. ${r.title}${hotText(r.hot)}`);
+      if (r.summary) lines.push(`   ${r.summary.replace(/\s*\n\s*/g, ' ')}`);
+    });
+  } else {
+    for (const [k, v] of flatten(input.data)) lines.push(`${k}: ${v}`);
+  }
+  if (input.footer) lines.push('', input.footer);
+  return `${lines.join('\n')}\n`;
+}
+
+export function renderMarkdown(input: GenericInput): string {
+  const lines = [`# ${escapeMarkdown(input.title)}`, ''];
+  if (input.rows) {
+    input.rows.forEach((r, i) => {
+      const title = escapeMarkdown(r.title);
+      const link = safeUrl(r.link);
+      lines.push(`${i + 1}. ${link ? `[${title}](${markdownUrl(link)})` : title}${hotText(r.hot)}`);
+      if (r.summary) lines.push(`   > ${escapeMarkdown(r.summary)}`);
+    });
+  } else {
+    lines.push('| field | value |', '| --- | --- |');
+    for (const [k, v] of flatten(input.data)) lines.push(`| ${escapeMarkdown(k)} | ${escapeMarkdown(v)} |`);
+  }
+  if (input.footer) lines.push('', `_${escapeMarkdown(input.footer)}_`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function htmlPage(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="zh-CN">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>
+body{font:16px/1.5 system-ui,-apple-system,"Segoe UI","PingFang SC","Microsoft YaHei",sans-serif;max-width:60rem;margin:0 auto;padding:1rem;color:#1f2328;background:#fff}
+h1{font-size:1.5rem}table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #d0d7de;padding:.4rem .5rem;text-align:left;vertical-align:top}
+td.n{color:#57606a;width:2.5rem}td.h{white-space:nowrap;color:#9a6700}a{color:#0969da;text-decoration:none}a:hover{text-decoration:underline}
+.s{color:#57606a;font-size:.9em}footer{color:#57606a;font-size:.85em;margin-top:1rem}img{max-width:100%}
+@media (prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}th,td{border-color:#30363d}a{color:#4493f8}.s,td.n,footer{color:#8d96a0}}
+</style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+
+export function renderHtml(input: GenericInput): string {
+  const parts = [`<h1>${escapeHtml(input.title)}</h1>`];
+  if (input.rows) {
+    parts.push('<table><thead><tr><th>#</th><th>Title</th><th>Heat</th></tr></thead><tbody>');
+    input.rows.forEach((r, i) => {
+      const link = safeUrl(r.link);
+      const title = link ? `<a href="${escapeHtml(link)}" rel="noopener noreferrer">${escapeHtml(r.title)}</a>` : escapeHtml(r.title);
+      const summary = r.summary ? `<div class="s">${escapeHtml(r.summary)}</div>` : '';
+      const hot = r.hot === undefined ? '' : escapeHtml(typeof r.hot === 'number' ? r.hot.toLocaleString('en-US') : r.hot);
+      parts.push(`<tr><td class="n">${i + 1}</td><td>${title}${summary}</td><td class="h">${hot}</td></tr>`);
+    });
+    parts.push('</tbody></table>');
+  } else {
+    parts.push('<table><tbody>');
+    for (const [k, v] of flatten(input.data)) parts.push(`<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`);
+    parts.push('</tbody></table>');
+  }
+  if (input.footer) parts.push(`<footer>${escapeHtml(input.footer)}</footer>`);
+  return htmlPage(input.title, parts.join('\n'));
+}

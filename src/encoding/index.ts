@@ -1,0 +1,194 @@
+/**
+ * The one encoding layer: renders any source's data as json (the envelope), text, markdown,
+ * html, rss, image, image-proxy, audio or audio-proxy, using the source's view hints and
+ * overrides. Freshness headers (X-Cache, Last-Modified, ETag, Cache-Control) are set here.
+ */
+import type { Readable } from 'node:stream';
+import { Feed } from 'feed';
+import { AppError } from '../kernel/errors.ts';
+import type { HttpClient } from '../kernel/http.ts';
+import { rowGuid, sha1, type ReadResult } from '../kernel/engine.ts';
+import type { Encoding, Row } from '../kernel/source.ts';
+import type { Store } from '../kernel/store.ts';
+import { formatDateTime } from '../kernel/time.ts';
+import { escapeHtml } from './escape.ts';
+import { renderHtml, renderMarkdown, renderText, type GenericInput } from './generic.ts';
+
+export const CONTENT_TYPES = {
+  json: 'application/json; charset=utf-8',
+  text: 'text/plain; charset=utf-8',
+  markdown: 'text/markdown; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  rss: 'application/rss+xml; charset=utf-8',
+} as const;
+
+export interface Rendered {
+  status: number;
+  type?: string;
+  body: string | Buffer | Readable | null;
+  headers: Record<string, string>;
+}
+
+export interface RenderDeps {
+  store: Store;
+  http: HttpClient;
+  now: number;
+  /** Absolute URL of this request (RSS self link). */
+  selfUrl: string;
+  serviceName: string;
+}
+
+/** `{"code":200,"message":"success","data":…}` built around the stored JSON text (no re-serialising). */
+export function envelope(payload: string): string {
+  return `{"code":200,"message":"success","data":${payload}}`;
+}
+
+function footer(r: ReadResult): string | undefined {
+  if (r.cache === 'NONE') return undefined;
+  return `Updated ${formatDateTime(r.fetchedAt)} (Asia/Shanghai)${r.cache === 'STALE' ? ' · stale: the upstream could not be refreshed' : ''}`;
+}
+
+function rowsOf(r: ReadResult): Row[] | undefined {
+  return r.source.view.rows?.(r.data, r.params);
+}
+
+function genericInput(r: ReadResult): GenericInput {
+  return { title: r.source.view.title?.(r.data, r.params) ?? r.source.name, data: r.data, rows: rowsOf(r), footer: footer(r) };
+}
+
+async function renderRss(r: ReadResult, deps: RenderDeps): Promise<string> {
+  const { source } = r;
+  const view = source.view;
+  const title = view.title?.(r.data, r.params) ?? source.name;
+  const feed = new Feed({
+    id: deps.selfUrl,
+    title,
+    description: source.description,
+    link: source.homepage ?? deps.selfUrl,
+    updated: new Date(r.fetchedAt),
+    generator: deps.serviceName,
+    feedLinks: { rss: deps.selfUrl },
+    ...('freshness' in source ? { ttl: Math.max(1, Math.round(source.freshness.ttlSec / 60)) } : {}),
+  });
+  let rows: Row[];
+  if (view.feedFromHistory) {
+    const history = await deps.store.listHistory(source.id, r.historyParamsKey, view.feedFromHistory.days);
+    const entries = history.map((h) => ({ data: JSON.parse(h.payload) as unknown, fetchedAt: h.fetchedAt }));
+    if (!entries.length) entries.push({ data: r.data, fetchedAt: r.fetchedAt });
+    rows = view.feedFromHistory.rows(entries, r.params);
+  } else {
+    rows = rowsOf(r) ?? [];
+  }
+  const guids = rows.map((row) => rowGuid(source.id, row));
+  const seen = r.cache === 'NONE' ? new Map<string, number>() : await deps.store.firstSeen(source.id, r.historyParamsKey, guids);
+  rows.forEach((row, i) => {
+    const guid = guids[i] as string;
+    const item: Parameters<Feed['addItem']>[0] = {
+      title: row.title,
+      id: guid,
+      guid,
+      link: row.link ?? source.homepage ?? deps.selfUrl,
+      date: new Date(row.date ?? seen.get(guid) ?? r.fetchedAt),
+    };
+    const description = row.contentHtml ?? (row.summary ? escapeHtml(row.summary) : undefined);
+    if (description) item.description = description;
+    if (row.cover) item.image = row.cover;
+    feed.addItem(item);
+  });
+  return feed.rss2();
+}
+
+async function proxied(url: string | undefined, deps: RenderDeps, what: 'image' | 'audio'): Promise<Rendered> {
+  if (!url) throw new AppError(404, `This item has no ${what}.`);
+  let res;
+  try {
+    res = await deps.http.stream(url, { maxBytes: 20 * 1024 * 1024, timeoutMs: 15_000 });
+  } catch (err) {
+    throw new AppError(502, `Could not fetch the ${what} from its upstream: ${(err as Error).message}`, { expose: true });
+  }
+  if (res.status >= 400) {
+    res.body.destroy();
+    throw new AppError(502, `The ${what} upstream answered HTTP ${res.status}.`, { expose: true });
+  }
+  const headers: Record<string, string> = {};
+  const len = res.headers['content-length'];
+  if (typeof len === 'string') headers['Content-Length'] = len;
+  const ct = res.headers['content-type'];
+  return { status: 200, type: typeof ct === 'string' ? ct : what === 'image' ? 'image/png' : 'audio/mpeg', body: res.body, headers };
+}
+
+/** Render a read result in one encoding. Throws AppError for what the data cannot provide. */
+export async function render(r: ReadResult, encoding: Encoding, deps: RenderDeps): Promise<Rendered> {
+  const view = r.source.view;
+  const freshness: Record<string, string> = { 'X-Cache': r.cache === 'NONE' ? 'MISS' : r.cache };
+  if (r.cache === 'NONE') {
+    freshness['Cache-Control'] = 'no-cache';
+  } else {
+    const maxAge = r.expiresAt === null ? 3600 : Math.max(0, Math.floor((r.expiresAt - deps.now) / 1000));
+    const swr = 'freshness' in r.source ? r.source.freshness.ttlSec : 60;
+    freshness['Cache-Control'] = `public, max-age=${maxAge}, stale-while-revalidate=${swr}`;
+    freshness['Last-Modified'] = new Date(r.fetchedAt).toUTCString();
+    freshness.ETag = `"${r.hash.slice(0, 20)}-${encoding}"`;
+  }
+  if (r.note) freshness['X-Cache-Note'] = encodeURIComponent(r.note).slice(0, 300);
+
+  const text = (body: string, type: string): Rendered => {
+    const headers = { ...freshness };
+    if (r.cache === 'NONE') headers.ETag = `"${sha1(body).slice(0, 20)}"`;
+    return { status: 200, type, body, headers };
+  };
+
+  switch (encoding) {
+    case 'json':
+      return text(envelope(r.payload), CONTENT_TYPES.json);
+    case 'text':
+      return text(view.text ? await view.text(r.data, r.params) : renderText(genericInput(r)), CONTENT_TYPES.text);
+    case 'markdown':
+      return text(view.markdown ? await view.markdown(r.data, r.params) : renderMarkdown(genericInput(r)), CONTENT_TYPES.markdown);
+    case 'html':
+      return text(view.html ? await view.html(r.data, r.params) : renderHtml(genericInput(r)), CONTENT_TYPES.html);
+    case 'rss':
+      return text(await renderRss(r, deps), CONTENT_TYPES.rss);
+    case 'image': {
+      if (view.image) {
+        const img = await view.image(r.data, r.params);
+        const headers = { ...freshness, ETag: `"${sha1(typeof img.body === 'string' ? img.body : img.body.toString('base64')).slice(0, 20)}"` };
+        return { status: 200, type: img.type, body: img.body, headers };
+      }
+      const url = view.imageUrl?.(r.data, r.params);
+      if (!url) throw new AppError(404, 'This item has no image.');
+      return { status: 302, body: null, headers: { Location: url, 'Cache-Control': 'no-cache', 'X-Cache': freshness['X-Cache'] as string } };
+    }
+    case 'audio': {
+      const url = view.audioUrl?.(r.data, r.params);
+      if (!url) throw new AppError(404, 'This item has no audio.');
+      return { status: 302, body: null, headers: { Location: url, 'Cache-Control': 'no-cache', 'X-Cache': freshness['X-Cache'] as string } };
+    }
+    case 'image-proxy':
+      return proxied(view.imageUrl?.(r.data, r.params), deps, 'image');
+    case 'audio-proxy':
+      return proxied(view.audioUrl?.(r.data, r.params), deps, 'audio');
+  }
+}
+
+/** Render an error in the requested encoding with its real status. */
+export function renderError(status: number, message: string, encoding: Encoding | undefined): { type: string; body: string } {
+  switch (encoding) {
+    case 'text':
+    case 'image':
+    case 'image-proxy':
+    case 'audio':
+    case 'audio-proxy':
+    case 'rss':
+      return { type: CONTENT_TYPES.text, body: `Error ${status}: ${message}\n` };
+    case 'markdown':
+      return { type: CONTENT_TYPES.markdown, body: `# Error ${status}\n\n${message}\n` };
+    case 'html':
+      return {
+        type: CONTENT_TYPES.html,
+        body: `<!doctype html><html><head><meta charset="utf-8"><title>Error ${status}</title></head><body><h1>Error ${status}</h1><p>${escapeHtml(message)}</p></body></html>\n`,
+      };
+    default:
+      return { type: CONTENT_TYPES.json, body: JSON.stringify({ code: status, message, data: null }) };
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * `/v2/apis/*`, built from the registry: validate parameters and the encoding, read through
+ * the engine, render through the encoding layer. Also `GET /v2/apis`, the catalogue.
+ */
+import { Router } from '@koa/router';
+import type Koa from 'koa';
+import { render } from '../encoding/index.ts';
+import type { Engine } from '../kernel/engine.ts';
+import { AppError, badParam, unsupportedEncoding } from '../kernel/errors.ts';
+import { describeAccepted, parseParams } from '../kernel/params.ts';
+import { paramEntries, supportedEncodings, type Registry } from '../kernel/registry.ts';
+import { ALL_ENCODINGS, type AnySource, type Encoding, type RouteSpec } from '../kernel/source.ts';
+import type { Store } from '../kernel/store.ts';
+import { clientIp, type AppContext, type AppState } from './middleware.ts';
+
+export const ENCODING_PARAM = 'encoding';
+export const FORCE_PARAM = 'force-update';
+const MAX_BODY_BYTES = 1024 * 1024;
+export const SERVICE_NAME = 'apis-gateway';
+
+async function readBody(ctx: Koa.Context): Promise<Record<string, string>> {
+  if (ctx.method !== 'POST') return {};
+  const declared = Number(ctx.get('content-length') || 0);
+  if (declared > MAX_BODY_BYTES) throw new AppError(413, `Request body is larger than ${MAX_BODY_BYTES} bytes.`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new AppError(413, `Request body is larger than ${MAX_BODY_BYTES} bytes.`);
+    chunks.push(chunk);
+  }
+  const raw = Buffer.concat(chunks).toString('utf8');
+  if (!raw) return {};
+  const type = ctx.get('content-type');
+  if (type.includes('application/json')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      throw new AppError(400, 'The request body is not valid JSON.');
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new AppError(400, 'The JSON body must be an object of parameters.');
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(parsed)) if (v !== null && v !== undefined) out[k] = typeof v === 'object' ? JSON.stringify(v) : String(v);
+    return out;
+  }
+  if (type.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(raw));
+  // A plain-text body is the value of the source's first required string parameter (e.g. hash `content`).
+  return { '': raw };
+}
+
+function firstValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export function catalogueEntry(s: AnySource, route: RouteSpec) {
+  const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+  return {
+    path: `/v2/apis${route.path}`,
+    id: s.id,
+    name: s.name,
+    description: route.summary ?? s.description,
+    mode: s.mode,
+    methods: route.methods ?? ['GET'],
+    encodings: route.forceEncoding ? [route.forceEncoding] : supportedEncodings(s),
+    default_encoding: route.forceEncoding ?? s.view.defaultEncoding ?? 'json',
+    params: paramEntries(s)
+      .filter(([name]) => !(route.fixed && name in route.fixed))
+      .map(([name, spec]) => ({
+        name,
+        in: pathParams.includes(name) ? 'path' : 'query',
+        type: spec.type,
+        required: spec.required ?? false,
+        default: spec.default ?? null,
+        accepted: describeAccepted(spec),
+        ...(spec.type === 'string' && spec.enum ? { enum: spec.enum } : {}),
+        ...(spec.type === 'integer' ? { min: spec.min ?? null, max: spec.max ?? null } : {}),
+        doc: spec.doc,
+      })),
+    ...(s.mode !== 'local' ? { force_update: true, ttl_sec: s.freshness.ttlSec } : {}),
+    ...(s.mode === 'scheduled' ? { schedule: s.schedule } : {}),
+    example: s.example,
+  };
+}
+
+export function createApisRouter(deps: { registry: Registry; engine: Engine; store: Store }): Router<AppState> {
+  const router = new Router<AppState>();
+
+  router.get('/v2/apis', (ctx) => {
+    const endpoints = deps.registry.sources.flatMap((s) => s.routes.map((r) => catalogueEntry(s, r)));
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.body = { code: 200, message: 'success', data: { total: endpoints.length, endpoints } };
+  });
+
+  for (const source of deps.registry.sources) {
+    const encodings = supportedEncodings(source);
+    for (const route of source.routes) {
+      const handler = async (ctx: AppContext & { params: Record<string, string> }) => {
+        const query = ctx.query as Record<string, string | string[] | undefined>;
+        const requested = firstValue(query[ENCODING_PARAM]);
+        const routeEncodings = route.forceEncoding ? [route.forceEncoding] : encodings;
+        let encoding: Encoding;
+        if (route.forceEncoding) encoding = route.forceEncoding;
+        else if (requested === undefined || requested === '') encoding = source.view.defaultEncoding ?? 'json';
+        else {
+          const asked = requested.trim().toLowerCase() as Encoding;
+          if (!ALL_ENCODINGS.includes(asked) || !routeEncodings.includes(asked)) throw unsupportedEncoding(requested, routeEncodings);
+          encoding = asked;
+        }
+        ctx.state.encoding = encoding;
+
+        const raw: Record<string, string | undefined> = {};
+        const body = await readBody(ctx);
+        for (const name of paramEntries(source).map(([n]) => n)) raw[name] = firstValue(query[name]) ?? body[name];
+        if (body[''] !== undefined) {
+          const target = paramEntries(source).find(([, s]) => s.type === 'string' && s.required && s.in !== 'path');
+          if (target && raw[target[0]] === undefined) raw[target[0]] = body[''];
+        }
+        for (const [name, value] of Object.entries(ctx.params)) raw[name] = value;
+        for (const [name, value] of Object.entries(route.fixed ?? {})) raw[name] = value;
+        const params = parseParams(source.params, raw);
+
+        let result;
+        if (source.mode === 'local') {
+          result = await deps.engine.compute(source, params, { clientIp: clientIp(ctx) });
+        } else {
+          const forceRaw = firstValue(query[FORCE_PARAM]);
+          let force = false;
+          if (forceRaw !== undefined) {
+            const v = forceRaw.trim().toLowerCase();
+            if (['', '1', 'true', 'yes', 'on'].includes(v)) force = true;
+            else if (!['0', 'false', 'no', 'off'].includes(v)) throw badParam(FORCE_PARAM, 'present (or true/1) to refetch now, false/0 to read the cache');
+          }
+          result = await deps.engine.read(source, params, { force });
+        }
+
+        const out = await render(result, encoding, {
+          store: deps.store,
+          http: deps.engine.http(source),
+          now: deps.engine.now(),
+          selfUrl: `${ctx.protocol}://${ctx.host}${ctx.originalUrl}`,
+          serviceName: SERVICE_NAME,
+        });
+        ctx.status = out.status;
+        for (const [k, v] of Object.entries(out.headers)) ctx.set(k, v);
+        if (out.status === 200 && ctx.fresh && out.headers.ETag) {
+          ctx.status = 304;
+          ctx.body = null;
+          return;
+        }
+        if (out.type) ctx.type = out.type;
+        ctx.body = out.body;
+      };
+      const path = `/v2/apis${route.path}`;
+      router.get(path, handler);
+      if (route.methods?.includes('POST')) router.post(path, handler);
+    }
+  }
+  return router;
+}
+

@@ -1,0 +1,96 @@
+/** Service routes outside the catalogue: `/`, `/healthz`, `/v2/status`. */
+import { Router } from '@koa/router';
+import type { Registry } from '../kernel/registry.ts';
+import type { Scheduler } from '../kernel/scheduler.ts';
+import type { Store } from '../kernel/store.ts';
+import { formatDateTime } from '../kernel/time.ts';
+import { SERVICE_NAME } from './apis-router.ts';
+import type { AppState } from './middleware.ts';
+
+export interface SourceStatus {
+  id: string;
+  name: string;
+  mode: string;
+  /** fresh, stale, failing (has data, last refresh failed), down (no data, failing), idle (never fetched), local */
+  state: 'fresh' | 'stale' | 'failing' | 'down' | 'idle' | 'local';
+  keys: number;
+  last_success: string | null;
+  last_success_at: number | null;
+  age_sec: number | null;
+  last_error: string | null;
+  fail_count: number;
+  next_run: string | null;
+  next_run_at: number | null;
+  next_attempt_at: number | null;
+}
+
+export async function sourceStatuses(deps: { registry: Registry; store: Store; scheduler?: Scheduler | undefined; now: number }): Promise<SourceStatus[]> {
+  const all = await deps.store.listSnapshots();
+  const nextRuns = deps.scheduler?.nextRuns() ?? new Map<string, number | null>();
+  return deps.registry.sources.map((s) => {
+    const snaps = all.filter((x) => x.sourceId === s.id);
+    const newest = snaps.reduce<(typeof snaps)[number] | undefined>((a, b) => ((b.fetchedAt ?? 0) > (a?.fetchedAt ?? 0) ? b : a), undefined);
+    const worst = snaps.reduce((n, x) => Math.max(n, x.failCount), 0);
+    const lastError = snaps.filter((x) => x.failCount > 0).sort((a, b) => b.checkedAt - a.checkedAt)[0]?.lastError ?? null;
+    let state: SourceStatus['state'];
+    if (s.mode === 'local') state = 'local';
+    else if (!newest?.fetchedAt) state = worst > 0 ? 'down' : 'idle';
+    else if (worst > 0) state = 'failing';
+    else state = snaps.every((x) => !x.payload || (x.expiresAt ?? 0) > deps.now) ? 'fresh' : 'stale';
+    const nextRun = nextRuns.get(s.id) ?? null;
+    const nextAttempt = snaps.reduce<number | null>((m, x) => (x.nextAttemptAt && (!m || x.nextAttemptAt < m) ? x.nextAttemptAt : m), null);
+    return {
+      id: s.id,
+      name: s.name,
+      mode: s.mode,
+      state,
+      keys: snaps.length,
+      last_success: newest?.fetchedAt ? formatDateTime(newest.fetchedAt) : null,
+      last_success_at: newest?.fetchedAt ?? null,
+      age_sec: newest?.fetchedAt ? Math.round((deps.now - newest.fetchedAt) / 1000) : null,
+      last_error: lastError,
+      fail_count: worst,
+      next_run: nextRun ? formatDateTime(nextRun) : null,
+      next_run_at: nextRun,
+      next_attempt_at: nextAttempt,
+    };
+  });
+}
+
+export function createMetaRouter(deps: { registry: Registry; store: Store; scheduler?: Scheduler | undefined; now: () => number; startedAt: number }): Router<AppState> {
+  const router = new Router<AppState>();
+  router.get('/', (ctx) => {
+    ctx.body = {
+      code: 200,
+      message: 'success',
+      data: {
+        name: SERVICE_NAME,
+        catalogue: '/v2/apis',
+        status: '/v2/status',
+        health: '/healthz',
+        endpoints: deps.registry.sources.flatMap((s) => s.routes.map((r) => `/v2/apis${r.path}`)),
+      },
+    };
+  });
+  router.get('/healthz', (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { status: 'ok', uptime_sec: Math.round((deps.now() - deps.startedAt) / 1000) };
+  });
+  router.get('/v2/status', async (ctx) => {
+    const now = deps.now();
+    const sources = await sourceStatuses({ ...deps, now });
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = {
+      code: 200,
+      message: 'success',
+      data: {
+        updated: formatDateTime(now),
+        updated_at: now,
+        scheduler: deps.scheduler ? 'running' : 'disabled',
+        summary: Object.fromEntries(['fresh', 'stale', 'failing', 'down', 'idle', 'local'].map((k) => [k, sources.filter((s) => s.state === k).length])),
+        sources,
+      },
+    };
+  });
+  return router;
+}

@@ -1,0 +1,75 @@
+/** Cross-cutting middleware: request ids and access log, errors, CORS. Named factories. */
+import { randomUUID } from 'node:crypto';
+import type Koa from 'koa';
+import { AppError } from '../kernel/errors.ts';
+import type { Logger } from '../kernel/log.ts';
+import type { Encoding } from '../kernel/source.ts';
+import { renderError } from '../encoding/index.ts';
+
+export interface AppState {
+  rid: string;
+  log: Logger;
+  /** Encoding the caller asked for, once known (errors render in it). */
+  encoding?: Encoding;
+}
+
+export type AppContext = Koa.ParameterizedContext<AppState>;
+
+export function requestLog(log: Logger) {
+  return async function requestLog(ctx: AppContext, next: Koa.Next): Promise<void> {
+    const started = performance.now();
+    const incoming = ctx.get('x-request-id');
+    ctx.state.rid = /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    ctx.state.log = log.child({ rid: ctx.state.rid });
+    ctx.set('X-Request-Id', ctx.state.rid);
+    try {
+      await next();
+    } finally {
+      const ms = Math.round((performance.now() - started) * 10) / 10;
+      ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms, encoding: ctx.state.encoding, cache: ctx.response.get('X-Cache') || undefined }, 'request');
+    }
+  };
+}
+
+/** Renders every error under /v2 and the meta routes in the negotiated encoding, with its real status. */
+export function errorHandler() {
+  return async function errorHandler(ctx: AppContext, next: Koa.Next): Promise<void> {
+    try {
+      await next();
+    } catch (err) {
+      const e = err instanceof AppError ? err : undefined;
+      const status = e?.status ?? (typeof (err as { status?: unknown }).status === 'number' ? ((err as { status: number }).status) : 500);
+      const exposed = e ? e.expose : status < 500 && (err as { expose?: boolean }).expose !== false;
+      const message = exposed ? (err as Error).message : 'Internal server error. The failure was logged; please try again later.';
+      if (status >= 500 && !e) ctx.state.log?.error({ err: { message: (err as Error).message, stack: (err as Error).stack }, status }, 'request failed');
+      else if (status >= 500) ctx.state.log?.warn({ status, err: (err as Error).message }, 'request failed');
+      const out = renderError(status, message, ctx.state.encoding);
+      ctx.status = status;
+      for (const [k, v] of Object.entries(e?.headers ?? {})) ctx.set(k, v);
+      ctx.type = out.type;
+      ctx.body = out.body;
+    }
+  };
+}
+
+/** Open CORS for the read-only API (as the 60s project does). */
+export function cors() {
+  return async function cors(ctx: AppContext, next: Koa.Next): Promise<void> {
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.set('Access-Control-Expose-Headers', 'X-Cache, X-Cache-Note, ETag, Last-Modified, Retry-After, X-Request-Id');
+    if (ctx.method === 'OPTIONS') {
+      ctx.set('Access-Control-Allow-Methods', 'GET, HEAD, POST, OPTIONS');
+      ctx.set('Access-Control-Allow-Headers', ctx.get('Access-Control-Request-Headers') || '*');
+      ctx.set('Access-Control-Max-Age', '86400');
+      ctx.status = 204;
+      return;
+    }
+    await next();
+  };
+}
+
+/** The caller's address: the socket's, or X-Forwarded-For when TRUST_PROXY is on (Koa's app.proxy). */
+export function clientIp(ctx: Koa.Context): string {
+  const ip = ctx.ip || ctx.socket.remoteAddress || '';
+  return ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip;
+}

@@ -1,0 +1,382 @@
+/**
+ * The refresh engine: reads serve stored data, runs fetch it. Requests never wait on an
+ * upstream while any data exists (stale-while-revalidate); a cold key waits once, coalesced
+ * with every other caller (single-flight); a failed, empty or rejected fetch never overwrites
+ * the last good data and sets an exponential backoff (capped, never parked for good).
+ */
+import { createHash } from 'node:crypto';
+import type { Got } from 'got';
+import { AppError, SourceError, isCallerError, upstreamUnavailable } from './errors.ts';
+import { createHttpClient, type HttpClient, type HttpSettings } from './http.ts';
+import type { Logger } from './log.ts';
+import { paramsKey, parseParams } from './params.ts';
+import { Semaphore } from './semaphore.ts';
+import type { AnyParams, AnySource, FetchedSource, LocalContext, Row } from './source.ts';
+import type { Snapshot, Store } from './store.ts';
+
+export type CacheState = 'HIT' | 'STALE' | 'MISS' | 'NONE';
+
+export interface ReadResult {
+  source: AnySource;
+  params: AnyParams;
+  paramsKey: string;
+  /** The data as JSON text (what the store holds). */
+  payload: string;
+  /** The data, parsed once per payload. */
+  data: unknown;
+  hash: string;
+  /** When the data was fetched (ms); computation time for local sources. */
+  fetchedAt: number;
+  expiresAt: number | null;
+  cache: CacheState;
+  /** Why the data is older than asked for, when it is (failed refresh, throttled force-update). */
+  note?: string;
+  /** paramsKey under which this source's history rows live. */
+  historyParamsKey: string;
+}
+
+export interface EngineDeps {
+  store: Store;
+  log: Logger;
+  httpBase: Got;
+  httpSettings: HttpSettings;
+  env: Readonly<Record<string, string | undefined>>;
+  concurrency: number;
+  forceUpdateIntervalSec: number;
+  now?: () => number;
+  random?: () => number;
+}
+
+const DEFAULT_TIMEOUT_MS = 15_000;
+const DEFAULT_BACKOFF_CAP_SEC = 3_600;
+const DEFAULT_MAX_KEYS = 500;
+
+export function sha1(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
+}
+
+/** Guid of a list row: stable across refreshes (link, else a hash of the title). */
+export function rowGuid(sourceId: string, row: Row): string {
+  return row.guid ?? row.link ?? `${sourceId}:${sha1(row.title).slice(0, 16)}`;
+}
+
+/**
+ * Delay before the next attempt after `failures` consecutive failures:
+ * min(base · 2^(n−1), cap) · (0.5 + random/2), base = max(60 s, ttl/4); blocked starts at cap/4.
+ */
+export function backoffMs(failures: number, ttlSec: number, capSec: number, kind: string, random: number): number {
+  const base = Math.max(60, ttlSec / 4);
+  let delay = Math.min(base * 2 ** Math.max(0, failures - 1), capSec);
+  if (kind === 'blocked') delay = Math.max(delay, capSec / 4);
+  return Math.round(delay * 1000 * (0.5 + random / 2));
+}
+
+export class Engine {
+  private readonly inflight = new Map<string, Promise<Snapshot>>();
+  private readonly lastForced = new Map<string, number>();
+  private readonly gate: Semaphore;
+  private readonly clients = new Map<string, HttpClient>();
+  private readonly parsed = new Map<string, unknown>();
+  private readonly shutdown = new AbortController();
+  readonly now: () => number;
+  private readonly random: () => number;
+
+  constructor(private readonly deps: EngineDeps) {
+    this.gate = new Semaphore(deps.concurrency);
+    this.now = deps.now ?? Date.now;
+    this.random = deps.random ?? Math.random;
+  }
+
+  /** Abort in-flight runs and refuse new ones. */
+  stop(): void {
+    this.shutdown.abort();
+  }
+
+  /** The per-source HTTP client (default headers, concurrency limit). */
+  http(source: AnySource): HttpClient {
+    let c = this.clients.get(source.id);
+    if (!c) {
+      const env = (name: string) => this.env(source, name);
+      const headers = 'headers' in source && source.headers ? (typeof source.headers === 'function' ? source.headers(env) : source.headers) : undefined;
+      c = createHttpClient(this.deps.httpBase, this.deps.httpSettings, {
+        ...(headers ? { headers } : {}),
+        ...('concurrency' in source && source.concurrency ? { concurrency: source.concurrency } : {}),
+        signal: this.shutdown.signal,
+      });
+      this.clients.set(source.id, c);
+    }
+    return c;
+  }
+
+  env(source: AnySource, name: string): string | undefined {
+    const spec = source.env?.find((e) => e.name === name);
+    if (!spec) throw new Error(`${source.id} reads ${name}, which it does not declare in env`);
+    const v = this.deps.env[name];
+    return v === undefined || v === '' ? spec.default : v;
+  }
+
+  private parse(hash: string, payload: string): unknown {
+    let data = this.parsed.get(hash);
+    if (data === undefined) {
+      data = JSON.parse(payload) as unknown;
+      if (this.parsed.size > 1000) this.parsed.clear();
+      this.parsed.set(hash, data);
+    }
+    return data;
+  }
+
+  private historyParamsKey(source: AnySource, params: AnyParams): string {
+    const p = 'history' in source ? source.history?.param : undefined;
+    return paramsKey(params, p);
+  }
+
+  private fromSnapshot(source: AnySource, params: AnyParams, key: string, snap: Snapshot, cache: CacheState, note?: string): ReadResult {
+    const payload = snap.payload as string;
+    const hash = snap.payloadHash as string;
+    return {
+      source,
+      params,
+      paramsKey: key,
+      payload,
+      data: this.parse(hash, payload),
+      hash,
+      fetchedAt: snap.fetchedAt as number,
+      expiresAt: snap.expiresAt,
+      cache,
+      historyParamsKey: this.historyParamsKey(source, params),
+      ...(note ? { note } : {}),
+    };
+  }
+
+  /** Compute a local source's answer. */
+  async compute(source: AnySource & { mode: 'local' }, params: AnyParams, request: { clientIp: string }): Promise<ReadResult> {
+    const now = this.now();
+    const ctx: LocalContext = {
+      now: () => new Date(this.now()),
+      clientIp: request.clientIp,
+      env: (name) => this.env(source, name),
+      log: this.deps.log.child({ source: source.id }),
+      http: this.http(source),
+      signal: AbortSignal.any([this.shutdown.signal, AbortSignal.timeout(DEFAULT_TIMEOUT_MS)]),
+    };
+    const data = await source.compute(ctx, params);
+    const payload = JSON.stringify(data);
+    return {
+      source,
+      params,
+      paramsKey: paramsKey(params),
+      payload,
+      data,
+      hash: sha1(payload),
+      fetchedAt: now,
+      expiresAt: null,
+      cache: 'NONE',
+      historyParamsKey: paramsKey(params),
+    };
+  }
+
+  /** Serve a fetched source's data for these parameters (see the file comment for the rules). */
+  async read(source: FetchedSource, params: AnyParams, opts: { force?: boolean } = {}): Promise<ReadResult> {
+    const key = paramsKey(params);
+    const historyParam = source.history?.param;
+    if (historyParam && params[historyParam] !== undefined && !opts.force) {
+      const hk = this.historyParamsKey(source, params);
+      const entry = await this.deps.store.getHistory(source.id, hk, String(params[historyParam]));
+      if (entry) {
+        return {
+          source,
+          params,
+          paramsKey: key,
+          payload: entry.payload,
+          data: this.parse(entry.payloadHash, entry.payload),
+          hash: entry.payloadHash,
+          fetchedAt: entry.fetchedAt,
+          expiresAt: null,
+          cache: 'HIT',
+          historyParamsKey: hk,
+        };
+      }
+    }
+
+    const now = this.now();
+    let snap = await this.deps.store.getSnapshot(source.id, key);
+
+    if (opts.force) {
+      const flightKey = `${source.id}|${key}`;
+      const last = this.lastForced.get(flightKey) ?? 0;
+      if (now - last >= this.deps.forceUpdateIntervalSec * 1000) {
+        this.lastForced.set(flightKey, now);
+        try {
+          snap = await this.run(source, params, key);
+          return this.fromSnapshot(source, params, key, snap, 'MISS');
+        } catch (err) {
+          if (err instanceof AppError) throw err;
+          if (snap?.payload) return this.fromSnapshot(source, params, key, snap, 'STALE', `refresh failed: ${(err as Error).message}`);
+          throw await this.unavailable(source, key);
+        }
+      }
+      if (snap?.payload) {
+        const fresh = snap.expiresAt !== null && now < snap.expiresAt;
+        return this.fromSnapshot(source, params, key, snap, fresh ? 'HIT' : 'STALE', `force-update is limited to once per ${this.deps.forceUpdateIntervalSec} s`);
+      }
+    }
+
+    if (snap?.payload) {
+      if (snap.expiresAt !== null && now < snap.expiresAt) return this.fromSnapshot(source, params, key, snap, 'HIT');
+      this.soon(source, params, key, snap);
+      return this.fromSnapshot(source, params, key, snap, 'STALE', snap.lastError ? `refresh failing: ${snap.lastError}` : undefined);
+    }
+
+    // Cold key: one fetch, shared by every caller; none while backing off.
+    if (snap?.nextAttemptAt && snap.nextAttemptAt > now && !this.inflight.has(`${source.id}|${key}`)) {
+      throw upstreamUnavailable(source.name, (snap.nextAttemptAt - now) / 1000, snap.lastError ?? undefined);
+    }
+    try {
+      snap = await this.run(source, params, key);
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw await this.unavailable(source, key);
+    }
+    return this.fromSnapshot(source, params, key, snap, 'MISS');
+  }
+
+  private async unavailable(source: AnySource, key: string): Promise<AppError> {
+    const snap = await this.deps.store.getSnapshot(source.id, key);
+    const wait = snap?.nextAttemptAt ? (snap.nextAttemptAt - this.now()) / 1000 : 60;
+    return upstreamUnavailable(source.name, wait, snap?.lastError ?? undefined);
+  }
+
+  /** Refresh in the background unless one is running or the key is backing off. */
+  soon(source: FetchedSource, params: AnyParams, key: string, snap?: Snapshot): void {
+    if (this.inflight.has(`${source.id}|${key}`)) return;
+    if (snap?.nextAttemptAt && snap.nextAttemptAt > this.now()) return;
+    this.run(source, params, key).catch(() => {
+      /* recorded by run() */
+    });
+  }
+
+  /**
+   * Fetch, validate and commit one key. Single-flight: concurrent calls share one run.
+   * Resolves with the new snapshot; rejects with a SourceError (recorded) or an AppError
+   * (the caller's input: not found, refused).
+   */
+  run(source: FetchedSource, params: AnyParams, key = paramsKey(params)): Promise<Snapshot> {
+    const flightKey = `${source.id}|${key}`;
+    let p = this.inflight.get(flightKey);
+    if (!p) {
+      p = this.gate.run(() => this.runOnce(source, params, key)).finally(() => this.inflight.delete(flightKey));
+      this.inflight.set(flightKey, p);
+    }
+    return p;
+  }
+
+  private async runOnce(source: FetchedSource, params: AnyParams, key: string): Promise<Snapshot> {
+    const { store } = this.deps;
+    const log = this.deps.log.child({ source: source.id, params: key });
+    const started = this.now();
+    const previous = await store.getSnapshot(source.id, key);
+    const signal = AbortSignal.any([this.shutdown.signal, AbortSignal.timeout(source.freshness.timeoutMs ?? DEFAULT_TIMEOUT_MS)]);
+    try {
+      if (this.shutdown.signal.aborted) throw new SourceError('transient', 'service is shutting down');
+      const data = await this.withSignal(
+        source.fetch(
+          {
+            http: this.http(source),
+            signal,
+            log,
+            now: () => new Date(this.now()),
+            env: (name) => this.env(source, name),
+            ...(previous?.payload ? { previous: { data: this.parse(previous.payloadHash as string, previous.payload), fetchedAt: previous.fetchedAt as number } } : {}),
+          },
+          params,
+        ),
+        signal,
+        source,
+      );
+      const reason = source.validate(data);
+      if (reason) throw new SourceError('empty', `rejected: ${reason}`);
+      const payload = JSON.stringify(data);
+      const hash = sha1(payload);
+      const fetchedAt = this.now();
+      const rows = source.view.rows?.(data, params) ?? [];
+      const { changed } = await store.commitSuccess({
+        sourceId: source.id,
+        paramsKey: key,
+        params: JSON.stringify(params),
+        payload,
+        payloadHash: hash,
+        itemCount: source.count ? source.count(data) : rows.length || null,
+        fetchedAt,
+        expiresAt: fetchedAt + source.freshness.ttlSec * 1000,
+        ...(source.history ? { historyKey: source.history.key(data) } : {}),
+        historyParamsKey: this.historyParamsKey(source, params),
+        guids: rows.map((r) => rowGuid(source.id, r)),
+      });
+      const ms = this.now() - started;
+      await store.recordRun({ sourceId: source.id, paramsKey: key, startedAt: started, ms, outcome: changed ? 'ok' : 'unchanged' });
+      log.info({ outcome: changed ? 'ok' : 'unchanged', ms, items: rows.length }, 'fetch');
+      return (await store.getSnapshot(source.id, key)) as Snapshot;
+    } catch (raw) {
+      const err = this.classify(raw);
+      const ms = this.now() - started;
+      if (isCallerError(err)) {
+        log.info({ outcome: err.kind, ms }, 'fetch');
+        throw new AppError(err.kind === 'not_found' ? 404 : 400, err.message);
+      }
+      const failures = (previous?.failCount ?? 0) + 1;
+      const nextAttemptAt =
+        this.now() + backoffMs(failures, source.freshness.ttlSec, source.freshness.backoffCapSec ?? DEFAULT_BACKOFF_CAP_SEC, err.kind, this.random());
+      await store.recordFailure({ sourceId: source.id, paramsKey: key, params: JSON.stringify(params), checkedAt: this.now(), error: `${err.kind}: ${err.message}`, nextAttemptAt });
+      await store.recordRun({ sourceId: source.id, paramsKey: key, startedAt: started, ms, outcome: 'failed', error: `${err.kind}: ${err.message}` });
+      log.warn({ outcome: 'failed', kind: err.kind, ms, failures, status: err.httpStatus, err: err.message }, 'fetch');
+      throw err;
+    }
+  }
+
+  /** Reject when the run deadline passes even if the source ignores its signal. */
+  private withSignal<T>(p: Promise<T>, signal: AbortSignal, source: AnySource): Promise<T> {
+    if (signal.aborted) return Promise.reject(new SourceError('transient', `${source.id} timed out`));
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(new SourceError('transient', `${source.id} fetch timed out or was aborted`));
+      signal.addEventListener('abort', onAbort, { once: true });
+      p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  private classify(err: unknown): SourceError {
+    if (err instanceof SourceError) return err;
+    if (err instanceof AppError) return new SourceError(err.status === 404 ? 'not_found' : err.status < 500 ? 'bad_input' : 'transient', err.message);
+    // A TypeError or similar inside parse means the upstream shape changed.
+    return new SourceError('parse', err instanceof Error ? err.message : String(err), { cause: err });
+  }
+
+  /** One scheduled tick: refresh every warm parameter set that is not backing off. */
+  async tick(source: FetchedSource): Promise<void> {
+    const sets = source.mode === 'scheduled' && source.prefetch?.length ? source.prefetch : [{}];
+    await Promise.allSettled(
+      sets.map(async (raw) => {
+        const params = parseParams(source.params, raw as Record<string, string>);
+        const key = paramsKey(params);
+        const snap = await this.deps.store.getSnapshot(source.id, key);
+        if (snap?.nextAttemptAt && snap.nextAttemptAt > this.now()) return;
+        await this.run(source, params, key);
+      }),
+    );
+  }
+
+  /** Keys of a scheduled source that have no data or expired data. */
+  async coldKeys(source: FetchedSource): Promise<AnyParams[]> {
+    const sets = source.mode === 'scheduled' && source.prefetch?.length ? source.prefetch : [{}];
+    const out: AnyParams[] = [];
+    for (const raw of sets) {
+      const params = parseParams(source.params, raw as Record<string, string>);
+      const snap = await this.deps.store.getSnapshot(source.id, paramsKey(params));
+      if (!snap?.payload || (snap.expiresAt ?? 0) <= this.now()) out.push(params);
+    }
+    return out;
+  }
+
+  static maxKeys(source: FetchedSource): number {
+    return source.maxKeys ?? DEFAULT_MAX_KEYS;
+  }
+}

@@ -1,0 +1,68 @@
+/** Checks the source definitions once at boot and indexes them. */
+import type { Setting } from '../config.ts';
+import type { AnySource, Encoding, ParamSpec } from './source.ts';
+
+export interface Registry {
+  sources: readonly AnySource[];
+  byId: ReadonlyMap<string, AnySource>;
+}
+
+const ID_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
+
+export function createRegistry(sources: readonly AnySource[]): Registry {
+  const problems: string[] = [];
+  const byId = new Map<string, AnySource>();
+  const paths = new Map<string, string>();
+  for (const s of sources) {
+    if (!ID_PATTERN.test(s.id)) problems.push(`source id "${s.id}" must be kebab-case`);
+    if (byId.has(s.id)) problems.push(`duplicate source id "${s.id}"`);
+    byId.set(s.id, s);
+    if (s.routes.length === 0) problems.push(`${s.id}: no routes`);
+    for (const r of s.routes) {
+      if (!r.path.startsWith('/')) problems.push(`${s.id}: route "${r.path}" must start with /`);
+      const other = paths.get(r.path);
+      if (other) problems.push(`${s.id}: route "${r.path}" is already served by ${other}`);
+      paths.set(r.path, s.id);
+      for (const m of r.path.matchAll(/:([A-Za-z_][\w]*)/g)) {
+        const name = m[1] as string;
+        const spec = s.params?.[name];
+        if (!spec || spec.in !== 'path') problems.push(`${s.id}: route "${r.path}" uses :${name}, which is not declared as a path parameter`);
+      }
+    }
+    if (s.mode === 'scheduled' && !s.schedule) problems.push(`${s.id}: scheduled sources need a schedule`);
+    if (!s.example.startsWith('/v2/apis/')) problems.push(`${s.id}: example must be a /v2/apis/ path`);
+    for (const e of s.env ?? []) if (!e.name.startsWith('SOURCE_')) problems.push(`${s.id}: env ${e.name} must start with SOURCE_`);
+  }
+  if (problems.length) throw new Error(`Invalid source definitions:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  return { sources, byId };
+}
+
+/** The settings declared by sources, for the config loader and the README. */
+export function sourceSettings(registry: Registry): Setting[] {
+  return registry.sources.flatMap((s) =>
+    (s.env ?? []).map((e) => ({
+      name: e.name,
+      kind: { type: 'string' } as const,
+      ...(e.default !== undefined ? { default: e.default } : {}),
+      doc: `${e.doc} (source \`${s.id}\`)`,
+      ...(e.secret ? { secret: true } : {}),
+    })),
+  );
+}
+
+/** The encodings a source supports, derived from its view hints unless it lists them. */
+export function supportedEncodings(s: AnySource): Encoding[] {
+  if (s.view.encodings) return [...s.view.encodings];
+  const out: Encoding[] = ['json', 'text', 'markdown'];
+  if (s.view.rows || s.view.html) out.push('html');
+  if (s.view.rows || s.view.feedFromHistory) out.push('rss');
+  if (s.view.image || s.view.imageUrl) out.push('image');
+  if (s.view.imageUrl) out.push('image-proxy');
+  if (s.view.audioUrl) out.push('audio', 'audio-proxy');
+  return out;
+}
+
+/** A source's parameter specs as typed entries. */
+export function paramEntries(s: AnySource): [string, ParamSpec][] {
+  return Object.entries((s.params ?? {}) as Record<string, ParamSpec>);
+}

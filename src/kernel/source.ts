@@ -1,0 +1,254 @@
+/**
+ * The source module contract. A source is data only: it declares its routes and parameters,
+ * fetches and parses upstream data (or computes it locally), validates it, and gives the
+ * encoding layer hints. It never touches Koa and never writes a response.
+ */
+import type { Logger } from './log.ts';
+import type { HttpClient } from './http.ts';
+
+export type Encoding =
+  | 'json'
+  | 'text'
+  | 'markdown'
+  | 'html'
+  | 'rss'
+  | 'image'
+  | 'image-proxy'
+  | 'audio'
+  | 'audio-proxy';
+
+export const ALL_ENCODINGS: readonly Encoding[] = ['json', 'text', 'markdown', 'html', 'rss', 'image', 'image-proxy', 'audio', 'audio-proxy'];
+
+interface ParamBase {
+  /** One sentence for the catalogue, the docs and error messages. */
+  doc: string;
+  /** Where the value comes from. `path` params appear as `:name` in a route. Default `query`. */
+  in?: 'query' | 'path';
+  required?: boolean;
+  /** Example value for the catalogue and the contract test. */
+  example?: string;
+}
+
+export interface StringParam extends ParamBase {
+  type: 'string';
+  default?: string;
+  /** Allowed values (case-sensitive). */
+  enum?: readonly string[];
+  /** A pattern the value must match, with `patternDoc` saying in words what is accepted. */
+  pattern?: RegExp;
+  patternDoc?: string;
+  /** Maximum length in characters (default 2048). */
+  maxLength?: number;
+  /** Trim surrounding white space before validation (default true). */
+  trim?: boolean;
+}
+
+export interface IntegerParam extends ParamBase {
+  type: 'integer';
+  default?: number;
+  min?: number;
+  max?: number;
+}
+
+export interface BooleanParam extends ParamBase {
+  type: 'boolean';
+  default?: boolean;
+}
+
+/** A calendar date `YYYY-MM-DD`. */
+export interface DateParam extends ParamBase {
+  type: 'date';
+  default?: string;
+}
+
+export type ParamSpec = StringParam | IntegerParam | BooleanParam | DateParam;
+export type ParamSpecs = Record<string, ParamSpec>;
+
+type ValueOf<S extends ParamSpec> = S extends IntegerParam ? number : S extends BooleanParam ? boolean : string;
+type IsSet<S extends ParamSpec> = S extends { required: true } ? true : S extends { default: string | number | boolean } ? true : false;
+
+/** The validated parameters a source receives, typed from its parameter specs. */
+export type ParamsOf<PS extends ParamSpecs> = {
+  readonly [K in keyof PS]: IsSet<PS[K]> extends true ? ValueOf<PS[K]> : ValueOf<PS[K]> | undefined;
+};
+
+export type ParamValue = string | number | boolean | undefined;
+export type AnyParams = Readonly<Record<string, ParamValue>>;
+
+export interface RouteSpec {
+  /** Path relative to `/v2/apis`, e.g. `/60s` or `/music-rank/:id`. */
+  path: string;
+  /** Fixed encoding for alias routes such as `/60s/rss`. */
+  forceEncoding?: Encoding;
+  /** Fixed parameter values for this route (variants of one site), e.g. `{ type: 'movie' }`. */
+  fixed?: Record<string, string>;
+  /** Methods accepted; GET by default. POST reads parameters from a JSON, form or text body too. */
+  methods?: readonly ('GET' | 'POST')[];
+  /** A line for the catalogue when the route differs from the source's description. */
+  summary?: string;
+}
+
+export interface FetchContext<D> {
+  /** The shared upstream client, with this source's headers, timeout and concurrency limit. */
+  http: HttpClient;
+  /** Aborted at the run deadline or shutdown. */
+  signal: AbortSignal;
+  log: Logger;
+  now(): Date;
+  /** Read a setting declared in the source's `env`. */
+  env(name: string): string | undefined;
+  /** The last good data for these parameters, if any. */
+  previous?: { data: D; fetchedAt: number };
+}
+
+export interface LocalContext {
+  now(): Date;
+  /** The caller's address (honours `TRUST_PROXY`). */
+  clientIp: string;
+  /** Read a setting declared in the source's `env`. */
+  env(name: string): string | undefined;
+  log: Logger;
+  /** The shared upstream client, for local sources that occasionally consult an upstream. */
+  http: HttpClient;
+  signal: AbortSignal;
+}
+
+/** A list row: drives the generic text, markdown, html and rss renderings. */
+export interface Row {
+  title: string;
+  link?: string;
+  cover?: string;
+  /** A short extra line (summary, score text). */
+  summary?: string;
+  /** A number or label shown after the title, e.g. the heat value. */
+  hot?: number | string;
+  /** Stable identifier for RSS guids; defaults to link, then a hash of the title. */
+  guid?: string;
+  /** Publication time (ms) when the upstream gives one; otherwise the time first seen is used. */
+  date?: number;
+  /** HTML for the RSS item description (escaped text from `summary` otherwise). */
+  contentHtml?: string;
+}
+
+export interface FeedHistoryEntry<D> {
+  data: D;
+  fetchedAt: number;
+}
+
+export interface ViewHints<D, P> {
+  /** Title of the rendering; the source name by default. */
+  title?(data: D, params: P): string;
+  /** Rows for generic text/markdown/html/rss renderings. */
+  rows?(data: D, params: P): Row[];
+  /** Overrides per encoding where the generic rendering does not fit. */
+  text?(data: D, params: P): string | Promise<string>;
+  markdown?(data: D, params: P): string | Promise<string>;
+  html?(data: D, params: P): string | Promise<string>;
+  /**
+   * RSS items built from the stored history (newest first) instead of the current rows,
+   * e.g. one item per day for a daily digest.
+   */
+  feedFromHistory?: { days: number; rows(history: FeedHistoryEntry<D>[], params: P): Row[] };
+  /** Generated image bytes (`encoding=image`). */
+  image?(data: D, params: P): Promise<{ body: Buffer | string; type: string }>;
+  /** An image URL: enables `image` (302 redirect) and `image-proxy` (bytes streamed through us). */
+  imageUrl?(data: D, params: P): string | undefined;
+  /** An audio URL: enables `audio` (302 redirect) and `audio-proxy`. */
+  audioUrl?(data: D, params: P): string | undefined;
+  /** Encoding used when the caller names none (json by default). */
+  defaultEncoding?: Encoding;
+  /** Restrict the supported encodings (default: all that the hints above make possible). */
+  encodings?: readonly Encoding[];
+}
+
+export interface EnvSpec {
+  /** `SOURCE_<ID>_<NAME>` */
+  name: string;
+  doc: string;
+  /** Working default, e.g. a visitor cookie that is known to work today. */
+  default?: string;
+  secret?: boolean;
+}
+
+interface SourceBase<PS extends ParamSpecs, D> {
+  /** kebab-case; equals the file name and normally the first route segment. */
+  id: string;
+  /** Human name: catalogue, RSS channel title. */
+  name: string;
+  /** One or two sentences for the catalogue. */
+  description: string;
+  /** Upstream page (RSS `<link>`). */
+  homepage?: string;
+  routes: readonly RouteSpec[];
+  params?: PS;
+  /** Settings the source reads (cookies, tokens, providers), documented in the README. */
+  env?: readonly EnvSpec[];
+  view: ViewHints<D, ParamsOf<PS>>;
+  /** An example request path for the catalogue and the contract test. */
+  example: string;
+}
+
+export interface Freshness {
+  /** Data younger than this is fresh (X-Cache: HIT). */
+  ttlSec: number;
+  /** Deadline of one fetch run in ms (default 15000). */
+  timeoutMs?: number;
+  /** Cap of the backoff delay after repeated failures (default 3600 s). */
+  backoffCapSec?: number;
+}
+
+export interface FetchedSourceBase<PS extends ParamSpecs, D> extends SourceBase<PS, D> {
+  freshness: Freshness;
+  /** Default request headers for this upstream (Referer, Accept-Language, cookies...). */
+  headers?: Record<string, string> | ((env: (name: string) => string | undefined) => Record<string, string>);
+  /** At most this many upstream requests of this source at once (default 4). */
+  concurrency?: number;
+  fetch(ctx: FetchContext<D>, params: ParamsOf<PS>): Promise<D>;
+  /** A reason to reject implausible data (the last good data stays), or undefined to accept. */
+  validate(data: D): string | undefined;
+  /** Number of items, for status and logs. */
+  count?(data: D): number;
+  /**
+   * History kept per key of the data (e.g. the digest's date): one row per key, the newest
+   * wins. With `param`, a request naming that parameter is answered from history first.
+   */
+  history?: { key(data: D): string; param?: keyof PS & string };
+  /** Cap on distinct cached parameter sets (on-demand sources; default 500). */
+  maxKeys?: number;
+}
+
+export interface ScheduledSource<PS extends ParamSpecs, D> extends FetchedSourceBase<PS, D> {
+  mode: 'scheduled';
+  /** node-cron expression, evaluated in Asia/Shanghai. */
+  schedule: string;
+  /** Parameter sets kept warm by the scheduler (default: one set with all defaults). */
+  prefetch?: readonly Partial<Record<keyof PS, string>>[];
+}
+
+export interface OnDemandSource<PS extends ParamSpecs, D> extends FetchedSourceBase<PS, D> {
+  mode: 'on-demand';
+}
+
+export interface LocalSource<PS extends ParamSpecs, D> extends SourceBase<PS, D> {
+  mode: 'local';
+  compute(ctx: LocalContext, params: ParamsOf<PS>): D | Promise<D>;
+}
+
+export type SourceDefinition<PS extends ParamSpecs = ParamSpecs, D = unknown> =
+  | ScheduledSource<PS, D>
+  | OnDemandSource<PS, D>
+  | LocalSource<PS, D>;
+
+export type FetchedSource<PS extends ParamSpecs = ParamSpecs, D = unknown> = ScheduledSource<PS, D> | OnDemandSource<PS, D>;
+
+/**
+ * Identity function that gives a source definition its types: `params` are inferred from the
+ * specs and `D` from `fetch`/`compute`.
+ */
+export function defineSource<const PS extends ParamSpecs, D>(def: SourceDefinition<PS, D>): SourceDefinition<PS, D> {
+  return def;
+}
+
+/** The type-erased form the kernel works with. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnySource = SourceDefinition<any, any>;

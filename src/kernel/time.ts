@@ -1,0 +1,60 @@
+/** Time helpers: everything is stored as ms epoch and formatted in Asia/Shanghai at render time. */
+
+export const TIME_ZONE = 'Asia/Shanghai';
+
+const dateTimeParts = new Intl.DateTimeFormat('en-CA', {
+  timeZone: TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+function parts(ms: number): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of dateTimeParts.formatToParts(new Date(ms))) out[p.type] = p.value;
+  return out;
+}
+
+/** `YYYY-MM-DD HH:mm:ss` in Asia/Shanghai. */
+export function formatDateTime(ms: number): string {
+  const p = parts(ms);
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
+}
+
+/** `YYYY-MM-DD` in Asia/Shanghai. */
+export function formatDate(ms: number): string {
+  const p = parts(ms);
+  return `${p.year}-${p.month}-${p.day}`;
+}
+
+/** The `xxx` / `xxx_at` pair of the spec's naming rule. */
+export function timePair<K extends string>(name: K, ms: number): Record<K | `${K}_at`, string | number> {
+  return { [name]: formatDateTime(ms), [`${name}_at`]: ms } as Record<K | `${K}_at`, string | number>;
+}
+
+/** Midnight (00:00 Asia/Shanghai) of a `YYYY-MM-DD` date, as ms epoch. */
+export function shanghaiMidnight(date: string): number {
+  return Date.parse(`${date}T00:00:00+08:00`);
+}
+
+/** Shift a `YYYY-MM-DD` date by whole days. */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Whether a string is a real calendar date in `YYYY-MM-DD` form. */
+export function isIsoDate(s: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+const WEEKDAYS_ZH = ['星期日', '星期一', '星期二', '星期三', '星期四', '星期五', '星期六'];
+/** Chinese weekday name of a `YYYY-MM-DD` date. */
+export function weekdayZh(date: string): string {
+  return WEEKDAYS_ZH[new Date(`${date}T00:00:00Z`).getUTCDay()] ?? '';
+}
