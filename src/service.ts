@@ -106,7 +106,14 @@ export function createService(opts: ServiceOptions = {}): Service {
       await scheduler?.stop();
       await new Promise<void>((resolve) => {
         if (!server.listening) return resolve();
-        server.close(() => resolve());
+        // Keep-alive connections that finish their request after close() must be closed too.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        const deadline = setTimeout(() => server.closeAllConnections(), 10_000);
+        server.close(() => {
+          clearInterval(sweep);
+          clearTimeout(deadline);
+          resolve();
+        });
         server.closeIdleConnections();
       });
       engine.stop();

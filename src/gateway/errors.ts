@@ -1,0 +1,140 @@
+/**
+ * The one error type of the gateway side. Every refusal or failure on `/v1` is rendered
+ * OpenAI-shaped (`{error:{message,type,param,code}}`) so the openai SDK maps it to its error
+ * classes; on `/v1beta` the same error is rendered Google-shaped (`{error:{code,message,status}}`).
+ */
+
+export type GatewayFamily = 'openai' | 'gemini';
+
+export class GatewayError extends Error {
+  readonly status: number;
+  readonly type: string;
+  readonly code: string;
+  readonly param: string | null;
+  readonly headers: Record<string, string>;
+  constructor(status: number, message: string, opts: { type: string; code: string; param?: string | null; headers?: Record<string, string>; cause?: unknown }) {
+    super(message, { cause: opts.cause });
+    this.name = 'GatewayError';
+    this.status = status;
+    this.type = opts.type;
+    this.code = opts.code;
+    this.param = opts.param ?? null;
+    this.headers = opts.headers ?? {};
+  }
+}
+
+const GOOGLE_STATUS: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  413: 'INVALID_ARGUMENT',
+  415: 'INVALID_ARGUMENT',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  502: 'UNAVAILABLE',
+  503: 'UNAVAILABLE',
+  504: 'DEADLINE_EXCEEDED',
+};
+
+export function googleStatus(status: number): string {
+  return GOOGLE_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION');
+}
+
+export function errorBody(err: GatewayError, family: GatewayFamily): Record<string, unknown> {
+  if (family === 'gemini') {
+    return {
+      error: {
+        code: err.status,
+        message: err.message,
+        status: googleStatus(err.status),
+        details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: err.code, domain: 'gateway', metadata: { type: err.type } }],
+      },
+    };
+  }
+  return { error: { message: err.message, type: err.type, param: err.param, code: err.code } };
+}
+
+// --- authentication and policy -------------------------------------------------------------
+
+export function invalidApiKey(message: string): GatewayError {
+  return new GatewayError(401, message, { type: 'invalid_request_error', code: 'invalid_api_key' });
+}
+
+export function ipNotAllowed(ip: string): GatewayError {
+  return new GatewayError(403, `This API key may not be used from IP address ${ip}. Ask the key's owner to add it to the key's IP allowlist.`, {
+    type: 'invalid_request_error',
+    code: 'ip_not_allowed',
+  });
+}
+
+export function modelNotAllowed(model: string): GatewayError {
+  return new GatewayError(403, `This API key is not permitted to use model "${model}". GET /v1/models lists the models this key may use.`, {
+    type: 'invalid_request_error',
+    code: 'model_not_allowed',
+    param: 'model',
+  });
+}
+
+export function insufficientQuota(quota: number): GatewayError {
+  return new GatewayError(429, `You exceeded this API key's token quota (${quota} tokens). Ask for a larger quota or a new key.`, {
+    type: 'insufficient_quota',
+    code: 'insufficient_quota',
+    headers: { 'x-should-retry': 'false' },
+  });
+}
+
+// --- the caller's request -------------------------------------------------------------------
+
+export function badRequest(message: string, param: string | null = null, code = 'invalid_value'): GatewayError {
+  return new GatewayError(400, message, { type: 'invalid_request_error', code, param });
+}
+
+export function missingParam(param: string, what: string): GatewayError {
+  return badRequest(`Missing required parameter "${param}": ${what}.`, param, 'missing_required_parameter');
+}
+
+export function tooLarge(limit: number): GatewayError {
+  return new GatewayError(413, `Request body too large: the limit is ${limit} bytes.`, { type: 'invalid_request_error', code: 'request_too_large' });
+}
+
+export function unknownUrl(method: string, path: string): GatewayError {
+  return new GatewayError(404, `Invalid URL (${method} ${path}). See the gateway routes in the README.`, { type: 'invalid_request_error', code: 'unknown_url' });
+}
+
+// --- upstream and configuration -------------------------------------------------------------
+
+export function upstreamNotConfigured(): GatewayError {
+  return new GatewayError(503, 'The AI gateway has no upstream: set AI_UPSTREAM_BASE_URL (and AI_UPSTREAM_API_KEY) and restart the service.', {
+    type: 'server_error',
+    code: 'upstream_not_configured',
+  });
+}
+
+export function upstreamUnreachable(cause?: unknown): GatewayError {
+  return new GatewayError(502, 'The upstream model gateway could not be reached. Try again later.', { type: 'upstream_error', code: 'upstream_unreachable', cause });
+}
+
+export function upstreamTimeout(cause?: unknown): GatewayError {
+  return new GatewayError(504, 'The upstream model gateway did not answer in time. Try again later.', { type: 'upstream_error', code: 'upstream_timeout', cause });
+}
+
+export function upstreamBadGateway(status: number): GatewayError {
+  return new GatewayError(502, `The upstream model gateway failed (HTTP ${status}). Try again later.`, { type: 'upstream_error', code: 'bad_gateway' });
+}
+
+export function upstreamAuthFailed(status: number): GatewayError {
+  // Never a 401/403: the caller would read it as "your key is bad".
+  return new GatewayError(502, `The upstream model gateway rejected this service's credential (HTTP ${status}); this is a server configuration problem, not your key.`, {
+    type: 'upstream_error',
+    code: 'upstream_auth_failed',
+  });
+}
+
+export function upstreamInvalidResponse(detail: string): GatewayError {
+  return new GatewayError(502, `The upstream model gateway sent an invalid response (${detail}).`, { type: 'upstream_error', code: 'bad_gateway' });
+}
+
+export function internalError(): GatewayError {
+  return new GatewayError(500, 'Internal server error. The failure was logged; please try again later.', { type: 'server_error', code: 'internal_error' });
+}
