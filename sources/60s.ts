@@ -157,7 +157,9 @@ export default defineSource({
     feedFromHistory: {
       days: 10,
       rows: (history): Row[] =>
-        history.map(({ data: d }) => ({
+        [...history]
+          .sort((a, b) => b.data.date.localeCompare(a.data.date))
+          .map(({ data: d }) => ({
           title: `📅 ${d.date} ${d.day_of_week}`,
           link: d.link || `https://60s.viki.moe/?date=${d.date}`,
           guid: `60s:${d.date}`,

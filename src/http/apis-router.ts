@@ -148,6 +148,7 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
           ctx.body = null;
           return;
         }
+        if (out.body === null) return; // redirects: Koa answers with the status text
         if (out.type) ctx.type = out.type;
         ctx.body = out.body;
       };
