@@ -20,13 +20,17 @@ export function requestLog(log: Logger) {
     const started = performance.now();
     const incoming = ctx.get('x-request-id');
     ctx.state.rid = /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-    ctx.state.log = log.child({ rid: ctx.state.rid });
+    // The child logger is made only when something logs (most requests log one line at most).
+    let child: Logger | undefined;
+    Object.defineProperty(ctx.state, 'log', { get: () => (child ??= log.child({ rid: ctx.state.rid })), configurable: true, enumerable: true });
     ctx.set('X-Request-Id', ctx.state.rid);
     try {
       await next();
     } finally {
-      const ms = Math.round((performance.now() - started) * 10) / 10;
-      ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms, encoding: ctx.state.encoding, cache: ctx.response.get('X-Cache') || undefined }, 'request');
+      if (log.isLevelEnabled('info')) {
+        const ms = Math.round((performance.now() - started) * 10) / 10;
+        ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms, encoding: ctx.state.encoding, cache: ctx.response.get('X-Cache') || undefined }, 'request');
+      }
     }
   };
 }

@@ -11,7 +11,7 @@ import { createHttpClient, type HttpClient, type HttpSettings } from './http.ts'
 import type { Logger } from './log.ts';
 import { paramsKey, parseParams } from './params.ts';
 import { Semaphore } from './semaphore.ts';
-import type { AnyParams, AnySource, FetchedSource, LocalContext, Row } from './source.ts';
+import type { AnyParams, AnySource, FetchedSource, LocalContext, Row, ScheduledSource } from './source.ts';
 import type { Snapshot, Store } from './store.ts';
 
 export type CacheState = 'HIT' | 'STALE' | 'MISS' | 'NONE';
@@ -45,11 +45,24 @@ export interface EngineDeps {
   forceUpdateIntervalSec: number;
   now?: () => number;
   random?: () => number;
+  /** Observer of every finished fetch run (metrics); called after the run is recorded, must not throw. */
+  onRun?: (event: RunEvent) => void;
+}
+
+/** What an `onRun` observer learns about one fetch run. */
+export interface RunEvent {
+  sourceId: string;
+  paramsKey: string;
+  outcome: 'ok' | 'unchanged' | 'failed';
+  ms: number;
+  /** The SourceError kind of a failed run. */
+  kind?: string;
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 const DEFAULT_BACKOFF_CAP_SEC = 3_600;
 const DEFAULT_MAX_KEYS = 500;
+const SNAPSHOT_MEMO_MS = 1_000;
 
 export function sha1(text: string): string {
   return createHash('sha1').update(text).digest('hex');
@@ -77,6 +90,8 @@ export class Engine {
   private readonly gate: Semaphore;
   private readonly clients = new Map<string, HttpClient>();
   private readonly parsed = new Map<string, unknown>();
+  private readonly memo = new Map<string, { snap: Snapshot | undefined; until: number }>();
+  private readonly feeds = new WeakMap<AnySource, ScheduledSource<Record<string, never>, unknown>>();
   private readonly shutdown = new AbortController();
   readonly now: () => number;
   private readonly random: () => number;
@@ -85,6 +100,22 @@ export class Engine {
     this.gate = new Semaphore(deps.concurrency);
     this.now = deps.now ?? Date.now;
     this.random = deps.random ?? Math.random;
+  }
+
+  /**
+   * The stored snapshot, remembered for up to a second: a hot key is read from the store about
+   * once a second instead of on every request. Commits and failures here drop the memo at once;
+   * another instance's writes (shared database) are seen within the second.
+   */
+  private async snapshot(sourceId: string, key: string): Promise<Snapshot | undefined> {
+    const memoKey = `${sourceId}|${key}`;
+    const hit = this.memo.get(memoKey);
+    const now = Date.now();
+    if (hit && hit.until > now) return hit.snap;
+    const snap = await this.deps.store.getSnapshot(sourceId, key);
+    if (this.memo.size > 5000) this.memo.clear();
+    this.memo.set(memoKey, { snap, until: now + SNAPSHOT_MEMO_MS });
+    return snap;
   }
 
   /** Abort in-flight runs and refuse new ones. */
@@ -97,10 +128,12 @@ export class Engine {
     let c = this.clients.get(source.id);
     if (!c) {
       const env = (name: string) => this.env(source, name);
-      const headers = 'headers' in source && source.headers ? (typeof source.headers === 'function' ? source.headers(env) : source.headers) : undefined;
+      // A local source's feed (see LocalFeed) declares the headers and concurrency of its upstream.
+      const decl = source.mode === 'local' ? source.feed : source;
+      const headers = decl?.headers ? (typeof decl.headers === 'function' ? decl.headers(env) : decl.headers) : undefined;
       c = createHttpClient(this.deps.httpBase, this.deps.httpSettings, {
         ...(headers ? { headers } : {}),
-        ...('concurrency' in source && source.concurrency ? { concurrency: source.concurrency } : {}),
+        ...(decl?.concurrency ? { concurrency: decl.concurrency } : {}),
         signal: this.shutdown.signal,
       });
       this.clients.set(source.id, c);
@@ -126,8 +159,17 @@ export class Engine {
   }
 
   private historyParamsKey(source: AnySource, params: AnyParams): string {
-    const p = 'history' in source ? source.history?.param : undefined;
-    return paramsKey(params, p);
+    const h = 'history' in source ? source.history : undefined;
+    if (!h?.omit?.length) return paramsKey(params, h?.param);
+    const drop = new Set<string>([...h.omit, ...(h.param ? [h.param] : [])]);
+    return paramsKey(Object.fromEntries(Object.entries(params).filter(([k]) => !drop.has(k))));
+  }
+
+  /** A source's stored history for these parameters, newest first (FetchContext.history). */
+  private async historyOf(source: FetchedSource, params: AnyParams, limit: number): Promise<{ data: unknown; fetchedAt: number }[]> {
+    if (!source.history) return [];
+    const rows = await this.deps.store.listHistory(source.id, this.historyParamsKey(source, params), limit);
+    return rows.map((h) => ({ data: this.parse(h.payloadHash, h.payload), fetchedAt: h.fetchedAt }));
   }
 
   private fromSnapshot(source: AnySource, params: AnyParams, key: string, snap: Snapshot, cache: CacheState, note?: string): ReadResult {
@@ -148,10 +190,62 @@ export class Engine {
     };
   }
 
+  /**
+   * The scheduled-source form of a local source's feed (see LocalFeed): same id, no parameters
+   * (params key `''`), run by the scheduler and `run()` like any scheduled source. Undefined for
+   * sources without a feed.
+   */
+  feedSource(source: AnySource): ScheduledSource<Record<string, never>, unknown> | undefined {
+    if (source.mode !== 'local' || !source.feed) return undefined;
+    let fs = this.feeds.get(source);
+    if (!fs) {
+      const feed = source.feed;
+      fs = {
+        id: source.id,
+        name: source.name,
+        description: source.description,
+        routes: source.routes,
+        example: source.example,
+        ...(source.env ? { env: source.env } : {}),
+        mode: 'scheduled',
+        schedule: feed.schedule,
+        freshness: feed.freshness,
+        fetch: (ctx) => feed.fetch(ctx),
+        validate: (data) => feed.validate(data),
+        ...(feed.count ? { count: (data: unknown) => feed.count!(data) } : {}),
+        view: {},
+      };
+      this.feeds.set(source, fs);
+    }
+    return fs;
+  }
+
+  /** The last good feed data of a local source; starts a background refresh when missing or expired. */
+  private async readFeed(source: AnySource & { mode: 'local' }): Promise<LocalContext<unknown>['feed']> {
+    const fs = this.feedSource(source);
+    if (!fs) return undefined;
+    const now = this.now();
+    let snap = await this.deps.store.getSnapshot(fs.id, '');
+    const backingOff = !!snap?.nextAttemptAt && snap.nextAttemptAt > now;
+    if (!snap?.payload && source.feed?.awaitFirst && (!backingOff || this.inflight.has(`${fs.id}|`))) {
+      try {
+        snap = await this.run(fs, {}, '');
+      } catch {
+        /* recorded by run(); the source answers without feed data */
+      }
+    } else if (!snap?.payload || snap.expiresAt === null || snap.expiresAt <= now) {
+      this.soon(fs, {}, '', snap);
+    }
+    if (!snap?.payload || !snap.payloadHash || snap.fetchedAt === null) return undefined;
+    return { data: this.parse(snap.payloadHash, snap.payload), fetchedAt: snap.fetchedAt };
+  }
+
   /** Compute a local source's answer. */
   async compute(source: AnySource & { mode: 'local' }, params: AnyParams, request: { clientIp: string }): Promise<ReadResult> {
+    const feed = await this.readFeed(source);
     const now = this.now();
-    const ctx: LocalContext = {
+    const ctx: LocalContext<unknown> = {
+      ...(feed ? { feed } : {}),
       now: () => new Date(this.now()),
       clientIp: request.clientIp,
       env: (name) => this.env(source, name),
@@ -199,7 +293,7 @@ export class Engine {
     }
 
     const now = this.now();
-    let snap = await this.deps.store.getSnapshot(source.id, key);
+    let snap = await this.snapshot(source.id, key);
 
     if (opts.force) {
       const flightKey = `${source.id}|${key}`;
@@ -264,7 +358,12 @@ export class Engine {
     const flightKey = `${source.id}|${key}`;
     let p = this.inflight.get(flightKey);
     if (!p) {
-      p = this.gate.run(() => this.runOnce(source, params, key)).finally(() => this.inflight.delete(flightKey));
+      p = this.gate
+        .run(() => this.runOnce(source, params, key))
+        .finally(() => {
+          this.inflight.delete(flightKey);
+          this.memo.delete(flightKey);
+        });
       this.inflight.set(flightKey, p);
     }
     return p;
@@ -286,6 +385,7 @@ export class Engine {
             log,
             now: () => new Date(this.now()),
             env: (name) => this.env(source, name),
+            history: (limit) => this.historyOf(source, params, limit),
             ...(previous?.payload ? { previous: { data: this.parse(previous.payloadHash as string, previous.payload), fetchedAt: previous.fetchedAt as number } } : {}),
           },
           params,
@@ -315,6 +415,7 @@ export class Engine {
       const ms = this.now() - started;
       await store.recordRun({ sourceId: source.id, paramsKey: key, startedAt: started, ms, outcome: changed ? 'ok' : 'unchanged' });
       log.info({ outcome: changed ? 'ok' : 'unchanged', ms, items: rows.length }, 'fetch');
+      this.observe({ sourceId: source.id, paramsKey: key, outcome: changed ? 'ok' : 'unchanged', ms });
       return (await store.getSnapshot(source.id, key)) as Snapshot;
     } catch (raw) {
       const err = this.classify(raw);
@@ -329,7 +430,16 @@ export class Engine {
       await store.recordFailure({ sourceId: source.id, paramsKey: key, params: JSON.stringify(params), checkedAt: this.now(), error: `${err.kind}: ${err.message}`, nextAttemptAt });
       await store.recordRun({ sourceId: source.id, paramsKey: key, startedAt: started, ms, outcome: 'failed', error: `${err.kind}: ${err.message}` });
       log.warn({ outcome: 'failed', kind: err.kind, ms, failures, status: err.httpStatus, err: err.message }, 'fetch');
+      this.observe({ sourceId: source.id, paramsKey: key, outcome: 'failed', ms, kind: err.kind });
       throw err;
+    }
+  }
+
+  private observe(event: RunEvent): void {
+    try {
+      this.deps.onRun?.(event);
+    } catch (err) {
+      this.deps.log.warn({ err: (err as Error).message }, 'onRun observer failed');
     }
   }
 
@@ -348,6 +458,11 @@ export class Engine {
     if (err instanceof AppError) return new SourceError(err.status === 404 ? 'not_found' : err.status < 500 ? 'bad_input' : 'transient', err.message);
     // A TypeError or similar inside parse means the upstream shape changed.
     return new SourceError('parse', err instanceof Error ? err.message : String(err), { cause: err });
+  }
+
+  /** The scheduled form of a source: itself when scheduled, its feed when a local source has one. */
+  scheduledView(source: AnySource): ScheduledSource<Record<string, never>, unknown> | (AnySource & { mode: 'scheduled' }) | undefined {
+    return source.mode === 'scheduled' ? source : this.feedSource(source);
   }
 
   /** One scheduled tick: refresh every warm parameter set that is not backing off. */
