@@ -10,6 +10,8 @@ import type { Store } from './kernel/store.ts';
 import { createApisRouter } from './http/apis-router.ts';
 import { createMetaRouter } from './http/meta-router.ts';
 import { cors, errorHandler, requestLog, type AppState } from './http/middleware.ts';
+import { apisAbuseLimits } from './http/abuse.ts';
+import { opsRouters, type OpsDeps } from './http/ops.ts';
 
 export interface AppDeps {
   config: Config;
@@ -24,20 +26,26 @@ export interface AppDeps {
    */
   gateway?: Koa.Middleware<AppState>;
   startedAt?: number;
+  /** Metrics, /v2/apis abuse limits and the key console (see src/http/ops.ts). */
+  ops?: OpsDeps;
 }
 
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
   app.silent = true;
   app.use(requestLog(deps.log));
+  if (deps.ops?.metrics) app.use(deps.ops.metrics.requestMiddleware());
   if (deps.gateway) app.use(deps.gateway);
   app.use(errorHandler());
   app.use(cors());
+  if (deps.ops?.abuse) app.use(apisAbuseLimits({ ...deps.ops.abuse, metrics: deps.ops.metrics }));
+  const startedAt = deps.startedAt ?? Date.now();
   const apis = createApisRouter(deps);
-  const meta = createMetaRouter({ ...deps, now: deps.engine.now, startedAt: deps.startedAt ?? Date.now() });
+  const meta = createMetaRouter({ ...deps, now: deps.engine.now, startedAt });
   app.use(apis.routes());
   app.use(apis.allowedMethods({ throw: true, methodNotAllowed: () => new AppError(405, 'Method not allowed: the /v2/apis endpoints answer GET (some also POST).') }));
   app.use(meta.routes());
+  for (const router of opsRouters({ ...deps.ops, registry: deps.registry, store: deps.store, scheduler: deps.scheduler, now: deps.engine.now, startedAt })) app.use(router.routes());
   app.use(async function notFoundFallback(ctx) {
     if (ctx.body !== undefined || ctx.status !== 404) return;
     throw new AppError(404, `No endpoint at ${ctx.path}. GET /v2/apis lists every endpoint with its parameters (paths need the version prefix, e.g. /v2/apis/60s).`);

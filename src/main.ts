@@ -1,10 +1,10 @@
 /** Entry point: configuration → service → listen; SIGTERM/SIGINT drain and exit. */
 import { ConfigError } from './config.ts';
-import { createService } from './service.ts';
+import { createServiceAsync } from './service.ts';
 
 let service;
 try {
-  service = createService();
+  service = await createServiceAsync();
 } catch (err) {
   if (err instanceof ConfigError) {
     process.stderr.write(`${err.message}\n`);

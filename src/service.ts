@@ -5,20 +5,28 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
+import type { Redis } from 'ioredis';
 import type { DestinationStream } from 'pino';
 import { sources } from '../sources/index.ts';
 import { createApp } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
-import { openDatabase, type Db } from './kernel/db.ts';
+import { deploymentSettings, openBackends, openLocalBackends, type Backends } from './kernel/backends.ts';
+import type { Db } from './kernel/db.ts';
 import { Engine } from './kernel/engine.ts';
 import { createHttpBase, type HttpSettings } from './kernel/http.ts';
 import { createLogger, type Logger } from './kernel/log.ts';
 import { createRegistry, sourceSettings, type Registry } from './kernel/registry.ts';
-import { startScheduler, type Scheduler } from './kernel/scheduler.ts';
+import type { JobLock } from './kernel/job-lock.ts';
+import { decisionLimiters, type CreateLimiter } from './kernel/limiter.ts';
+import type { Pool } from './kernel/pg-store.ts';
+import { parseScheduleOverrides, startScheduler, type Scheduler } from './kernel/scheduler.ts';
 import type { AnySource } from './kernel/source.ts';
-import { SqliteStore } from './kernel/sqlite-store.ts';
 import type { Store } from './kernel/store.ts';
 import type { AppState } from './http/middleware.ts';
+import type { LimiterFactory } from './http/abuse.ts';
+import { createMetrics } from './http/metrics.ts';
+import { opsFromConfig } from './http/ops.ts';
+import { createGateway, type Gateway } from './gateway/index.ts';
 
 export interface Service {
   config: Config;
@@ -29,7 +37,18 @@ export interface Service {
   log: Logger;
   scheduler: Scheduler | undefined;
   app: Koa<AppState>;
+  /** The `/v1` and `/v1beta` AI gateway (its key store and usage log included). */
+  gateway: Gateway;
   server: http.Server;
+  /** INSTANCE_ID (default `<hostname>-<pid>`). */
+  instanceId: string;
+  /** Per-job lock shared by the instances (a no-op lock without PostgreSQL or Redis). */
+  jobLock: JobLock;
+  /** Rate limiters on the deployment's shared engine (Redis, else PostgreSQL), else local: see kernel/limiter.ts. */
+  createLimiter: CreateLimiter;
+  /** The PostgreSQL pool (DATABASE_URL) and Redis client (REDIS_URL), when configured. */
+  pg: Pool | undefined;
+  redis: Redis | undefined;
   /** Start listening; resolves with the bound port. */
   listen(port?: number, host?: string): Promise<number>;
   /** Stop the scheduler, finish in-flight requests, close the database. */
@@ -42,14 +61,43 @@ export interface ServiceOptions {
   now?: () => number;
   random?: () => number;
   logDestination?: DestinationStream;
+  /** Limiters of the /v2/apis abuse limits (default: in memory). */
+  limiters?: LimiterFactory;
 }
 
+/**
+ * The service on SQLite, synchronously. With DATABASE_URL or REDIS_URL set it throws a
+ * ConfigError: use `createServiceAsync` (main.ts does), which connects and migrates them first.
+ */
 export function createService(opts: ServiceOptions = {}): Service {
+  const { registry, config, log, overrides } = prepare(opts);
+  return assemble(opts, registry, config, log, overrides, openLocalBackends(config, deploymentSettings(config)));
+}
+
+/** The service on any backend: SQLite by default, PostgreSQL / Redis when configured. */
+export async function createServiceAsync(opts: ServiceOptions = {}): Promise<Service> {
+  const { registry, config, log, overrides } = prepare(opts);
+  const backends = await openBackends(config, deploymentSettings(config), log);
+  try {
+    return assemble(opts, registry, config, log, overrides, backends);
+  } catch (err) {
+    await backends.close();
+    throw err;
+  }
+}
+
+function prepare(opts: ServiceOptions) {
   const registry = createRegistry(opts.sources ?? sources);
   const config = loadConfig(opts.env ?? process.env, sourceSettings(registry));
+  const scheduledIds = registry.sources.filter((s) => s.mode === 'scheduled' || (s.mode === 'local' && s.feed)).map((s) => s.id);
+  const overrides = parseScheduleOverrides(typeof config.values.SCHEDULER_OVERRIDES === 'string' ? config.values.SCHEDULER_OVERRIDES : undefined, scheduledIds);
   const log = createLogger(config.logLevel, opts.logDestination);
-  const db = openDatabase(config.dbPath);
-  const store = new SqliteStore(db);
+  return { registry, config, log, overrides };
+}
+
+function assemble(opts: ServiceOptions, registry: Registry, config: Config, log: Logger, overrides: ReadonlyMap<string, string>, backends: Backends): Service {
+  const { db, store } = backends;
+  const metrics = config.values.METRICS_ENABLED === false ? undefined : createMetrics();
   const httpSettings: HttpSettings = {
     userAgent: config.httpUserAgent,
     timeoutMs: config.httpTimeoutMs,
@@ -67,6 +115,7 @@ export function createService(opts: ServiceOptions = {}): Service {
     forceUpdateIntervalSec: config.forceUpdateIntervalSec,
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.random ? { random: opts.random } : {}),
+    ...(metrics ? { onRun: metrics.onRun } : {}),
   });
   const scheduler = config.schedulerEnabled
     ? startScheduler({
@@ -77,9 +126,14 @@ export function createService(opts: ServiceOptions = {}): Service {
         jitterMs: config.schedulerJitterMs,
         warmupSpreadMs: config.warmupSpreadMs,
         historyRetentionDays: config.historyRetentionDays,
+        jobLock: backends.jobLock,
+        scheduleOverrides: overrides,
       })
     : undefined;
-  const app = createApp({ config, registry, engine, store, log, ...(scheduler ? { scheduler } : {}) });
+  const gateway = createGateway({ config, db, log });
+  metrics?.watchGatewayUsage(db);
+  const ops = opsFromConfig({ config, gateway, metrics, limiters: opts.limiters ?? decisionLimiters(backends.createLimiter), ...(opts.now ? { now: opts.now } : {}) });
+  const app = createApp({ config, registry, engine, store, log, gateway: gateway.middleware, ops, ...(scheduler ? { scheduler } : {}) });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
 
@@ -93,7 +147,13 @@ export function createService(opts: ServiceOptions = {}): Service {
     log,
     scheduler,
     app,
+    gateway,
     server,
+    instanceId: backends.instanceId,
+    jobLock: backends.jobLock,
+    createLimiter: backends.createLimiter,
+    pg: backends.pg,
+    redis: backends.redis,
     listen(port = config.port, host = config.host) {
       return new Promise((resolve, reject) => {
         server.once('error', reject);
@@ -117,7 +177,8 @@ export function createService(opts: ServiceOptions = {}): Service {
         server.closeIdleConnections();
       });
       engine.stop();
-      await store.close();
+      await gateway.close();
+      await backends.close();
     },
   };
 }

@@ -76,3 +76,84 @@ export function pick(v: unknown, ...path: (string | number)[]): unknown {
   }
   return cur;
 }
+
+/** Multipliers of the Chinese and shorthand units upstreams use for heat and counts. */
+const HEAT_UNITS: Record<string, number> = { 万: 1e4, w: 1e4, W: 1e4, 亿: 1e8, k: 1e3, K: 1e3 };
+
+/**
+ * A heat or count value as a number: numbers as they are, digit strings, and unit-suffixed
+ * text such as "612.3万", "88 万热度", "1.2亿", "12.3w" or "1,234".
+ */
+export function parseHeat(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v !== 'string') return undefined;
+  const m = /(\d+(?:\.\d+)?)\s*(万|亿|w|W|k|K)?/.exec(v.replace(/,/g, ''));
+  if (!m) return undefined;
+  const n = Number(m[1]) * (m[2] ? (HEAT_UNITS[m[2]] ?? 1) : 1);
+  return Math.round(n);
+}
+
+/** A heat value as short Chinese text: 6123000 → "612.3万", 120000000 → "1.2亿", 8765 → "8765". */
+export function formatHeat(n: number): string {
+  const trim = (x: number) => String(Math.round(x * 10) / 10);
+  if (n >= 1e8) return `${trim(n / 1e8)}亿`;
+  if (n >= 1e4) return `${trim(n / 1e4)}万`;
+  return String(n);
+}
+
+/** An epoch timestamp in seconds or milliseconds (told apart by magnitude) as milliseconds. */
+export function epochMs(v: unknown): number | undefined {
+  const n = typeof v === 'string' && /^\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0) return undefined;
+  return n < 1e11 ? Math.round(n * 1000) : Math.round(n);
+}
+
+/** "YYYY-MM-DD HH:mm[:ss]" read as Asia/Shanghai local time, in ms. */
+export function shanghaiTimeMs(v: unknown): number | undefined {
+  const m = /^(\d{4})[-/](\d{2})[-/](\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(typeof v === 'string' ? v.trim() : '');
+  if (!m) return undefined;
+  const ms = Date.parse(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6] ?? '00'}+08:00`);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** An absolute http(s) URL from a possibly relative or protocol-relative one. */
+export function absoluteUrl(v: unknown, base: string): string | undefined {
+  const s = asString(v)?.trim();
+  if (!s) return undefined;
+  try {
+    const u = new URL(s, base);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.toString() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Drop later items whose link repeats an earlier one (links are RSS guids and must be unique). */
+export function dedupeByLink<I extends HotItem>(items: I[]): I[] {
+  const seen = new Set<string>();
+  return items.filter((i) => {
+    if (seen.has(i.link)) return false;
+    seen.add(i.link);
+    return true;
+  });
+}
+
+/** Rows like `hotListRows`, with per-source choices for the heat label, summary and date. */
+export function hotListRowsWith<I extends HotItem>(
+  data: HotList<I>,
+  pickers: { hot?(i: I): number | string | undefined; summary?(i: I): string | undefined; date?(i: I): number | undefined },
+): Row[] {
+  return data.list.map((i) => {
+    const hot = pickers.hot ? pickers.hot(i) : (i.hot_value ?? i.score);
+    const summary = pickers.summary?.(i);
+    const date = pickers.date?.(i);
+    return {
+      title: i.title,
+      link: i.link,
+      ...(hot !== undefined && hot !== '' ? { hot } : {}),
+      ...(i.cover ? { cover: i.cover } : {}),
+      ...(summary ? { summary } : {}),
+      ...(date !== undefined ? { date } : {}),
+    };
+  });
+}

@@ -65,7 +65,7 @@ export function catalogueEntry(s: AnySource, route: RouteSpec) {
     encodings: route.forceEncoding ? [route.forceEncoding] : supportedEncodings(s),
     default_encoding: route.forceEncoding ?? s.view.defaultEncoding ?? 'json',
     params: paramEntries(s)
-      .filter(([name]) => !(route.fixed && name in route.fixed))
+      .filter(([name, spec]) => !(route.fixed && name in route.fixed) && spec.in !== 'client-ip')
       .map(([name, spec]) => ({
         name,
         in: pathParams.includes(name) ? 'path' : 'query',
@@ -111,7 +111,7 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
 
         const raw: Record<string, string | undefined> = {};
         const body = await readBody(ctx);
-        for (const name of paramEntries(source).map(([n]) => n)) raw[name] = firstValue(query[name]) ?? body[name];
+        for (const [name, spec] of paramEntries(source)) raw[name] = spec.in === 'client-ip' ? clientIp(ctx) : (firstValue(query[name]) ?? body[name]);
         if (body[''] !== undefined) {
           const target = paramEntries(source).find(([, s]) => s.type === 'string' && s.required && s.in !== 'path');
           if (target && raw[target[0]] === undefined) raw[target[0]] = body[''];

@@ -62,6 +62,8 @@ export interface RunEvent {
 const DEFAULT_TIMEOUT_MS = 15_000;
 const DEFAULT_BACKOFF_CAP_SEC = 3_600;
 const DEFAULT_MAX_KEYS = 500;
+/** Longest wait of a request for the first fetch of a local source's feed (`awaitFirst`). */
+const AWAIT_FIRST_MS = 10_000;
 const SNAPSHOT_MEMO_MS = 1_000;
 
 export function sha1(text: string): string {
@@ -225,13 +227,19 @@ export class Engine {
     const fs = this.feedSource(source);
     if (!fs) return undefined;
     const now = this.now();
-    let snap = await this.deps.store.getSnapshot(fs.id, '');
+    let snap = await this.snapshot(fs.id, '');
     const backingOff = !!snap?.nextAttemptAt && snap.nextAttemptAt > now;
     if (!snap?.payload && source.feed?.awaitFirst && (!backingOff || this.inflight.has(`${fs.id}|`))) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const waited = new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), AWAIT_FIRST_MS);
+      });
       try {
-        snap = await this.run(fs, {}, '');
+        snap = (await Promise.race([this.run(fs, {}, ''), waited])) ?? snap;
       } catch {
         /* recorded by run(); the source answers without feed data */
+      } finally {
+        clearTimeout(timer);
       }
     } else if (!snap?.payload || snap.expiresAt === null || snap.expiresAt <= now) {
       this.soon(fs, {}, '', snap);

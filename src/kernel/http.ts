@@ -3,9 +3,12 @@
  * headers and concurrency limit. Here live: timeouts, bounded retries for idempotent requests,
  * the response size cap, charset decoding, and `SOURCES_UPSTREAM_MIRROR`.
  */
+import dns from 'node:dns';
+import type { LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
 import { got, HTTPError, RequestError, type Got, type Method, type OptionsOfBufferResponseBody } from 'got';
 import { SourceError } from './errors.ts';
+import { classifyAddress, isIpAddress } from './net-address.ts';
 import { Semaphore } from './semaphore.ts';
 
 export interface HttpOptions {
@@ -30,6 +33,111 @@ export interface HttpOptions {
   signal?: AbortSignal;
   /** Largest body accepted for this request (bytes); the configured default otherwise. */
   maxBytes?: number;
+  /**
+   * The URL was chosen by the caller (e.g. the og endpoint): see `UntrustedPolicy`. Only
+   * `request`, `text` and `json` accept it.
+   */
+  untrusted?: boolean | UntrustedPolicy;
+}
+
+/**
+ * Rules for fetching a URL chosen by the caller. Only http(s) is fetched; the host's addresses
+ * are checked AFTER DNS resolution, on the first URL and on every redirect, and the connection
+ * goes only to an address that passed (the check runs inside the socket's DNS lookup, so a
+ * second resolution cannot swap in another address). Private, loopback, link-local (cloud
+ * metadata), carrier-grade NAT, unique-local, multicast and reserved addresses are refused.
+ * Refusals, unresolvable hosts, unaccepted media types and oversize bodies are `bad_input`
+ * SourceErrors (the caller's concern); timeouts stay `transient`. No retries. The timeout is
+ * `timeoutMs`, else the configured one capped at 8 s. Under SOURCES_UPSTREAM_MIRROR the
+ * connection goes to the mirror (trusted configuration), so only the URL itself is checked.
+ */
+export interface UntrustedPolicy {
+  /** Also allow loopback addresses (127.0.0.0/8, ::1, localhost). For tests and local demos only. */
+  allowLoopback?: boolean;
+  /** Accepted media types of the answer, e.g. `['text/html', 'application/xhtml+xml']`. */
+  acceptTypes?: readonly string[];
+  /** Stop reading once this text appears in the body (e.g. `</head>`); the part read is returned. */
+  stopAfter?: string;
+  /** Redirects followed, each checked like the first URL (default 5). */
+  maxRedirects?: number;
+}
+
+const UNTRUSTED_TIMEOUT_MS = 8_000;
+const UNTRUSTED_CODE = 'ERR_UNTRUSTED_ADDRESS';
+
+const RANGE_WORDS: Record<string, string> = {
+  private: 'a private (RFC 1918) address',
+  loopback: 'a loopback address',
+  linkLocal: 'a link-local address (this range holds cloud metadata services)',
+  carrierGradeNat: 'a carrier-grade NAT (RFC 6598) address',
+  uniqueLocal: 'a unique-local (fc00::/7) address',
+  unspecified: 'the unspecified address',
+  broadcast: 'the broadcast address',
+  multicast: 'a multicast address',
+  reserved: 'a reserved address',
+};
+
+/** Why an address may not be fetched under this policy, or undefined when it may. */
+function addressRefusal(address: string, policy: UntrustedPolicy): string | undefined {
+  const info = classifyAddress(address);
+  if (!info) return 'not an IP address';
+  if (info.isPublic) return undefined;
+  if (info.range === 'loopback' && policy.allowLoopback) return undefined;
+  return RANGE_WORDS[info.range] ?? `a special-purpose (${info.range}) address`;
+}
+
+function untrustedError(message: string): SourceError {
+  return new SourceError('bad_input', message);
+}
+
+/**
+ * Check a caller-chosen URL before any connection: scheme, credentials and literal addresses
+ * (names are checked when they resolve). Returns the parsed URL; throws a `bad_input` SourceError.
+ */
+export function checkUntrustedUrl(url: string, policy: UntrustedPolicy = {}): URL {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw untrustedError(`"${url.slice(0, 200)}" is not a valid URL`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw untrustedError(`only http and https URLs can be fetched, not ${u.protocol}`);
+  if (u.username || u.password) throw untrustedError('URLs with a user name or password are not accepted');
+  // WHATWG URL parsing already turned 2130706433, 0x7f.1 and 127.1 into dotted quads.
+  const host = u.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  if (isIpAddress(host)) {
+    const why = addressRefusal(host, policy);
+    const canonical = classifyAddress(host)?.address;
+    if (why) throw untrustedError(`${host}${canonical && canonical !== host ? ` (${canonical})` : ''} is ${why}; only public addresses can be fetched`);
+  }
+  return u;
+}
+
+/** Under the mirror names are not resolved here, so loopback names are refused by name. */
+function refuseLoopbackName(u: URL, policy: UntrustedPolicy): void {
+  const host = u.hostname.replace(/\.$/, '').toLowerCase();
+  if ((host === 'localhost' || host.endsWith('.localhost')) && !policy.allowLoopback) throw untrustedError(`${host} is a loopback name; only public addresses can be fetched`);
+}
+
+/** A DNS lookup for sockets that refuses the host when any of its addresses is not allowed. */
+function guardedLookup(policy: UntrustedPolicy): LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '');
+      if (!addresses.length) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '');
+      for (const a of addresses) {
+        const why = addressRefusal(a.address, policy);
+        if (why) return callback(Object.assign(new Error(`${hostname} resolves to ${a.address}, ${why}; only public addresses can be fetched`), { code: UNTRUSTED_CODE }), '');
+      }
+      if (options.all) return callback(null, addresses);
+      const first = addresses[0] as dns.LookupAddress;
+      return callback(null, first.address, first.family);
+    });
+  };
+}
+
+function mediaTypeOf(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
 export interface HttpResponse {
@@ -151,8 +259,13 @@ export function createHttpClient(base: Got, settings: HttpSettings, defaults: { 
     return o;
   }
 
-  function toSourceError(err: unknown, url: string): SourceError {
+  function toSourceError(err: unknown, url: string, untrusted = false): SourceError {
     if (err instanceof SourceError) return err;
+    if (untrusted && err instanceof RequestError) {
+      if (err.code === UNTRUSTED_CODE) return untrustedError(err.message);
+      if (err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') return untrustedError(`the host ${new URL(url).hostname} could not be resolved`);
+      if (err.code === 'ECONNREFUSED') return untrustedError(`${new URL(url).host} refused the connection`);
+    }
     if (err instanceof HTTPError) {
       const status = err.response.statusCode;
       return new SourceError(classifyStatus(status), `upstream answered HTTP ${status} for ${new URL(url).host}`, { httpStatus: status, cause: err });
@@ -165,7 +278,115 @@ export function createHttpClient(base: Got, settings: HttpSettings, defaults: { 
     return new SourceError('transient', `request to ${new URL(url).host} failed: ${String(err)}`, { cause: err });
   }
 
+  function responseOf(status: number, headers: HttpResponse['headers'], finalUrl: string, body: Buffer, opts: HttpOptions): HttpResponse {
+    const contentType = typeof headers['content-type'] === 'string' ? headers['content-type'] : undefined;
+    return {
+      status,
+      headers,
+      url: finalUrl,
+      body,
+      text: () => decodeBody(body, contentType, opts.charset),
+      json: () => {
+        const text = decodeBody(body, contentType, opts.charset);
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          throw new SourceError('parse', `${new URL(finalUrl).host} did not answer JSON (starts with ${JSON.stringify(text.slice(0, 60))})`);
+        }
+      },
+    };
+  }
+
+  /** One hop of an untrusted request: a redirect target, or the response read within the limits. */
+  function untrustedHop(u: URL, opts: HttpOptions, policy: UntrustedPolicy, timeoutMs: number, maxBytes: number): Promise<{ redirect: string } | { response: HttpResponse }> {
+    if (settings.mirror) refuseLoopbackName(u, policy);
+    const options = {
+      ...gotOptions({ ...opts, method: opts.method ?? 'GET' }),
+      responseType: undefined,
+      isStream: true,
+      followRedirect: false,
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+      timeout: { request: timeoutMs },
+      // The mirror is a configured, trusted address; every other connection resolves through the guard.
+      ...(settings.mirror ? {} : { dnsLookup: guardedLookup(policy) }),
+    };
+    return new Promise((resolve, reject) => {
+      const s = base.stream(mirrorUrl(u.href, settings.mirror), options as never) as unknown as Readable & {
+        once(event: 'response', l: (r: { statusCode: number; headers: Record<string, string | string[] | undefined> }) => void): unknown;
+      };
+      s.once('error', (err: unknown) => reject(err));
+      s.once('response', (r) => {
+        const status = r.statusCode;
+        const location = r.headers.location;
+        if (status >= 300 && status < 400 && typeof location === 'string') {
+          s.destroy();
+          return resolve({ redirect: location });
+        }
+        if (status >= 400 && !opts.allowStatus?.includes(status)) {
+          s.destroy();
+          return reject(new SourceError(classifyStatus(status), `${u.host} answered HTTP ${status}`, { httpStatus: status }));
+        }
+        const type = typeof r.headers['content-type'] === 'string' ? r.headers['content-type'] : undefined;
+        if (policy.acceptTypes && status < 300 && !policy.acceptTypes.includes(mediaTypeOf(type))) {
+          s.destroy();
+          return reject(untrustedError(`${u.host} answered ${mediaTypeOf(type) || 'without a content type'}; only ${policy.acceptTypes.join(' or ')} is accepted`));
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        let tail = '';
+        const marker = policy.stopAfter?.toLowerCase();
+        const finish = () => resolve({ response: responseOf(status, r.headers, u.href, Buffer.concat(chunks), opts) });
+        s.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxBytes) {
+            s.destroy();
+            return reject(untrustedError(`${u.host} sent more than ${maxBytes} bytes${marker ? ` before ${policy.stopAfter}` : ''}`));
+          }
+          chunks.push(chunk);
+          if (marker) {
+            const seen = tail + chunk.toString('latin1').toLowerCase();
+            if (seen.includes(marker)) {
+              s.destroy();
+              return finish();
+            }
+            tail = seen.slice(-marker.length);
+          }
+        });
+        s.once('end', finish);
+      });
+    });
+  }
+
+  async function untrustedRequest(url: string, opts: HttpOptions): Promise<HttpResponse> {
+    const policy = typeof opts.untrusted === 'object' ? opts.untrusted : {};
+    const maxBytes = opts.maxBytes ?? settings.maxBytes;
+    const timeoutMs = opts.timeoutMs ?? Math.min(settings.timeoutMs, UNTRUSTED_TIMEOUT_MS);
+    const maxRedirects = policy.maxRedirects ?? 5;
+    let current = checkUntrustedUrl(url, policy);
+    return gate.run(async () => {
+      for (let hop = 0; ; hop++) {
+        let step;
+        try {
+          step = await untrustedHop(current, opts, policy, timeoutMs, maxBytes);
+        } catch (err) {
+          throw toSourceError(err, current.href, true);
+        }
+        if ('response' in step) return step.response;
+        if (hop >= maxRedirects) throw untrustedError(`more than ${maxRedirects} redirects, stopped at ${current.href}`);
+        let next: string;
+        try {
+          next = new URL(step.redirect, current).href;
+        } catch {
+          throw untrustedError(`${current.host} redirected to an invalid URL`);
+        }
+        current = checkUntrustedUrl(next, policy);
+      }
+    });
+  }
+
   async function request(url: string, opts: HttpOptions = {}): Promise<HttpResponse> {
+    if (opts.untrusted) return untrustedRequest(url, opts);
     const target = mirrorUrl(url, settings.mirror);
     const maxBytes = opts.maxBytes ?? settings.maxBytes;
     return gate.run(async () => {
@@ -219,6 +440,7 @@ export function createHttpClient(base: Got, settings: HttpSettings, defaults: { 
       return (await request(url, opts)).json();
     },
     stream(url, opts = {}) {
+      if (opts.untrusted) return Promise.reject(new Error('untrusted URLs are fetched with request/text/json, not stream'));
       const target = mirrorUrl(url, settings.mirror);
       const maxBytes = opts.maxBytes ?? settings.maxBytes;
       return new Promise<HttpStream>((resolve, reject) => {

@@ -34,7 +34,7 @@ function parseOne(name: string, spec: ParamSpec, raw: string): ParamValue {
       if (v.length > max) throw badParam(name, `at most ${max} characters are accepted (got ${v.length})`);
       if (spec.enum && !spec.enum.includes(v)) throw badParam(name, describeAccepted(spec));
       if (spec.pattern && !spec.pattern.test(v)) throw badParam(name, describeAccepted(spec));
-      return v;
+      return spec.normalize ? spec.normalize(v) : v;
     }
     case 'integer': {
       const v = raw.trim();

@@ -1,5 +1,5 @@
 /** Checks the source definitions once at boot and indexes them. */
-import type { Setting } from '../config.ts';
+import { settings as coreSettings, type Setting } from '../config.ts';
 import type { AnySource, Encoding, ParamSpec } from './source.ts';
 
 export interface Registry {
@@ -30,8 +30,16 @@ export function createRegistry(sources: readonly AnySource[]): Registry {
       }
     }
     if (s.mode === 'scheduled' && !s.schedule) problems.push(`${s.id}: scheduled sources need a schedule`);
+    if (s.mode === 'local' && s.feed && !s.feed.schedule) problems.push(`${s.id}: a feed needs a schedule`);
     if (!s.example.startsWith('/v2/apis/')) problems.push(`${s.id}: example must be a /v2/apis/ path`);
-    for (const e of s.env ?? []) if (!e.name.startsWith('SOURCE_')) problems.push(`${s.id}: env ${e.name} must start with SOURCE_`);
+    for (const e of s.env ?? []) {
+      if (e.core) {
+        if (!coreSettings.some((c) => c.name === e.name)) problems.push(`${s.id}: env ${e.name} is marked core but src/config.ts declares no such setting`);
+      } else if (!e.name.startsWith('SOURCE_')) problems.push(`${s.id}: env ${e.name} must start with SOURCE_`);
+    }
+    for (const [name, spec] of Object.entries((s.params ?? {}) as Record<string, ParamSpec>)) {
+      if (spec.in === 'client-ip' && (spec.type !== 'string' || s.mode === 'scheduled')) problems.push(`${s.id}: client-ip parameter ${name} must be a string of an on-demand or local source`);
+    }
   }
   if (problems.length) throw new Error(`Invalid source definitions:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return { sources, byId };
@@ -40,7 +48,7 @@ export function createRegistry(sources: readonly AnySource[]): Registry {
 /** The settings declared by sources, for the config loader and the README. */
 export function sourceSettings(registry: Registry): Setting[] {
   return registry.sources.flatMap((s) =>
-    (s.env ?? []).map((e) => ({
+    (s.env ?? []).filter((e) => !e.core).map((e) => ({
       name: e.name,
       kind: { type: 'string' } as const,
       ...(e.default !== undefined ? { default: e.default } : {}),

@@ -22,8 +22,12 @@ export const ALL_ENCODINGS: readonly Encoding[] = ['json', 'text', 'markdown', '
 interface ParamBase {
   /** One sentence for the catalogue, the docs and error messages. */
   doc: string;
-  /** Where the value comes from. `path` params appear as `:name` in a route. Default `query`. */
-  in?: 'query' | 'path';
+  /**
+   * Where the value comes from. `path` params appear as `:name` in a route. `client-ip`: the
+   * caller's address (honours TRUST_PROXY), never read from the request, so a fetched source
+   * can cache per caller address (e.g. ip geolocation). Default `query`.
+   */
+  in?: 'query' | 'path' | 'client-ip';
   required?: boolean;
   /** Example value for the catalogue and the contract test. */
   example?: string;
@@ -41,6 +45,8 @@ export interface StringParam extends ParamBase {
   maxLength?: number;
   /** Trim surrounding white space before validation (default true). */
   trim?: boolean;
+  /** Canonical form of an accepted value (e.g. upper-cased), so equal values share one cache key. */
+  normalize?: (value: string) => string;
 }
 
 export interface IntegerParam extends ParamBase {
@@ -99,9 +105,14 @@ export interface FetchContext<D> {
   env(name: string): string | undefined;
   /** The last good data for these parameters, if any. */
   previous?: { data: D; fetchedAt: number };
+  /**
+   * The stored history of these parameters (see `history`), newest first, one entry per history
+   * key, at most `limit` entries; empty for sources that keep no history.
+   */
+  history?(limit: number): Promise<FeedHistoryEntry<D>[]>;
 }
 
-export interface LocalContext {
+export interface LocalContext<F = never> {
   now(): Date;
   /** The caller's address (honours `TRUST_PROXY`). */
   clientIp: string;
@@ -111,6 +122,8 @@ export interface LocalContext {
   /** The shared upstream client, for local sources that occasionally consult an upstream. */
   http: HttpClient;
   signal: AbortSignal;
+  /** The last good data of the source's `feed` (see LocalFeed); undefined until a first fetch succeeded. */
+  feed?: { data: F; fetchedAt: number };
 }
 
 /** A list row: drives the generic text, markdown, html and rss renderings. */
@@ -168,6 +181,12 @@ export interface EnvSpec {
   /** Working default, e.g. a visitor cookie that is known to work today. */
   default?: string;
   secret?: boolean;
+  /**
+   * A core setting of src/config.ts (e.g. `AI_UPSTREAM_BASE_URL`) that this source reads through
+   * `ctx.env`. It is documented and validated there, so it is not declared again and needs no
+   * `SOURCE_` prefix.
+   */
+  core?: boolean;
 }
 
 interface SourceBase<PS extends ParamSpecs, D> {
@@ -212,7 +231,12 @@ export interface FetchedSourceBase<PS extends ParamSpecs, D> extends SourceBase<
    * History kept per key of the data (e.g. the digest's date): one row per key, the newest
    * wins. With `param`, a request naming that parameter is answered from history first.
    */
-  history?: { key(data: D): string; param?: keyof PS & string };
+  history?: {
+    key(data: D): string;
+    param?: keyof PS & string;
+    /** Parameters that only choose what is shown (e.g. a `days` window): every value of them shares one history. */
+    omit?: readonly (keyof PS & string)[];
+  };
   /** Cap on distinct cached parameter sets (on-demand sources; default 500). */
   maxKeys?: number;
 }
@@ -229,26 +253,54 @@ export interface OnDemandSource<PS extends ParamSpecs, D> extends FetchedSourceB
   mode: 'on-demand';
 }
 
-export interface LocalSource<PS extends ParamSpecs, D> extends SourceBase<PS, D> {
-  mode: 'local';
-  compute(ctx: LocalContext, params: ParamsOf<PS>): D | Promise<D>;
+/**
+ * Upstream data that a local source keeps warm and computes its answers from, e.g. a corpus it
+ * picks a random item of. The kernel treats it like the one default key of a scheduled source
+ * (same source id, params key `''`): fetched on `schedule` and on demand when missing or expired
+ * (in the background, so requests never wait unless `awaitFirst`), validated, stored, never
+ * overwritten by a failed fetch, backed off, and shown on /v2/status. `compute` receives the last
+ * good copy as `ctx.feed`, so it must also have an answer without it: bundled data, or a clear 503.
+ */
+export interface LocalFeed<F> {
+  /** node-cron expression, evaluated in Asia/Shanghai. */
+  schedule: string;
+  freshness: Freshness;
+  /** Default request headers for this upstream. */
+  headers?: Record<string, string> | ((env: (name: string) => string | undefined) => Record<string, string>);
+  /** At most this many upstream requests of this source at once (default 4). */
+  concurrency?: number;
+  /** Annotate the return type (`async fetch(ctx): Promise<MyFeed>`): `F` is inferred from it. */
+  fetch(ctx: FetchContext<F>): Promise<F>;
+  /** A reason to reject implausible data (the last good data stays), or undefined to accept. */
+  validate(data: F): string | undefined;
+  /** Number of items, for status and logs. */
+  count?(data: F): number;
+  /** While no fetch ever succeeded, a request waits for one (coalesced, at most 10 s, not while backing off). */
+  awaitFirst?: boolean;
 }
 
-export type SourceDefinition<PS extends ParamSpecs = ParamSpecs, D = unknown> =
+export interface LocalSource<PS extends ParamSpecs, D, F = never> extends SourceBase<PS, D> {
+  mode: 'local';
+  /** Upstream data kept warm for `compute` (see LocalFeed). */
+  feed?: LocalFeed<F>;
+  compute(ctx: LocalContext<F>, params: ParamsOf<PS>): D | Promise<D>;
+}
+
+export type SourceDefinition<PS extends ParamSpecs = ParamSpecs, D = unknown, F = never> =
   | ScheduledSource<PS, D>
   | OnDemandSource<PS, D>
-  | LocalSource<PS, D>;
+  | LocalSource<PS, D, F>;
 
 export type FetchedSource<PS extends ParamSpecs = ParamSpecs, D = unknown> = ScheduledSource<PS, D> | OnDemandSource<PS, D>;
 
 /**
  * Identity function that gives a source definition its types: `params` are inferred from the
- * specs and `D` from `fetch`/`compute`.
+ * specs, `D` from `fetch`/`compute` and `F` from `feed.fetch`.
  */
-export function defineSource<const PS extends ParamSpecs, D>(def: SourceDefinition<PS, D>): SourceDefinition<PS, D> {
+export function defineSource<const PS extends ParamSpecs, D, F = never>(def: SourceDefinition<PS, D, F>): SourceDefinition<PS, D, F> {
   return def;
 }
 
 /** The type-erased form the kernel works with. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnySource = SourceDefinition<any, any>;
+export type AnySource = SourceDefinition<any, any, any>;

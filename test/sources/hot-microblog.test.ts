@@ -2,9 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Parser from 'rss-parser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import hotMicroblog, { parse } from '../../sources/hot-microblog.ts';
+import hotMicroblog, { DEFAULT_COOKIE, parse } from '../../sources/hot-microblog.ts';
 import { SourceError } from '../../src/kernel/errors.ts';
 import { TestClock } from '../support/clock.ts';
+import { describeHotListEndpoint, expectRejectsBroken, type Envelope } from '../support/hot-list-endpoint.ts';
+import { hasRecordings, readRecording, readRecordingJson } from '../support/recorded-upstream.ts';
 import { startService, type TestService } from '../support/service.ts';
 import { FIXTURE_DIR, Upstream } from '../support/upstream.ts';
 
@@ -12,17 +14,28 @@ const HOST = 'm.weibo.cn';
 const PATH = '/api/container/getIndex';
 const fixture = () => JSON.parse(fs.readFileSync(path.join(FIXTURE_DIR, HOST, `${PATH}.json`), 'utf8')) as unknown;
 const now = new Date('2026-11-21T02:00:00Z');
+const validate = hotMicroblog.mode === 'local' ? () => 'local' : hotMicroblog.validate;
 
 describe('hot-microblog parse', () => {
   it('keeps ranked entries only, in rank order, with numbers and absolute search links', () => {
     const data = parse(fixture(), now);
     expect(data.total).toBe(12);
-    expect(data.list[0]).toEqual({ rank: 1, title: '城市夜跑路线推荐', link: 'https://s.weibo.com/weibo?q=%23%E5%9F%8E%E5%B8%82%E5%A4%9C%E8%B7%91%E8%B7%AF%E7%BA%BF%E6%8E%A8%E8%8D%90%23', hot_value: 2411032 });
+    expect(data.list[0]).toEqual({
+      rank: 1,
+      title: '城市夜跑路线推荐',
+      link: 'https://s.weibo.com/weibo?q=%23%E5%9F%8E%E5%B8%82%E5%A4%9C%E8%B7%91%E8%B7%AF%E7%BA%BF%E6%8E%A8%E8%8D%90%23',
+      hot_value: 2411032,
+      category: null,
+      label: '热',
+      label_icon: 'https://simg.s.weibo.com/20210618_hot.png',
+    });
+    expect(data.list.slice(1, 3).map((i) => i.label)).toEqual(['新', '沸']);
+    expect(data.list[7]).toMatchObject({ title: '手机新品发布会', label: null, label_icon: null });
     expect(data.list.map((i) => i.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     expect(data.list.find((i) => i.title === '推广内容')).toBeUndefined();
     expect(data.list.find((i) => i.title.startsWith('置顶'))).toBeUndefined();
     // "综艺 845210" (label + number) and a bare number both give the number.
-    expect(data.list[6]?.hot_value).toBe(845210);
+    expect(data.list[6]).toMatchObject({ hot_value: 845210, category: '综艺' });
     expect(data.list[9]?.hot_value).toBe(512345);
     expect(data.updated_at).toBe(now.getTime());
     expect(hotMicroblog.mode !== 'local' && hotMicroblog.validate(data)).toBeUndefined();
@@ -36,6 +49,17 @@ describe('hot-microblog parse', () => {
     expect(() => parse({ ok: 1, data: {} }, now)).toThrow(SourceError);
     expect(() => parse({ ok: 0, msg: '请先登录' }, now)).toThrow(/ok=0/);
     expect(() => parse('nope', now)).toThrow(/not a JSON object/);
+    expectRejectsBroken(validate, parse(fixture(), now));
+    const empty = fixture() as { data: { cards: { card_group: unknown[] }[] } };
+    empty.data.cards[0]!.card_group = [];
+    expect(validate(parse(empty, now))).toMatch(/got 0/);
+  });
+
+  it('ships a default visitor cookie, replaceable by SOURCE_HOT_MICROBLOG_COOKIE', () => {
+    const spec = hotMicroblog.env?.find((e) => e.name === 'SOURCE_HOT_MICROBLOG_COOKIE');
+    expect(spec?.default).toBe(DEFAULT_COOKIE);
+    expect(DEFAULT_COOKIE).toMatch(/^SUB=[^;]+; SUBP=/);
+    expect(spec?.secret).toBe(true);
   });
 });
 
@@ -121,5 +145,79 @@ describe('hot-microblog through the server', () => {
     expect(me?.state).toBe('failing');
     expect(me?.fail_count).toBe(1);
     expect(me?.last_error).toMatch(/^blocked: .*HTML page/);
+  });
+});
+
+describe('hot-microblog with the default cookie', () => {
+  it('sends the shipped visitor cookie when none is configured', async () => {
+    const upstream = await new Upstream().start();
+    const svc = await startService({ upstream });
+    try {
+      expect((await svc.get('/v2/apis/hot-microblog')).status).toBe(200);
+      expect(upstream.hits(HOST)[0]?.headers.cookie).toBe(DEFAULT_COOKIE);
+      expect(upstream.hits(HOST)[0]?.headers.referer).toBe('https://m.weibo.cn/');
+    } finally {
+      await svc.close();
+      await upstream.stop();
+    }
+  });
+});
+
+describeHotListEndpoint({
+  sourceId: 'hot-microblog',
+  path: '/v2/apis/hot-microblog',
+  ttlSec: 300,
+  serveGood: () => {
+    /* served from test/fixtures/upstream/m.weibo.cn */
+  },
+  upstreams: [{ host: HOST, path: PATH }],
+  blocked: { status: 200, headers: { 'content-type': 'application/json' }, body: { ok: -100, url: 'https://passport.weibo.com/visitor/visitor?entry=miniblog' } },
+  changedShape: { body: { ok: 1, data: { hotwords: [{ word: '话题' }] } } },
+  emptyList: { body: { ok: 1, data: { cards: [{ card_type: 11, card_group: [] }] } } },
+  expected: {
+    total: 12,
+    first: { title: '城市夜跑路线推荐', link: 'https://s.weibo.com/weibo?q=%23%E5%9F%8E%E5%B8%82%E5%A4%9C%E8%B7%91%E8%B7%AF%E7%BA%BF%E6%8E%A8%E8%8D%90%23' },
+    firstHot: '2,411,032',
+  },
+});
+
+const RECORDED = 'weibo/m-weibo-cn-container-realtimehot-2020-04-27-trimmed.json';
+describe.skipIf(!hasRecordings('weibo'))('hot-microblog against the real recording', () => {
+  type Card = { pic?: string; desc?: string; desc_extr?: string | number };
+  const recorded = () => readRecordingJson(RECORDED) as { data: { cards: { card_group: Card[] }[] } };
+  // Expectations come from the recording itself: ranked entries are the `img_search_<n>` ones.
+  const ranked = () =>
+    recorded()
+      .data.cards[0]!.card_group.map((c) => ({ c, rank: Number(/img_search_(\d+)/.exec(c.pic ?? '')?.[1]) }))
+      .filter((x) => Number.isInteger(x.rank));
+
+  it('keeps the ranked entries with their heat, string or number', () => {
+    const data = parse(recorded(), now);
+    const expected = ranked();
+    expect(expected.length).toBeGreaterThanOrEqual(5);
+    expect(data.list.map((i) => i.rank)).toEqual(expected.map((x) => x.rank));
+    expected.forEach(({ c }, n) => {
+      expect(data.list[n]?.title).toBe(c.desc);
+      expect(data.list[n]?.hot_value).toBe(Number(String(c.desc_extr).replace(/\D+/g, '')));
+    });
+    expect(data.list.some((i) => typeof i.hot_value === 'number' && i.hot_value > 0)).toBe(true);
+    expect(validate(data)).toBeUndefined();
+  });
+
+  it('serves the recording through the endpoint', async () => {
+    const upstream = await new Upstream().start();
+    const svc = await startService({ upstream });
+    try {
+      upstream.serve(HOST, PATH, { headers: { 'content-type': 'application/json; charset=utf-8' }, body: readRecording(RECORDED) });
+      const res = await svc.get('/v2/apis/hot-microblog');
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as Envelope<{ total: number; list: { title: string; link: string }[] }>;
+      expect(body.data.list.map((i) => i.title)).toEqual(ranked().map((x) => x.c.desc));
+      expect(body.data.list.every((i) => i.link.startsWith('https://s.weibo.com/weibo?q=%23'))).toBe(true);
+      expect(upstream.unmatched).toEqual([]);
+    } finally {
+      await svc.close();
+      await upstream.stop();
+    }
   });
 });

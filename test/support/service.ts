@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createService, type Service, type ServiceOptions } from '../../src/service.ts';
+import { createServiceAsync, type Service, type ServiceOptions } from '../../src/service.ts';
 import type { AnySource } from '../../src/kernel/source.ts';
 import type { Upstream } from './upstream.ts';
 
@@ -28,7 +28,8 @@ export async function startService(opts: { upstream?: Upstream; env?: Record<str
   if (opts.sources) serviceOpts.sources = opts.sources;
   if (opts.now) serviceOpts.now = opts.now;
   if (opts.random) serviceOpts.random = opts.random;
-  const svc = createService(serviceOpts);
+  // The async form also serves DATABASE_URL / REDIS_URL in `env` (PostgreSQL store, Redis limits).
+  const svc = await createServiceAsync(serviceOpts);
   const port = await svc.listen(0, '127.0.0.1');
   const base = `http://127.0.0.1:${port}`;
   return Object.assign(svc, {

@@ -1,0 +1,28 @@
+/** Reading JSON state that server-rendered pages embed in their HTML. */
+import { load } from 'cheerio';
+import { SourceError } from '../../src/kernel/errors.ts';
+
+/** Markers of captcha, verification and login pages served instead of content. */
+const CHALLENGE_PAGE = /安全验证|验证码|captcha|verify\.(?:snssdk|zijieapi)|wappass\.baidu\.com|passport\.|请登录|登录后/i;
+
+/** Whether an HTML page is a captcha, verification or login page rather than content. */
+export function isChallengePage(html: string): boolean {
+  return CHALLENGE_PAGE.test(html.slice(0, 20_000));
+}
+
+/**
+ * The JSON of a Next.js page (`<script id="__NEXT_DATA__">`). A challenge page instead of the
+ * content is `blocked`; a page without the script (or with broken JSON) is `parse`.
+ */
+export function nextData(html: string, host: string): unknown {
+  const json = load(html)('script#__NEXT_DATA__').first().text();
+  if (!json.trim()) {
+    if (isChallengePage(html)) throw new SourceError('blocked', `${host} answered a verification or login page instead of the content`);
+    throw new SourceError('parse', `${host} page has no __NEXT_DATA__ script`);
+  }
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    throw new SourceError('parse', `${host} page has a __NEXT_DATA__ script that is not valid JSON`);
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Small rendering helpers for sources that write their own text, markdown or html (tables of
+ * prices, rates, forecasts), and for turning upstream HTML snippets into plain text.
+ */
+import { load } from 'cheerio';
+import { escapeHtml, escapeMarkdown } from '../../src/encoding/escape.ts';
+import { htmlPage } from '../../src/encoding/generic.ts';
+
+export type Cell = string | number | null | undefined;
+
+function cellText(c: Cell): string {
+  return c === null || c === undefined ? '' : String(c);
+}
+
+/** A markdown table; every cell is escaped. */
+export function mdTable(headers: readonly string[], rows: readonly (readonly Cell[])[]): string {
+  const line = (cells: readonly Cell[]) => `| ${cells.map((c) => escapeMarkdown(cellText(c))).join(' | ')} |`;
+  return [line(headers), `| ${headers.map(() => '---').join(' | ')} |`, ...rows.map(line)].join('\n');
+}
+
+/** An html table; every cell is escaped. */
+export function htmlTable(headers: readonly string[], rows: readonly (readonly Cell[])[]): string {
+  const head = `<thead><tr>${headers.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>`;
+  const body = rows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(cellText(c))}</td>`).join('')}</tr>`).join('\n');
+  return `<table>${head}<tbody>\n${body}\n</tbody></table>`;
+}
+
+/** A complete html page (the encoding layer's page style) from a title and already-escaped parts. */
+export function htmlDocument(title: string, parts: readonly string[], footer?: string): string {
+  const body = [`<h1>${escapeHtml(title)}</h1>`, ...parts, ...(footer ? [`<footer>${escapeHtml(footer)}</footer>`] : [])];
+  return htmlPage(title, body.join('\n'));
+}
+
+/** Plain text of an HTML fragment: tags dropped, entities decoded, white space collapsed. */
+export function htmlToText(html: string): string {
+  if (!/[<&]/.test(html)) return html.replace(/\s+/g, ' ').trim();
+  return load(`<div>${html}</div>`, null, false).root().text().replace(/\s+/g, ' ').trim();
+}
+
+/** A number with at most `digits` decimals, without trailing zeros (1.50 → "1.5"). */
+export function trimNumber(n: number, digits = 4): string {
+  return String(Number(n.toFixed(digits)));
+}

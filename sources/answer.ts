@@ -1,0 +1,40 @@
+/** 答案之书: an answer to the question you keep in mind, from data/corpus/answer.json (written for this project). */
+import { escapeMarkdown } from '../src/encoding/escape.ts';
+import { defineSource } from '../src/kernel/source.ts';
+import { idParam, loadCorpus, pickItem, text } from './_shared/corpus.ts';
+
+export interface AnswerEntry {
+  answer: string;
+  answer_en: string;
+}
+
+export const CORPUS = loadCorpus<AnswerEntry>('answer', (v) => {
+  const r = v as Partial<AnswerEntry> | null;
+  const answer = text(r?.answer);
+  const en = text(r?.answer_en);
+  return answer && en ? { answer, answer_en: en } : undefined;
+});
+
+export interface Answer extends AnswerEntry {
+  id: number;
+  total: number;
+}
+
+export default defineSource({
+  id: 'answer',
+  name: '答案之书',
+  description: 'The book of answers: think of a yes/no question, get an answer in Chinese and English. Random, or a given id (0-based).',
+  routes: [{ path: '/answer' }],
+  params: { id: idParam('answer') },
+  mode: 'local',
+  compute(_ctx, p): Answer {
+    const { item, id } = pickItem(CORPUS, p.id, 'answer');
+    return { id, total: CORPUS.length, ...item };
+  },
+  view: {
+    title: () => '答案之书',
+    text: (d) => `${d.answer}\n${d.answer_en}\n`,
+    markdown: (d) => `# 📖 答案之书\n\n## ${escapeMarkdown(d.answer)}\n\n_${escapeMarkdown(d.answer_en)}_\n`,
+  },
+  example: '/v2/apis/answer?encoding=text',
+});

@@ -1,0 +1,501 @@
+/**
+ * Maoyan Pro box office (piaofang.maoyan.com): the all-time worldwide chart (an HTML page with
+ * its data in `var props = {…};`) and three real-time dashboards (JSON): films, TV ratings and
+ * web series heat. Dashboard requests are signed (sign.ts). In the film dashboard
+ * the box-office figures are private-use characters drawn by a per-answer web font named in
+ * `fontStyle` (digit-font.ts decodes it). A refused signature or risk control
+ * answers a verification page or a JSON error without lists: both are `blocked`.
+ */
+import { SourceError } from '../../src/kernel/errors.ts';
+import { defineSource, type FetchContext } from '../../src/kernel/source.ts';
+import { formatDateTime } from '../../src/kernel/time.ts';
+import { decodeDigitFont, decodeDigits, entityCodePoints } from './digit-font.ts';
+import { DEFAULT_GUARD_SALT, DEFAULT_SIGN_KEY, signRequest } from './sign.ts';
+import { asArray, asNumber, asRecord, asString, hotList, pick, validateHotList, type HotItem, type HotList } from '../_shared/hot-list.ts';
+
+export const ORIGIN = 'https://piaofang.maoyan.com';
+export const ALL_TIME_URL = `${ORIGIN}/i/globalBox/historyRank`;
+export const DASHBOARD_PATHS = {
+  'realtime-movie': '/i/api/dashboard-ajax/movie',
+  'realtime-tv': '/i/api/dashboard/getTVData',
+  'realtime-web': '/i/api/dashboard/webHeatData',
+} as const;
+export const CHARTS = ['all-movie', 'realtime-movie', 'realtime-tv', 'realtime-web'] as const;
+export type ChartId = (typeof CHARTS)[number];
+const DASHBOARD_PAGE = `${ORIGIN}/dashboard`;
+const movieLink = (id: number) => `${ORIGIN}/movie/${id}`;
+
+const UNITS: Record<string, number> = { '': 1, 元: 1, 万: 1e4, 亿: 1e8, 万亿: 1e12 };
+
+// ---------- data shapes ----------
+
+export interface AllTimeItem extends HotItem {
+  movie_id: number;
+  movie_name: string;
+  release_year: string;
+  /** Box office in yuan. */
+  box_office: number;
+  box_office_desc: string;
+}
+
+export interface RealtimeMovieItem extends HotItem {
+  movie_id: number;
+  movie_name: string;
+  release_info: string;
+  /** Today's box office, in `box_office_unit`. */
+  box_office: number;
+  box_office_unit: string;
+  box_office_desc: string;
+  box_office_rate: string;
+  split_box_office: number;
+  split_box_office_unit: string;
+  split_box_office_desc: string;
+  split_box_office_rate: string;
+  show_count: number | null;
+  show_count_rate: string;
+  avg_show_view: string;
+  avg_seat_view: string;
+  sum_box_desc: string;
+  sum_split_box_desc: string;
+}
+
+export interface TvItem extends HotItem {
+  programme_name: string;
+  channel_name: string;
+  market_rate: number | null;
+  market_rate_desc: string;
+  attention_rate: number | null;
+  attention_rate_desc: string;
+}
+
+export interface WebItem extends HotItem {
+  series_id: number | null;
+  series_name: string;
+  release_info: string;
+  platform_desc: string;
+  platform_txt: string;
+  curr_heat: number | null;
+  curr_heat_desc: string;
+  bar_value: number | null;
+}
+
+interface ChartBase {
+  chart: ChartId;
+  chart_title: string;
+}
+
+/** The upstream's own update time and age of the dashboard data. */
+interface Dashboard {
+  update_gap_second: number | null;
+  source_updated: string | null;
+  source_updated_at: number | null;
+}
+
+export interface AllTimeData extends HotList<AllTimeItem>, ChartBase {
+  chart: 'all-movie';
+  tip: string;
+}
+
+export interface RealtimeMovieData extends HotList<RealtimeMovieItem>, ChartBase, Dashboard {
+  chart: 'realtime-movie';
+  show_count_desc: string;
+  view_count_desc: string;
+  box_office: number | null;
+  box_office_unit: string;
+  box_office_desc: string;
+  split_box_office: number | null;
+  split_box_office_unit: string;
+  split_box_office_desc: string;
+}
+
+export interface TvData extends HotList<TvItem>, ChartBase, Dashboard {
+  chart: 'realtime-tv';
+}
+
+export interface WebData extends HotList<WebItem>, ChartBase, Dashboard {
+  chart: 'realtime-web';
+}
+
+export type BoxOfficeData = AllTimeData | RealtimeMovieData | TvData | WebData;
+
+export const CHART_TITLES: Record<ChartId, string> = {
+  'all-movie': '全球电影票房总榜',
+  'realtime-movie': '实时电影票房',
+  'realtime-tv': '电视收视排行',
+  'realtime-web': '网剧实时热度',
+};
+
+// ---------- helpers ----------
+
+/** 2_923_456_789 (yuan) → "29.23亿元". */
+export function yuanDesc(yuan: number): string {
+  const trim = (n: number) => String(Math.round(n * 100) / 100);
+  if (yuan >= 1e12) return `${trim(yuan / 1e12)}万亿元`;
+  if (yuan >= 1e8) return `${trim(yuan / 1e8)}亿元`;
+  if (yuan >= 1e4) return `${trim(yuan / 1e4)}万元`;
+  return `${trim(yuan)}元`;
+}
+
+/** The object literal assigned to `var <name> =` in a page's script, read with string-aware brace matching. */
+export function assignedObject(html: string, name: string): unknown {
+  const at = new RegExp(`var\\s+${name}\\s*=\\s*\\{`).exec(html);
+  if (!at) return undefined;
+  const start = at.index + at[0].length - 1;
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = start; i < html.length; i += 1) {
+    const ch = html[i];
+    if (quote) {
+      if (ch === '\\') i += 1;
+      else if (ch === quote) quote = undefined;
+      continue;
+    }
+    if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === '{') depth += 1;
+    else if (ch === '}') {
+      depth -= 1;
+      if (depth === 0) {
+        try {
+          return JSON.parse(html.slice(start, i + 1)) as unknown;
+        } catch {
+          throw new SourceError('parse', `var ${name} is not valid JSON`);
+        }
+      }
+    }
+  }
+  throw new SourceError('parse', `var ${name} is not closed`);
+}
+
+const VERIFY_PAGE = /验证中心|安全验证|verify|yoda/i;
+
+/** A dashboard section (`movieList`, `tvList`…) or, in the single-list answers, the root's `data`. */
+function section(root: Record<string, unknown>, key: string): Record<string, unknown> | undefined {
+  return asRecord(pick(root, key, 'data')) ?? asRecord(root.data);
+}
+
+function refused(root: Record<string, unknown>, what: string): SourceError {
+  const code = asNumber(root.code) ?? asNumber(root.errorCode);
+  const msg = asString(root.msg) ?? asString(root.errorMsg) ?? asString(root.message) ?? '';
+  if (root.status === false || root.success === false || (code !== undefined && code !== 0 && code !== 200)) {
+    return new SourceError('blocked', `piaofang.maoyan.com refused the ${what} request (${[code, msg].filter((x) => x !== undefined && x !== '').join(' ') || 'status false'}): signature or risk control`);
+  }
+  return new SourceError('parse', `${what} answer has no list`);
+}
+
+function dashboardTime(sec: Record<string, unknown>): Dashboard {
+  const info = asRecord(sec.updateInfo);
+  const at = asNumber(info?.updateTimestamp);
+  return {
+    update_gap_second: asNumber(info?.updateGapSecond) ?? null,
+    source_updated: at ? formatDateTime(at) : null,
+    source_updated_at: at ?? null,
+  };
+}
+
+function decodedAmount(v: unknown, digits: ReadonlyMap<number, number>): { num: number | null; unit: string; desc: string } {
+  const r = asRecord(v);
+  const text = decodeDigits(asString(r?.num) ?? '', digits).trim();
+  const unit = asString(r?.unit)?.trim() ?? '';
+  const num = /^\d+(\.\d+)?$/.test(text) ? Number(text) : null;
+  return { num, unit, desc: text ? `${text}${unit}` : '' };
+}
+
+// ---------- parsers ----------
+
+/** The all-time worldwide chart page. */
+export function parseAllTime(html: string, now: Date): AllTimeData {
+  const props = assignedObject(html, 'props');
+  if (props === undefined) {
+    if (VERIFY_PAGE.test(html)) throw new SourceError('blocked', 'piaofang.maoyan.com answered a verification page instead of the chart');
+    throw new SourceError('parse', 'the chart page has no `var props`');
+  }
+  const detail = asRecord(pick(props, 'data', 'detail'));
+  const entries = asArray(detail?.list);
+  if (!detail || !entries) throw new SourceError('parse', 'props.data.detail.list is missing');
+  const rows = entries
+    .map((e) => asRecord(e))
+    .filter((e): e is Record<string, unknown> => !!e)
+    .map((e) => ({ id: asNumber(e.movieId), name: asString(e.movieName)?.trim(), value: asNumber(e.rawValue), year: asString(e.releaseTime) ?? '' }))
+    .filter((e): e is { id: number; name: string; value: number; year: string } => e.id !== undefined && !!e.name && e.value !== undefined)
+    .sort((a, b) => b.value - a.value);
+  const list: AllTimeItem[] = rows.map((e, i) => ({
+    rank: i + 1,
+    title: e.name,
+    link: movieLink(e.id),
+    hot_value: e.value,
+    movie_id: e.id,
+    movie_name: e.name,
+    release_year: e.year,
+    box_office: e.value,
+    box_office_desc: yuanDesc(e.value),
+  }));
+  return { ...hotList(list, now), chart: 'all-movie', chart_title: CHART_TITLES['all-movie'], tip: asString(detail.tips)?.trim() ?? '' };
+}
+
+/** The woff URL in the film dashboard's `fontStyle` CSS (protocol-relative there). */
+export function fontUrl(raw: unknown): string | undefined {
+  const css = asString(pick(raw, 'fontStyle')) ?? asString(pick(raw, 'movieList', 'fontStyle')) ?? asString(pick(raw, 'data', 'fontStyle')) ?? '';
+  const m = /url\(\s*["']?([^"')]+?\.woff2?)(?:[?#][^"')]*)?["']?\s*\)/i.exec(css);
+  if (!m) return undefined;
+  return new URL(m[1]!, `${ORIGIN}/`).toString();
+}
+
+/** The film dashboard; `digits` maps the font's code points to digits (empty when no number is encoded). */
+export function parseRealtimeMovie(raw: unknown, digits: ReadonlyMap<number, number>, now: Date): RealtimeMovieData {
+  const root = asRecord(raw);
+  if (!root) throw new SourceError('parse', 'film dashboard answer is not a JSON object');
+  const sec = section(root, 'movieList');
+  const entries = asArray(sec?.list);
+  if (!sec || !entries) throw refused(root, 'film dashboard');
+  const list: RealtimeMovieItem[] = [];
+  for (const entry of entries) {
+    const e = asRecord(entry);
+    const info = asRecord(e?.movieInfo);
+    const id = asNumber(info?.movieId);
+    const name = asString(info?.movieName)?.trim();
+    if (!e || id === undefined || !name) continue;
+    const box = decodedAmount(e.boxSplitUnit, digits);
+    const split = decodedAmount(e.splitBoxSplitUnit, digits);
+    list.push({
+      rank: list.length + 1,
+      title: name,
+      link: movieLink(id),
+      ...(box.num !== null ? { hot_value: Math.round(box.num * (UNITS[box.unit] ?? 1)) } : {}),
+      movie_id: id,
+      movie_name: name,
+      release_info: asString(info?.releaseInfo) ?? '',
+      box_office: box.num ?? 0,
+      box_office_unit: box.unit,
+      box_office_desc: box.desc,
+      box_office_rate: asString(e.boxRate) ?? '',
+      split_box_office: split.num ?? 0,
+      split_box_office_unit: split.unit,
+      split_box_office_desc: split.desc,
+      split_box_office_rate: asString(e.splitBoxRate) ?? '',
+      show_count: asNumber(e.showCount) ?? null,
+      show_count_rate: asString(e.showCountRate) ?? '',
+      avg_show_view: asString(e.avgShowView) ?? '',
+      avg_seat_view: asString(e.avgSeatView) ?? '',
+      sum_box_desc: asString(e.sumBoxDesc) ?? '',
+      sum_split_box_desc: asString(e.sumSplitBoxDesc) ?? '',
+    });
+  }
+  const nation = asRecord(sec.nationBoxInfo) ?? {};
+  const total = decodedAmount(nation.nationBoxSplitUnit, digits);
+  const totalSplit = decodedAmount(nation.nationSplitBoxSplitUnit, digits);
+  return {
+    ...hotList(list, now),
+    chart: 'realtime-movie',
+    chart_title: CHART_TITLES['realtime-movie'],
+    show_count_desc: asString(nation.showCountDesc) ?? '',
+    view_count_desc: asString(nation.viewCountDesc) ?? '',
+    box_office: total.num,
+    box_office_unit: total.unit,
+    box_office_desc: total.desc,
+    split_box_office: totalSplit.num,
+    split_box_office_unit: totalSplit.unit,
+    split_box_office_desc: totalSplit.desc,
+    ...dashboardTime(sec),
+  };
+}
+
+export function parseTv(raw: unknown, now: Date): TvData {
+  const root = asRecord(raw);
+  if (!root) throw new SourceError('parse', 'TV dashboard answer is not a JSON object');
+  const sec = section(root, 'tvList');
+  const entries = asArray(sec?.list);
+  if (!sec || !entries) throw refused(root, 'TV dashboard');
+  const list: TvItem[] = [];
+  for (const entry of entries) {
+    const e = asRecord(entry);
+    const programme = asString(e?.programmeName)?.trim();
+    if (!e || !programme) continue;
+    const market = asNumber(e.marketRate) ?? null;
+    const channel = asString(e.channelName)?.trim() ?? '';
+    list.push({
+      rank: list.length + 1,
+      title: programme,
+      link: DASHBOARD_PAGE,
+      ...(market !== null ? { hot_value: market } : {}),
+      programme_name: programme,
+      channel_name: channel,
+      market_rate: market,
+      market_rate_desc: asString(e.marketRateDesc) ?? '',
+      attention_rate: asNumber(e.attentionRate) ?? null,
+      attention_rate_desc: asString(e.attentionRateDesc) ?? '',
+    });
+  }
+  return { ...hotList(list, now), chart: 'realtime-tv', chart_title: CHART_TITLES['realtime-tv'], ...dashboardTime(sec) };
+}
+
+export function parseWeb(raw: unknown, now: Date): WebData {
+  const root = asRecord(raw);
+  if (!root) throw new SourceError('parse', 'web series dashboard answer is not a JSON object');
+  const sec = section(root, 'webList');
+  const entries = asArray(sec?.list);
+  if (!sec || !entries) throw refused(root, 'web series dashboard');
+  const list: WebItem[] = [];
+  for (const entry of entries) {
+    const e = asRecord(entry);
+    const info = asRecord(e?.seriesInfo);
+    const name = asString(info?.name)?.trim();
+    if (!e || !info || !name) continue;
+    const heat = asNumber(e.currHeat) ?? null;
+    list.push({
+      rank: list.length + 1,
+      title: name,
+      link: DASHBOARD_PAGE,
+      ...(heat !== null ? { hot_value: heat } : {}),
+      series_id: asNumber(info.seriesId) ?? null,
+      series_name: name,
+      release_info: asString(info.releaseInfo) ?? '',
+      platform_desc: asString(info.platformDesc) ?? '',
+      platform_txt: asString(info.platformTxt) ?? '',
+      curr_heat: heat,
+      curr_heat_desc: asString(e.currHeatDesc) ?? '',
+      bar_value: asNumber(e.barValue) ?? null,
+    });
+  }
+  return { ...hotList(list, now), chart: 'realtime-web', chart_title: CHART_TITLES['realtime-web'], ...dashboardTime(sec) };
+}
+
+// ---------- fetching ----------
+
+/** Decoded fonts by URL: the same font is often served to several answers in a row. */
+const fontCache = new Map<string, ReadonlyMap<number, number>>();
+
+async function digitsFor(ctx: FetchContext<BoxOfficeData>, raw: unknown): Promise<ReadonlyMap<number, number>> {
+  if (!entityCodePoints(JSON.stringify(raw)).length) return new Map();
+  const url = fontUrl(raw);
+  if (!url) throw new SourceError('parse', 'film dashboard has encoded numbers but no font URL in fontStyle');
+  let digits = fontCache.get(url);
+  if (!digits) {
+    const res = await ctx.http.request(url, { signal: ctx.signal, maxBytes: 2 * 1024 * 1024, headers: { referer: `${ORIGIN}/`, accept: '*/*' } });
+    digits = decodeDigitFont(res.body);
+    if (fontCache.size >= 16) fontCache.delete(fontCache.keys().next().value as string);
+    fontCache.set(url, digits);
+  }
+  return digits;
+}
+
+async function dashboard(ctx: FetchContext<BoxOfficeData>, chart: Exclude<ChartId, 'all-movie'>): Promise<unknown> {
+  const path = DASHBOARD_PATHS[chart];
+  const signed = signRequest(path, ctx.now().getTime(), Math.random(), {
+    signKey: ctx.env('SOURCE_BOXOFFICE_A_SIGN_KEY') ?? DEFAULT_SIGN_KEY,
+    salt: ctx.env('SOURCE_BOXOFFICE_A_GUARD_SALT') ?? DEFAULT_GUARD_SALT,
+  });
+  const res = await ctx.http.request(`${ORIGIN}${path}`, { searchParams: signed.query, headers: { mygsig: signed.mygsig }, signal: ctx.signal });
+  if (/text\/html/i.test(String(res.headers['content-type']))) throw new SourceError('blocked', 'piaofang.maoyan.com answered an HTML page (verification) instead of JSON');
+  return res.json();
+}
+
+export async function fetchChart(ctx: FetchContext<BoxOfficeData>, chart: ChartId): Promise<BoxOfficeData> {
+  switch (chart) {
+    case 'all-movie':
+      return parseAllTime(await ctx.http.text(ALL_TIME_URL, { signal: ctx.signal, headers: { referer: `${ORIGIN}/`, accept: 'text/html' } }), ctx.now());
+    case 'realtime-movie': {
+      const raw = await dashboard(ctx, chart);
+      return parseRealtimeMovie(raw, await digitsFor(ctx, raw), ctx.now());
+    }
+    case 'realtime-tv':
+      return parseTv(await dashboard(ctx, chart), ctx.now());
+    case 'realtime-web':
+      return parseWeb(await dashboard(ctx, chart), ctx.now());
+  }
+}
+
+export function validate(data: BoxOfficeData): string | undefined {
+  const reason = validateHotList(data, data.chart === 'realtime-tv' ? 3 : 5);
+  if (reason) return reason;
+  if (data.chart === 'realtime-movie' && data.list.some((i) => !/^\d+(\.\d+)?\D*$/.test(i.box_office_desc))) return 'a film has no readable box office';
+  return undefined;
+}
+
+function summary(d: BoxOfficeData, i: number): string | undefined {
+  switch (d.chart) {
+    case 'all-movie':
+      return d.list[i]!.release_year ? `上映年份 ${d.list[i]!.release_year}` : undefined;
+    case 'realtime-movie': {
+      const m = d.list[i]!;
+      return [m.release_info, m.box_office_rate && `票房占比 ${m.box_office_rate}`, m.show_count_rate && `排片占比 ${m.show_count_rate}`, m.sum_box_desc && `累计 ${m.sum_box_desc}`]
+        .filter(Boolean)
+        .join(' · ');
+    }
+    case 'realtime-tv': {
+      const t = d.list[i]!;
+      return [t.channel_name, t.attention_rate_desc && `关注度 ${t.attention_rate_desc}`].filter(Boolean).join(' · ');
+    }
+    case 'realtime-web': {
+      const w = d.list[i]!;
+      return [w.platform_desc, w.release_info].filter(Boolean).join(' · ');
+    }
+  }
+}
+
+function hot(d: BoxOfficeData, i: number): string | undefined {
+  switch (d.chart) {
+    case 'all-movie':
+      return d.list[i]!.box_office_desc;
+    case 'realtime-movie':
+      return d.list[i]!.box_office_desc;
+    case 'realtime-tv':
+      return d.list[i]!.market_rate_desc || undefined;
+    case 'realtime-web':
+      return d.list[i]!.curr_heat_desc || undefined;
+  }
+}
+
+/** RSS guids: tv and web rows share the dashboard link, so they get their own. */
+function guid(d: BoxOfficeData, i: number): string | undefined {
+  if (d.chart === 'realtime-tv') return `boxoffice-a:tv:${d.list[i]!.channel_name}:${d.list[i]!.programme_name}`;
+  if (d.chart === 'realtime-web') return `boxoffice-a:web:${d.list[i]!.series_id ?? d.list[i]!.series_name}`;
+  return undefined;
+}
+
+export default defineSource({
+  id: 'boxoffice-a',
+  name: '猫眼专业版票房',
+  description: 'Maoyan Pro box office: the all-time worldwide chart, and real-time film box office (numbers decoded from the per-answer digit font), TV ratings and web series heat.',
+  homepage: `${ORIGIN}/dashboard`,
+  routes: [
+    { path: '/boxoffice-a/all/movie', fixed: { chart: 'all-movie' }, summary: 'All-time worldwide box office chart (Maoyan Pro).' },
+    { path: '/boxoffice-a/realtime/movie', fixed: { chart: 'realtime-movie' }, summary: "Today's real-time film box office in mainland China (Maoyan Pro)." },
+    { path: '/boxoffice-a/realtime/tv', fixed: { chart: 'realtime-tv' }, summary: "Today's TV ratings (Maoyan Pro)." },
+    { path: '/boxoffice-a/realtime/web', fixed: { chart: 'realtime-web' }, summary: "Today's web series heat (Maoyan Pro)." },
+  ],
+  params: {
+    chart: { type: 'string', enum: CHARTS, default: 'realtime-movie', doc: 'Which chart (set by the route).' },
+  },
+  mode: 'scheduled',
+  schedule: '*/5 * * * *',
+  prefetch: CHARTS.map((chart) => ({ chart })),
+  freshness: { ttlSec: 300, timeoutMs: 20_000, backoffCapSec: 3600 },
+  env: [
+    {
+      name: 'SOURCE_BOXOFFICE_A_SIGN_KEY',
+      doc: 'Client key in the signKey md5 of the Maoyan Pro dashboard API (a constant of its web client)',
+      default: DEFAULT_SIGN_KEY,
+    },
+    {
+      name: 'SOURCE_BOXOFFICE_A_GUARD_SALT',
+      doc: 'Salt of the `mygsig` request signature of the Maoyan Pro dashboard API (a constant of its web client)',
+      default: DEFAULT_GUARD_SALT,
+    },
+  ],
+  headers: { referer: `${ORIGIN}/dashboard`, accept: 'application/json, text/plain, */*' },
+  concurrency: 2,
+  fetch: (ctx, p) => fetchChart(ctx, p.chart as ChartId),
+  validate,
+  view: {
+    title: (d) =>
+      d.chart === 'realtime-movie' && d.box_office_desc ? `${d.chart_title} · 今日大盘 ${d.box_office_desc}` : d.chart_title,
+    rows: (d) =>
+      d.list.map((item, i) => {
+        const s = summary(d, i);
+        const h = hot(d, i);
+        const g = guid(d, i);
+        return { title: item.title, link: item.link, ...(h ? { hot: h } : {}), ...(s ? { summary: s } : {}), ...(g ? { guid: g } : {}) };
+      }),
+  },
+  example: '/v2/apis/boxoffice-a/realtime/movie?encoding=text',
+});

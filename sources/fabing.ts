@@ -1,0 +1,45 @@
+/**
+ * 发病文学: an over-the-top "I am hopelessly crazy about you" message addressed to `name`, from the
+ * bundled templates data/corpus/fabing.json (written for this project; `{name}` marks the name).
+ */
+import { escapeMarkdown } from '../src/encoding/escape.ts';
+import { defineSource } from '../src/kernel/source.ts';
+import { idParam, loadCorpus, markdownBlock, pickItem, text } from './_shared/corpus.ts';
+
+export const DEFAULT_NAME = '主人';
+export const MAX_NAME = 20;
+const PLACEHOLDER = '{name}';
+
+export const CORPUS = loadCorpus('fabing', (v) => {
+  const t = text(v);
+  return t?.includes(PLACEHOLDER) ? t : undefined;
+});
+
+export interface Fabing {
+  id: number;
+  total: number;
+  name: string;
+  content: string;
+}
+
+export default defineSource({
+  id: 'fabing',
+  name: '发病文学',
+  description: 'A playful, over-the-top "crazy about you" message (发病文学) addressed to `name`: random, or a given template id (0-based).',
+  routes: [{ path: '/fabing' }],
+  params: {
+    name: { type: 'string', doc: `Who the message is for (at most ${MAX_NAME} characters); ${DEFAULT_NAME} by default.`, default: DEFAULT_NAME, maxLength: MAX_NAME, example: '小明' },
+    id: idParam('template'),
+  },
+  mode: 'local',
+  compute(_ctx, p): Fabing {
+    const { item, id } = pickItem(CORPUS, p.id, 'template');
+    return { id, total: CORPUS.length, name: p.name, content: item.split(PLACEHOLDER).join(p.name) };
+  },
+  view: {
+    title: (d) => `发病文学 · 献给${d.name}`,
+    text: (d) => `${d.content}\n`,
+    markdown: (d) => `# 💘 发病文学\n\n${markdownBlock(d.content)}\n\n_献给：${escapeMarkdown(d.name)} · 第 ${d.id} 条_\n`,
+  },
+  example: '/v2/apis/fabing?name=%E5%B0%8F%E6%98%8E&encoding=text',
+});

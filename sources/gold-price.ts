@@ -1,0 +1,252 @@
+/**
+ * Precious metal prices from huangjinjiage (黄金价格网). Two upstreams, read together:
+ * - `panjia2.js`, the quote feed of the site's ticker: `panjia2 = "v0,v1,…"`, a bare list of
+ *   numbers without labels. Each metal is four values (current, open, high, low) at a fixed
+ *   position, so every metal is checked for plausibility (unit range, low ≤ high) and a shifted
+ *   layout is refused instead of served (the reference project's issue #83).
+ * - `jinrijinjia.html`, a GB2312 page with tables under the headings 各大金店今日金价,
+ *   银行金条今日金价 and 黄金回收今日金价; columns are found by their header labels.
+ */
+import { load } from 'cheerio';
+import { SourceError } from '../src/kernel/errors.ts';
+import { defineSource } from '../src/kernel/source.ts';
+import { formatDate, formatDateTime, shanghaiMidnight } from '../src/kernel/time.ts';
+import { htmlDocument, htmlTable, mdTable, trimNumber } from './_shared/format.ts';
+
+export const feedUrl = (ms: number) => `http://res.huangjinjiage.com.cn/panjia2.js?t=${ms}`;
+export const PAGE_URL = 'http://www.huangjinjiage.cn/jinrijinjia.html';
+
+export interface MetalPrice {
+  name: string;
+  /** Latest price. */
+  sell_price: number;
+  /** Opening price of the day. */
+  today_price: number;
+  high_price: number;
+  low_price: number;
+  unit: string;
+}
+
+export interface QuotedPrice {
+  price: number;
+  unit: string;
+  /** The quote time as the page gives it, and as a timestamp when it can be read. */
+  quoted: string;
+  quoted_at: number | null;
+}
+
+export interface StorePrice extends QuotedPrice {
+  brand: string;
+  product: string;
+}
+
+export interface BankPrice extends QuotedPrice {
+  bank: string;
+  product: string;
+}
+
+export interface RecyclePrice extends QuotedPrice {
+  type: string;
+  purity: string;
+}
+
+export interface GoldPrices {
+  date: string;
+  metals: MetalPrice[];
+  stores: StorePrice[];
+  banks: BankPrice[];
+  recycle: RecyclePrice[];
+  updated: string;
+  updated_at: number;
+}
+
+/** Position of each metal's four values in the feed, its unit and the range a real price falls in. */
+export const FEED_LAYOUT = [
+  { name: '今日金价', at: 12, unit: '元/克', range: [100, 5000] },
+  { name: '黄金9999', at: 28, unit: '元/克', range: [100, 5000] },
+  { name: '黄金T+D', at: 32, unit: '元/克', range: [100, 5000] },
+  { name: '伦敦金', at: 36, unit: '美元/盎司', range: [500, 20000] },
+  { name: '纽约黄金', at: 61, unit: '美元/盎司', range: [500, 20000] },
+  { name: '白银', at: 16, unit: '元/克', range: [1, 200] },
+  { name: '铂金', at: 20, unit: '元/克', range: [20, 3000] },
+  { name: '钯金', at: 24, unit: '元/克', range: [20, 3000] },
+] as const;
+
+/** The metals of the quote feed; implausible entries are dropped, a broken gold entry fails. */
+export function parseFeed(js: string): MetalPrice[] {
+  const m = /panjia2\s*=\s*["']([^"']*)["']/.exec(js);
+  if (!m) throw new SourceError('parse', 'quote feed has no `panjia2 = "…"`');
+  const values = m[1]!.split(',').map((v) => (/^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : Number.NaN));
+  const metals: MetalPrice[] = [];
+  for (const { name, at, unit, range } of FEED_LAYOUT) {
+    const [sell, open, high, low] = values.slice(at, at + 4) as (number | undefined)[];
+    const ok = [sell, open, high, low].every((v) => v !== undefined && Number.isFinite(v) && v >= range[0] && v <= range[1]) && low! <= high!;
+    if (ok) metals.push({ name, sell_price: sell!, today_price: open!, high_price: high!, low_price: low!, unit });
+    else if (name === '今日金价') throw new SourceError('parse', `quote feed layout changed: values ${values.slice(at, at + 4).join(', ')} at ${at} are not a plausible gold price`);
+  }
+  return metals;
+}
+
+type Section = 'stores' | 'banks' | 'recycle';
+const SECTIONS: [Section, RegExp][] = [
+  ['stores', /各大金店.*金价/],
+  ['banks', /银行金条.*金价/],
+  ['recycle', /黄金回收.*金价/],
+];
+
+type Column = 'name' | 'product' | 'price' | 'purity' | 'time';
+/** Header label → column; first match wins ("金条品种" is a product, "金条品牌" a name, "报价时间" a time). */
+const HEADER_LABELS: [Column, RegExp][] = [
+  ['product', /品种|产品/],
+  ['purity', /纯度|成色/],
+  ['time', /时间|日期/],
+  ['price', /价格|金价|报价/],
+  ['name', /品牌|银行|金店|种类|类型|名称/],
+];
+/** Columns in page order when a table has no header row. */
+const DEFAULT_COLUMNS: Record<Section, Column[]> = {
+  stores: ['name', 'product', 'price', 'time'],
+  banks: ['name', 'product', 'price', 'time'],
+  recycle: ['name', 'price', 'purity', 'time'],
+};
+
+function priceOf(text: string): { price: number; unit: string } | undefined {
+  const m = /(\d+(?:\.\d+)?)\s*(元\s*\/\s*克|元\/g|元)?/.exec(text.replace(/,/g, ''));
+  if (!m) return undefined;
+  return { price: Number(m[1]), unit: (m[2] ?? '元/克').replace(/\s/g, '').replace('元/g', '元/克').replace(/^元$/, '元/克') };
+}
+
+function quoteTime(text: string, today: string): number | null {
+  const hm = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(text);
+  if (hm) return shanghaiMidnight(today) + ((Number(hm[1]) * 60 + Number(hm[2])) * 60 + Number(hm[3] ?? 0)) * 1000;
+  const d = /^(\d{4})[-/年](\d{1,2})[-/月](\d{1,2})/.exec(text);
+  if (d) return shanghaiMidnight(`${d[1]}-${d[2]!.padStart(2, '0')}-${d[3]!.padStart(2, '0')}`);
+  return null;
+}
+
+/** The store, bank and recycling tables of the page. */
+export function parsePage(html: string, now: Date): Pick<GoldPrices, 'stores' | 'banks' | 'recycle'> {
+  const $ = load(html);
+  const today = formatDate(now.getTime());
+  const out: Pick<GoldPrices, 'stores' | 'banks' | 'recycle'> = { stores: [], banks: [], recycle: [] };
+  let current: Section | undefined;
+  let found = 0;
+  $('h1, h2, h3, table').each((_, el) => {
+    if (el.tagName !== 'table') {
+      const text = $(el).text();
+      current = SECTIONS.find(([, re]) => re.test(text))?.[0];
+      if (current) found++;
+      return;
+    }
+    if (!current) return;
+    const section = current;
+    current = undefined;
+    const rows = $(el).find('tr').toArray();
+    const headerRow = rows.find((r) => $(r).find('th').length > 0);
+    let columns: (Column | undefined)[] = DEFAULT_COLUMNS[section];
+    if (headerRow) columns = $(headerRow).find('th').toArray().map((th) => HEADER_LABELS.find(([, re]) => re.test($(th).text()))?.[0]);
+    for (const row of rows) {
+      const cells = $(row).find('td').toArray().map((td) => $(td).text().replace(/\s+/g, ' ').trim());
+      if (!cells.length) continue;
+      const cell = (c: Column) => {
+        const i = columns.indexOf(c);
+        return i >= 0 ? (cells[i] ?? '') : '';
+      };
+      const name = cell('name').replace(/价格$/, '');
+      const price = priceOf(cell('price'));
+      if (!name || !price) continue;
+      const quoted = cell('time');
+      const base = { ...price, quoted, quoted_at: quoteTime(quoted, today) };
+      if (section === 'stores') out.stores.push({ brand: name, product: cell('product').replace(/价格$/, ''), ...base });
+      else if (section === 'banks') out.banks.push({ bank: name, product: cell('product').replace(/价格$/, ''), ...base });
+      else out.recycle.push({ type: name, purity: cell('purity'), ...base });
+    }
+  });
+  if (!found) throw new SourceError('parse', 'the page has none of the headings 各大金店今日金价, 银行金条今日金价, 黄金回收今日金价');
+  return out;
+}
+
+export function parse(feedJs: string, pageHtml: string, now: Date): GoldPrices {
+  const metals = parseFeed(feedJs);
+  const tables = parsePage(pageHtml, now);
+  const at = now.getTime();
+  return { date: formatDate(at), metals, ...tables, updated: formatDateTime(at), updated_at: at };
+}
+
+export function validateGold(d: GoldPrices): string | undefined {
+  if (d.metals.length < 3) return `only ${d.metals.length} plausible metal quotes`;
+  if (!d.stores.length && !d.banks.length && !d.recycle.length) return 'no store, bank or recycling price';
+  const bad = [...d.stores, ...d.banks, ...d.recycle].find((p) => !(p.price > 0) || p.price > 100_000);
+  return bad ? `implausible price ${bad.price}` : undefined;
+}
+
+const n = (v: number) => trimNumber(v, 2);
+const METAL_HEAD = ['品种', '最新价', '开盘价', '最高价', '最低价', '单位'];
+const metalRow = (m: MetalPrice) => [m.name, n(m.sell_price), n(m.today_price), n(m.high_price), n(m.low_price), m.unit];
+const STORE_HEAD = ['品牌', '品种', '价格', '单位', '报价时间'];
+const storeRow = (s: StorePrice) => [s.brand, s.product, n(s.price), s.unit, s.quoted];
+const BANK_HEAD = ['银行', '金条', '价格', '单位', '报价时间'];
+const bankRow = (b: BankPrice) => [b.bank, b.product, n(b.price), b.unit, b.quoted];
+const RECYCLE_HEAD = ['种类', '回收价', '单位', '纯度', '报价时间'];
+const recycleRow = (r: RecyclePrice) => [r.type, n(r.price), r.unit, r.purity, r.quoted];
+
+export default defineSource({
+  id: 'gold-price',
+  name: '今日金价',
+  description: 'Gold, silver, platinum and palladium quotes (domestic, London, New York) plus gold prices of jewellery stores, bank bars and recycling, all as numbers.',
+  homepage: 'http://www.huangjinjiage.cn/jinrijinjia.html',
+  routes: [{ path: '/gold-price' }],
+  mode: 'scheduled',
+  schedule: '*/10 * * * *',
+  freshness: { ttlSec: 600, backoffCapSec: 3600 },
+  // One row per day: the day's last quotes.
+  history: { key: (d) => d.date },
+  headers: { referer: 'http://www.huangjinjiage.cn/' },
+  async fetch(ctx) {
+    const [feed, page] = await Promise.all([
+      ctx.http.text(feedUrl(ctx.now().getTime()), { signal: ctx.signal }),
+      ctx.http.text(PAGE_URL, { signal: ctx.signal, charset: 'gb2312' }),
+    ]);
+    return parse(feed, page, ctx.now());
+  },
+  validate: validateGold,
+  count: (d) => d.metals.length + d.stores.length + d.banks.length + d.recycle.length,
+  view: {
+    title: () => '今日金价',
+    text: (d) => {
+      const section = (title: string, lines: string[]) => (lines.length ? `〓 ${title} 〓\n${lines.join('\n')}\n\n` : '');
+      return `今日金价（${d.updated}）\n\n${section(
+        '实时行情',
+        d.metals.map((m) => `${m.name}：${n(m.sell_price)} ${m.unit}（开 ${n(m.today_price)} 高 ${n(m.high_price)} 低 ${n(m.low_price)}）`),
+      )}${section(
+        '金店金价',
+        d.stores.map((s) => `${s.brand} ${s.product}：${n(s.price)} ${s.unit}`),
+      )}${section(
+        '银行金条',
+        d.banks.map((b) => `${b.bank} ${b.product}：${n(b.price)} ${b.unit}`),
+      )}${section(
+        '黄金回收',
+        d.recycle.map((r) => `${r.type}：${n(r.price)} ${r.unit}${r.purity ? `（${r.purity}）` : ''}`),
+      )}`.trimEnd() + '\n';
+    },
+    markdown: (d) =>
+      `# 今日金价\n\n> 更新于 ${d.updated}\n\n## 实时行情\n\n${mdTable(METAL_HEAD, d.metals.map(metalRow))}\n\n## 金店金价\n\n${mdTable(STORE_HEAD, d.stores.map(storeRow))}\n\n## 银行金条\n\n${mdTable(BANK_HEAD, d.banks.map(bankRow))}\n\n## 黄金回收\n\n${mdTable(RECYCLE_HEAD, d.recycle.map(recycleRow))}\n`,
+    html: (d) =>
+      htmlDocument(
+        '今日金价',
+        [
+          '<h2>实时行情</h2>',
+          htmlTable(METAL_HEAD, d.metals.map(metalRow)),
+          '<h2>金店金价</h2>',
+          htmlTable(STORE_HEAD, d.stores.map(storeRow)),
+          '<h2>银行金条</h2>',
+          htmlTable(BANK_HEAD, d.banks.map(bankRow)),
+          '<h2>黄金回收</h2>',
+          htmlTable(RECYCLE_HEAD, d.recycle.map(recycleRow)),
+        ],
+        `更新于 ${d.updated}`,
+      ),
+    encodings: ['json', 'text', 'markdown', 'html'],
+  },
+  example: '/v2/apis/gold-price?encoding=text',
+});

@@ -1,0 +1,184 @@
+/**
+ * Hashes, encodings and compression of a text, computed locally with node:crypto and node:zlib.
+ *
+ * - Digests (md5, sha1, sha256, sha512) are hex of the UTF-8 bytes of `content`.
+ * - base64 / URL: `encoded` is the encoding of `content`; `decoded` decodes `content` itself.
+ * - gzip / deflate (zlib format) / brotli: `encoded` is the compressed UTF-8 bytes of `content`
+ *   written in `format` (base64 by default, or hex); `decoded` reads `content` as compressed
+ *   data in that same format and decompresses it.
+ * - A decoder that cannot read the input (not base64, a malformed %-escape, not compressed data,
+ *   not UTF-8 text, or more than MAX_DECOMPRESSED bytes) gives `decoded: ""` and `decodable: false`;
+ *   it never fails the request.
+ * - `content` is capped at MAX_CONTENT characters (GET query or POST body: JSON, form or plain text).
+ */
+import { createHash } from 'node:crypto';
+import zlib from 'node:zlib';
+import { escapeMarkdown } from '../src/encoding/escape.ts';
+import { defineSource } from '../src/kernel/source.ts';
+
+export const MAX_CONTENT = 65_536;
+/** Largest decompressed output accepted (bytes), against compression bombs. */
+export const MAX_DECOMPRESSED = 1024 * 1024;
+
+export type BinaryFormat = 'base64' | 'hex';
+
+export interface Coded {
+  encoded: string;
+  decoded: string;
+  /** Whether `content` could be decoded by this codec into UTF-8 text. */
+  decodable: boolean;
+}
+
+export interface HashResult {
+  content: string;
+  /** Length in Unicode code points. */
+  length: number;
+  /** Length of the UTF-8 bytes. */
+  bytes: number;
+  md5: string;
+  sha1: string;
+  sha256: string;
+  sha512: string;
+  base64: Coded;
+  url: Coded;
+  /** Format of the compressed outputs (and of the input their `decoded` reads). */
+  compressed_format: BinaryFormat;
+  gzip: Coded;
+  deflate: Coded;
+  brotli: Coded;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Bytes as UTF-8 text, or undefined when they are not valid UTF-8. */
+function asText(bytes: Uint8Array): string | undefined {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Strict base64 (standard or URL-safe alphabet, padding optional, white space ignored) to bytes. */
+export function base64Bytes(input: string): Buffer | undefined {
+  const s = input.replace(/\s+/g, '');
+  if (!s) return undefined;
+  const body = s.replace(/={1,2}$/, '');
+  if (!/^[A-Za-z0-9+/]*$/.test(body) && !/^[A-Za-z0-9_-]*$/.test(body)) return undefined;
+  if (body.length % 4 === 1 || (s !== body && s.length % 4 !== 0)) return undefined;
+  const bytes = Buffer.from(body.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  // Reject non-canonical trailing bits ("QQ" and "QR" must not both decode to "A").
+  if (bytes.toString('base64').replace(/=+$/, '') !== body.replace(/-/g, '+').replace(/_/g, '/')) return undefined;
+  return bytes;
+}
+
+export function hexBytes(input: string): Buffer | undefined {
+  const s = input.replace(/\s+/g, '');
+  return s && s.length % 2 === 0 && /^[0-9a-fA-F]+$/.test(s) ? Buffer.from(s, 'hex') : undefined;
+}
+
+function coded(encoded: string, decoded: string | undefined): Coded {
+  return { encoded, decoded: decoded ?? '', decodable: decoded !== undefined };
+}
+
+function safeDecodeUri(s: string): string | undefined {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return undefined;
+  }
+}
+
+const limits = { maxOutputLength: MAX_DECOMPRESSED };
+const CODECS = {
+  gzip: { compress: (b: Buffer) => zlib.gzipSync(b), decompress: (b: Buffer) => zlib.gunzipSync(b, limits) },
+  deflate: { compress: (b: Buffer) => zlib.deflateSync(b), decompress: (b: Buffer) => zlib.inflateSync(b, limits) },
+  brotli: {
+    compress: (b: Buffer) => zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: b.length } }),
+    decompress: (b: Buffer) => zlib.brotliDecompressSync(b, limits),
+  },
+} as const;
+
+function decompress(codec: keyof typeof CODECS, content: string, format: BinaryFormat): string | undefined {
+  const bytes = format === 'hex' ? hexBytes(content) : base64Bytes(content);
+  if (!bytes) return undefined;
+  try {
+    return asText(CODECS[codec].decompress(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+export function computeHash(content: string, format: BinaryFormat = 'base64'): HashResult {
+  const buf = Buffer.from(content, 'utf8');
+  const digest = (alg: string) => createHash(alg).update(buf).digest('hex');
+  const compressed = (codec: keyof typeof CODECS) => coded(CODECS[codec].compress(buf).toString(format), decompress(codec, content, format));
+  const b64 = base64Bytes(content);
+  return {
+    content,
+    length: [...content].length,
+    bytes: buf.length,
+    md5: digest('md5'),
+    sha1: digest('sha1'),
+    sha256: digest('sha256'),
+    sha512: digest('sha512'),
+    base64: coded(buf.toString('base64'), b64 ? asText(b64) : undefined),
+    url: coded(encodeURIComponent(content), safeDecodeUri(content)),
+    compressed_format: format,
+    gzip: compressed('gzip'),
+    deflate: compressed('deflate'),
+    brotli: compressed('brotli'),
+  };
+}
+
+const CODED_KEYS = ['base64', 'url', 'gzip', 'deflate', 'brotli'] as const;
+const INVALID = '(content is not valid input for this decoder)';
+
+export default defineSource({
+  id: 'hash',
+  name: 'Hash and encode',
+  description: `Digests (md5, sha1, sha256, sha512), base64 and URL encode/decode, gzip/deflate/brotli compress (base64 or hex) and decompress of a text. GET or POST (JSON, form or plain-text body); content up to ${MAX_CONTENT} characters. Invalid input for a decoder gives decoded "" and decodable false.`,
+  routes: [{ path: '/hash', methods: ['GET', 'POST'] }],
+  params: {
+    content: { type: 'string', required: true, trim: false, maxLength: MAX_CONTENT, doc: `The text to process (UTF-8, at most ${MAX_CONTENT} characters; kept exactly, white space included).`, example: 'hello' },
+    format: { type: 'string', enum: ['base64', 'hex'], default: 'base64', doc: 'How compressed bytes are written, and how `content` is read for decompression.' },
+  },
+  mode: 'local',
+  compute: (_ctx, p) => computeHash(p.content, p.format as BinaryFormat),
+  view: {
+    title: () => 'Hash and encode',
+    text(d) {
+      const lines = [`content: ${d.content}`, `length: ${d.length} characters, ${d.bytes} bytes (UTF-8)`, '', `md5: ${d.md5}`, `sha1: ${d.sha1}`, `sha256: ${d.sha256}`, `sha512: ${d.sha512}`];
+      for (const k of CODED_KEYS) {
+        const c = d[k];
+        const fmt = k === 'base64' || k === 'url' ? '' : ` (${d.compressed_format})`;
+        lines.push('', `${k} encoded${fmt}: ${c.encoded}`, `${k} decoded: ${c.decodable ? c.decoded : INVALID}`);
+      }
+      return `${lines.join('\n')}\n`;
+    },
+    markdown(d) {
+      const code = (s: string) => {
+        const fence = s.includes('```') ? '~~~~' : '```';
+        return `${fence}\n${s}\n${fence}`;
+      };
+      const parts = [
+        '# Hash and encode',
+        '',
+        `Content (${d.length} characters, ${d.bytes} bytes):`,
+        '',
+        code(d.content),
+        '',
+        '| digest | hex |',
+        '| --- | --- |',
+        ...(['md5', 'sha1', 'sha256', 'sha512'] as const).map((k) => `| ${k} | \`${d[k]}\` |`),
+      ];
+      for (const k of CODED_KEYS) {
+        const c = d[k];
+        const fmt = k === 'base64' || k === 'url' ? '' : ` (${d.compressed_format})`;
+        parts.push('', `## ${k}`, '', `Encoded${fmt}:`, '', code(c.encoded), '', 'Decoded:', '', c.decodable ? code(c.decoded) : `_${escapeMarkdown(INVALID)}_`);
+      }
+      return `${parts.join('\n')}\n`;
+    },
+  },
+  example: '/v2/apis/hash?content=hello&encoding=text',
+});

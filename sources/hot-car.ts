@@ -1,0 +1,77 @@
+/**
+ * Hot searches of the car site, read from its news page https://www.dongchedi.com/news, a
+ * Next.js page whose server state (`script#__NEXT_DATA__`) holds
+ * `props.pageProps.hotSearchList` (`title`, numeric `score`, `is_hot`, `gid`…). A
+ * verification page instead of the news page is risk control (`blocked`).
+ */
+import { SourceError } from '../src/kernel/errors.ts';
+import { defineSource } from '../src/kernel/source.ts';
+import { nextData } from './_shared/embedded-json.ts';
+import {
+  absoluteUrl,
+  asArray,
+  asNumber,
+  asRecord,
+  asString,
+  dedupeByLink,
+  formatHeat,
+  hotList,
+  hotListRowsWith,
+  pick,
+  validateHotList,
+  type HotItem,
+  type HotList,
+} from './_shared/hot-list.ts';
+
+export const UPSTREAM_URL = 'https://www.dongchedi.com/news';
+
+export interface CarItem extends HotItem {
+  hot_value: number;
+  /** The heat as short text, e.g. "12.3万". */
+  hot_value_desc: string;
+  /** Whether the site marks the search as hot. */
+  is_hot: boolean;
+  description: string;
+}
+
+export function parse(html: string, now: Date): HotList<CarItem> {
+  const entries = asArray(pick(nextData(html, 'www.dongchedi.com'), 'props', 'pageProps', 'hotSearchList'));
+  if (!entries) throw new SourceError('parse', 'props.pageProps.hotSearchList is missing');
+  const list: CarItem[] = [];
+  for (const entry of entries) {
+    const e = asRecord(entry);
+    const title = asString(e?.title)?.trim();
+    if (!e || !title) continue;
+    const heat = asNumber(e.score) ?? 0;
+    const cover = absoluteUrl(e.serial_icon, 'https://www.dongchedi.com/');
+    list.push({
+      rank: list.length + 1,
+      title,
+      link: `https://www.dongchedi.com/search?keyword=${encodeURIComponent(title)}`,
+      hot_value: heat,
+      hot_value_desc: formatHeat(heat),
+      is_hot: asNumber(e.is_hot) === 1 || e.is_hot === true,
+      description: asString(e.description)?.trim() ?? '',
+      ...(cover ? { cover } : {}),
+    });
+  }
+  return hotList(dedupeByLink(list), now);
+}
+
+export default defineSource({
+  id: 'hot-car',
+  name: '懂车帝热搜',
+  description: 'Hot searches of the car site: rank, title, heat, hot mark and a search link.',
+  homepage: 'https://www.dongchedi.com/news',
+  routes: [{ path: '/hot-car' }],
+  mode: 'scheduled',
+  schedule: '*/10 * * * *',
+  freshness: { ttlSec: 600, backoffCapSec: 3600 },
+  headers: { accept: 'text/html,application/xhtml+xml', referer: 'https://www.dongchedi.com/' },
+  async fetch(ctx) {
+    return parse(await ctx.http.text(UPSTREAM_URL, { signal: ctx.signal }), ctx.now());
+  },
+  validate: (data) => validateHotList(data, 5),
+  view: { rows: (d: HotList<CarItem>) => hotListRowsWith(d, { hot: (i) => i.hot_value_desc, summary: (i) => i.description || undefined }) },
+  example: '/v2/apis/hot-car?encoding=text',
+});

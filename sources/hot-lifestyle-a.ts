@@ -1,0 +1,140 @@
+/**
+ * Hot topics of the lifestyle community, from the iOS app's hot-list API
+ * https://edith.xiaohongshu.com/api/sns/v1/search/hot_list. The API answers only requests that
+ * look like the app: a `shield` token and the `xy-platform-info` / `xy-common-params` device
+ * headers. Those are static values copied from one app session and are expected to rot; they
+ * are settings (SOURCE_HOT_LIFESTYLE_A_*) so they can be replaced without a release. When they
+ * stop working the API answers `success: false` (or HTTP 461/406), which shows as `blocked`.
+ * `score` is display text such as "612.3万"; we give it as a number too.
+ */
+import { SourceError } from '../src/kernel/errors.ts';
+import { defineSource } from '../src/kernel/source.ts';
+import {
+  asArray,
+  asNumber,
+  asRecord,
+  asString,
+  dedupeByLink,
+  hotList,
+  hotListRowsWith,
+  parseHeat,
+  pick,
+  validateHotList,
+  type HotItem,
+  type HotList,
+} from './_shared/hot-list.ts';
+
+export const UPSTREAM_URL = 'https://edith.xiaohongshu.com/api/sns/v1/search/hot_list';
+
+/** Statuses the API uses for risk control and expired sessions. */
+const REFUSED_STATUSES = [401, 403, 406, 461, 471] as const;
+
+const DEVICE_ID = 'C323D3A5-6A27-4CE6-AA0E-51C9D4C26A24';
+const APP_BUILD = '8070515';
+const FINGERPRINT = '20230920120211bd7b71a80778509cf4211099ea911000010d2f20f6050264';
+
+export const DEFAULT_SHIELD =
+  'XYAAAAAQAAAAEAAABTAAAAUzUWEe4xG1IYD9/c+qCLOlKGmTtFa+lG434Oe+FTRagxxoaz6rUWSZ3+juJYz8RZqct+oNMyZQxLEBaBEL+H3i0RhOBVGrauzVSARchIWFYwbwkV';
+export const DEFAULT_PLATFORM_INFO = `platform=iOS&version=8.7&build=${APP_BUILD}&deviceId=${DEVICE_ID}&bundle=com.xingin.discover`;
+export const DEFAULT_COMMON_PARAMS = [
+  'app_id=ECFAAF02',
+  `build=${APP_BUILD}`,
+  'channel=AppStore',
+  `deviceId=${DEVICE_ID}`,
+  `device_fingerprint=${FINGERPRINT}`,
+  `device_fingerprint1=${FINGERPRINT}`,
+  'device_model=phone',
+  'fid=1695182528-0-0-63b29d709954a1bb8c8733eb2fb58f29',
+  'gid=7dc4f3d168c355f1a886c54a898c6ef21fe7b9a847359afc77fc24ad',
+  'identifier_flag=0',
+  'lang=zh-Hans',
+  'launch_id=716882697',
+  'platform=iOS',
+  'project_id=ECFAAF',
+  'sid=session.1695189743787849952190',
+  't=1695190591',
+  'teenager=0',
+  'tz=Asia/Shanghai',
+  'uis=light',
+  'version=8.7',
+].join('&');
+
+const APP_USER_AGENT =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 16_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.7(0x18000733) NetType/WIFI Language/zh_CN';
+
+export interface LifestyleItem extends HotItem {
+  hot_value: number;
+  /** The heat as the app shows it, e.g. "612.3万". */
+  hot_value_desc: string;
+  /** Label such as 热, 新 or 独家; null when the topic has none. */
+  word_type: string | null;
+  word_type_icon: string | null;
+  /** Places moved since the previous board. */
+  rank_change: number;
+}
+
+export function parse(raw: unknown, now: Date): HotList<LifestyleItem> {
+  const root = asRecord(raw);
+  if (!root) throw new SourceError('parse', 'answer is not a JSON object');
+  const code = asNumber(root.code);
+  if (root.success === false || (code !== undefined && code !== 0)) {
+    throw new SourceError('blocked', `upstream refused the request: code=${code ?? '?'} ${asString(root.msg) ?? ''} (app tokens expired or risk control)`.trim());
+  }
+  const items = asArray(pick(root, 'data', 'items'));
+  if (!items) throw new SourceError('parse', 'data.items is missing');
+  const list: LifestyleItem[] = [];
+  for (const entry of items) {
+    const e = asRecord(entry);
+    const title = asString(e?.title)?.trim();
+    if (!e || !title) continue;
+    const scoreText = asString(e.score)?.trim() ?? '';
+    const wordType = asString(e.word_type)?.trim();
+    list.push({
+      rank: list.length + 1,
+      title,
+      link: `https://www.xiaohongshu.com/search_result?keyword=${encodeURIComponent(title)}&type=51`,
+      hot_value: parseHeat(scoreText) ?? 0,
+      hot_value_desc: scoreText,
+      word_type: wordType && wordType !== '无' ? wordType : null,
+      word_type_icon: asString(e.icon) || null,
+      rank_change: asNumber(e.rank_change) ?? 0,
+    });
+  }
+  return hotList(dedupeByLink(list), now);
+}
+
+export default defineSource({
+  id: 'hot-lifestyle-a',
+  name: '小红书热点',
+  description: 'Hot topics of the lifestyle community: rank, title, heat, label and a search link. Needs app tokens (defaults included; replace them when the source shows as blocked).',
+  homepage: 'https://www.xiaohongshu.com/explore',
+  routes: [{ path: '/hot-lifestyle-a' }],
+  mode: 'scheduled',
+  schedule: '*/10 * * * *',
+  freshness: { ttlSec: 600, backoffCapSec: 3 * 3600 },
+  env: [
+    { name: 'SOURCE_HOT_LIFESTYLE_A_SHIELD', doc: 'The `shield` request token of the app', default: DEFAULT_SHIELD, secret: true },
+    { name: 'SOURCE_HOT_LIFESTYLE_A_PLATFORM_INFO', doc: 'The app\'s `xy-platform-info` header (platform, version, build, device id)', default: DEFAULT_PLATFORM_INFO },
+    { name: 'SOURCE_HOT_LIFESTYLE_A_COMMON_PARAMS', doc: 'The app\'s `xy-common-params` header (device fingerprint, session, timestamp)', default: DEFAULT_COMMON_PARAMS, secret: true },
+  ],
+  headers: (env) => ({
+    'user-agent': APP_USER_AGENT,
+    referer: 'https://app.xhs.cn/',
+    accept: 'application/json',
+    'xy-direction': '22',
+    shield: env('SOURCE_HOT_LIFESTYLE_A_SHIELD') ?? '',
+    'xy-platform-info': env('SOURCE_HOT_LIFESTYLE_A_PLATFORM_INFO') ?? '',
+    'xy-common-params': env('SOURCE_HOT_LIFESTYLE_A_COMMON_PARAMS') ?? '',
+  }),
+  async fetch(ctx) {
+    const res = await ctx.http.request(UPSTREAM_URL, { signal: ctx.signal, allowStatus: REFUSED_STATUSES });
+    if ((REFUSED_STATUSES as readonly number[]).includes(res.status)) {
+      throw new SourceError('blocked', `upstream answered HTTP ${res.status} (app tokens expired or risk control)`, { httpStatus: res.status });
+    }
+    if (/text\/html/i.test(String(res.headers['content-type']))) throw new SourceError('blocked', 'upstream answered an HTML page instead of JSON');
+    return parse(res.json(), ctx.now());
+  },
+  validate: (data) => validateHotList(data, 5),
+  view: { rows: (d: HotList<LifestyleItem>) => hotListRowsWith(d, { hot: (i) => i.hot_value_desc || i.hot_value }) },
+  example: '/v2/apis/hot-lifestyle-a?encoding=text',
+});

@@ -1,0 +1,149 @@
+/**
+ * Real-time hot items of the search app's news feed (夸克热点), from the iflow aggregation API
+ * https://iflow.quark.cn/iflow/api/v1/article/aggregation. The aggregation id is a magic
+ * constant of the app's hot channel. `content` is HTML with `<!--{img:N}-->` placeholders;
+ * `summary` often ends with a "查看详情>>" style teaser; `publish_time` is in ms.
+ */
+import { SourceError } from '../src/kernel/errors.ts';
+import { defineSource } from '../src/kernel/source.ts';
+import { formatDateTime } from '../src/kernel/time.ts';
+import {
+  absoluteUrl,
+  asArray,
+  asNumber,
+  asRecord,
+  asString,
+  dedupeByLink,
+  epochMs,
+  hotList,
+  hotListRowsWith,
+  pick,
+  validateHotList,
+  type HotItem,
+  type HotList,
+} from './_shared/hot-list.ts';
+
+export const UPSTREAM_URL = 'https://iflow.quark.cn/iflow/api/v1/article/aggregation';
+export const AGGREGATION_ID = '16665090098771297825';
+
+export interface HotSearchImage {
+  url: string;
+  width: number;
+  height: number;
+  type: string;
+  description: string | null;
+}
+
+export interface HotSearchItem extends HotItem {
+  id: string;
+  summary: string;
+  /** Plain text of the article body. */
+  content: string;
+  /** Publisher name. */
+  source: string;
+  images: HotSearchImage[];
+  category: string[];
+  tags: string[];
+  like_count: number;
+  share_count: number;
+  comment_count: number;
+  published?: string;
+  published_at?: number;
+}
+
+const ENTITIES: Record<string, string> = { nbsp: ' ', lt: '<', gt: '>', amp: '&', quot: '"', apos: "'", '#39': "'" };
+
+/** Plain text from the article HTML: no tags, no media placeholders, entities decoded, spaces collapsed. */
+export function plainText(html: string): string {
+  return html
+    .replace(/<!--\{(?:img|video):\d+\}-->/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&(nbsp|lt|gt|amp|quot|apos|#39);/g, (_, e: string) => ENTITIES[e] ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Drop the trailing "查看详情>>" / "查看更多" teaser of a summary. */
+export function cleanSummary(s: string): string {
+  return s
+    .replace(/[，；,;。]?\s*(?:查看)?(?:更多|详情)\s*(?:>>|》》|>)?\s*$/, '。')
+    .replace(/>>\s*$/, '')
+    .trim();
+}
+
+function strings(v: unknown): string[] {
+  return (asArray(v) ?? []).map((x) => asString(x)?.trim() ?? '').filter(Boolean);
+}
+
+function images(v: unknown): HotSearchImage[] {
+  const out: HotSearchImage[] = [];
+  for (const entry of asArray(v) ?? []) {
+    const i = asRecord(entry);
+    const url = absoluteUrl(i?.url, 'https://iflow.quark.cn/');
+    if (!i || !url) continue;
+    out.push({ url, width: asNumber(i.width) ?? 0, height: asNumber(i.height) ?? 0, type: asString(i.type) || 'jpg', description: asString(i.description) || null });
+  }
+  return out;
+}
+
+export function parse(raw: unknown, now: Date): HotList<HotSearchItem> {
+  const root = asRecord(raw);
+  if (!root) throw new SourceError('parse', 'answer is not a JSON object');
+  const status = asNumber(root.status) ?? asNumber(root.code);
+  if (status !== undefined && status !== 0) throw new SourceError('blocked', `upstream answered status=${status} ${asString(root.message) ?? ''}`.trim());
+  const articles = asArray(pick(root, 'data', 'articles'));
+  if (!articles) throw new SourceError('parse', 'data.articles is missing');
+  const list: HotSearchItem[] = [];
+  for (const entry of articles) {
+    const a = asRecord(entry);
+    const id = asString(a?.id)?.trim();
+    const title = asString(a?.title)?.trim();
+    if (!a || !id || !title) continue;
+    const imgs = images(a.images);
+    const cover = images(a.thumbnails)[0]?.url ?? imgs[0]?.url;
+    const publishedAt = epochMs(a.publish_time);
+    list.push({
+      rank: list.length + 1,
+      id,
+      title,
+      link: `https://123.quark.cn/detail?item_id=${encodeURIComponent(id)}`,
+      ...(cover ? { cover } : {}),
+      summary: cleanSummary(asString(a.summary) ?? ''),
+      content: plainText(asString(a.content) ?? ''),
+      source: asString(a.source_name)?.trim() || asString(a.origin_src_name)?.trim() || '',
+      images: imgs,
+      category: strings(a.category),
+      tags: strings(a.tags),
+      like_count: asNumber(a.article_like_cnt) ?? 0,
+      share_count: asNumber(a.share_cnt) ?? 0,
+      comment_count: asNumber(a.cmt_cnt) ?? 0,
+      ...(publishedAt !== undefined ? { published: formatDateTime(publishedAt), published_at: publishedAt } : {}),
+    });
+  }
+  return hotList(dedupeByLink(list), now);
+}
+
+export default defineSource({
+  id: 'hot-search-b',
+  name: '夸克热点',
+  description: 'Real-time hot items of the search app, updated around the clock: title, summary, text, source, cover, images, categories, tags, counts and publication time.',
+  homepage: 'https://quark.sm.cn/',
+  routes: [{ path: '/hot-search-b' }],
+  mode: 'scheduled',
+  schedule: '*/10 * * * *',
+  freshness: { ttlSec: 600, backoffCapSec: 3600 },
+  headers: { accept: 'application/json' },
+  async fetch(ctx) {
+    const res = await ctx.http.request(UPSTREAM_URL, {
+      searchParams: { aggregation_id: AGGREGATION_ID, count: 50, bottom_pos: 0 },
+      signal: ctx.signal,
+    });
+    if (/text\/html/i.test(String(res.headers['content-type']))) throw new SourceError('blocked', 'upstream answered an HTML page instead of JSON');
+    return parse(res.json(), ctx.now());
+  },
+  validate: (data) => validateHotList(data, 5),
+  view: {
+    rows: (d: HotList<HotSearchItem>) => hotListRowsWith(d, { hot: (i) => i.source || undefined, summary: (i) => i.summary || undefined, date: (i) => i.published_at }),
+  },
+  example: '/v2/apis/hot-search-b?encoding=text',
+});

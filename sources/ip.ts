@@ -1,0 +1,214 @@
+/**
+ * The caller's own address and where it is. The address is the connection's (or the first
+ * X-Forwarded-For entry with TRUST_PROXY); the kernel fills the `ip` parameter with it, so the
+ * geolocation is cached per address. The lookup names the address in the URL
+ * (https://api.ip.sb/geoip/<ip>, fallback http://ip-api.com/json/<ip>): the reference project
+ * called ip.sb without one and so reported the server's location to everybody. Private,
+ * loopback and other non-public callers get their address with `is_private: true` and no
+ * lookup: no third party is asked for "our" public address.
+ */
+import { escapeHtml, escapeMarkdown } from '../src/encoding/escape.ts';
+import { htmlPage } from '../src/encoding/generic.ts';
+import { SourceError } from '../src/kernel/errors.ts';
+import { classifyAddress } from '../src/kernel/net-address.ts';
+import { defineSource } from '../src/kernel/source.ts';
+import { formatDateTime } from '../src/kernel/time.ts';
+import { asNumber, asRecord, asString } from './_shared/hot-list.ts';
+
+export const IP_SB = 'https://api.ip.sb/geoip/';
+export const IP_API = 'http://ip-api.com/json/';
+const IP_API_FIELDS = 'status,message,continentCode,country,countryCode,region,regionName,city,zip,lat,lon,timezone,isp,org,as,query';
+
+export interface Geo {
+  country: string | null;
+  country_code: string | null;
+  region: string | null;
+  region_code: string | null;
+  city: string | null;
+  postal_code: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  timezone: string | null;
+  isp: string | null;
+  organization: string | null;
+  asn: number | null;
+  asn_organization: string | null;
+  continent_code: string | null;
+}
+
+export interface IpData extends Geo {
+  ip: string;
+  version: 4 | 6;
+  /** Not a public internet address (private, loopback, link-local, CGNAT, unique-local...). */
+  is_private: boolean;
+  /** The address range: `unicast` for public addresses, else e.g. `private`, `loopback`. */
+  range: string;
+  /** Which service located the address; null when none was asked. */
+  source: 'ip.sb' | 'ip-api.com' | null;
+  updated: string;
+  updated_at: number;
+}
+
+const NO_GEO: Geo = {
+  country: null,
+  country_code: null,
+  region: null,
+  region_code: null,
+  city: null,
+  postal_code: null,
+  latitude: null,
+  longitude: null,
+  timezone: null,
+  isp: null,
+  organization: null,
+  asn: null,
+  asn_organization: null,
+  continent_code: null,
+};
+
+function text(v: unknown): string | null {
+  const s = asString(v)?.trim();
+  return s ? s : null;
+}
+
+function num(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+/** api.ip.sb/geoip/<ip>: flat object with `ip`, `country_code`, `asn`, `latitude`... */
+export function parseIpSb(raw: unknown, ip: string): Geo {
+  const r = asRecord(raw);
+  if (!r) throw new SourceError('parse', 'ip.sb answer is not a JSON object');
+  if (!text(r.ip)) {
+    const message = text(r.message);
+    if (message) throw new SourceError('transient', `ip.sb refused the lookup: ${message}`);
+    throw new SourceError('parse', 'ip.sb answer has no ip field');
+  }
+  if (classifyAddress(text(r.ip) as string)?.address !== classifyAddress(ip)?.address) throw new SourceError('parse', `ip.sb answered for ${String(r.ip)} instead of ${ip}`);
+  return {
+    country: text(r.country),
+    country_code: text(r.country_code),
+    region: text(r.region),
+    region_code: text(r.region_code),
+    city: text(r.city),
+    postal_code: text(r.postal_code),
+    latitude: num(r.latitude),
+    longitude: num(r.longitude),
+    timezone: text(r.timezone),
+    isp: text(r.isp),
+    organization: text(r.organization),
+    asn: asNumber(r.asn) ?? null,
+    asn_organization: text(r.asn_organization),
+    continent_code: text(r.continent_code),
+  };
+}
+
+/** ip-api.com/json/<ip>: `status: success|fail`, `countryCode`, `regionName`, `lat`/`lon`, `as: "AS15169 Google LLC"`. */
+export function parseIpApi(raw: unknown): Geo {
+  const r = asRecord(raw);
+  if (!r) throw new SourceError('parse', 'ip-api answer is not a JSON object');
+  if (r.status !== 'success') throw new SourceError(r.status === 'fail' ? 'transient' : 'parse', `ip-api answered status=${JSON.stringify(r.status)}${text(r.message) ? ` (${text(r.message)})` : ''}`);
+  const as = text(r.as);
+  const asMatch = as ? /^AS(\d+)\s*(.*)$/i.exec(as) : null;
+  return {
+    country: text(r.country),
+    country_code: text(r.countryCode),
+    region: text(r.regionName),
+    region_code: text(r.region),
+    city: text(r.city),
+    postal_code: text(r.zip),
+    latitude: num(r.lat),
+    longitude: num(r.lon),
+    timezone: text(r.timezone),
+    isp: text(r.isp),
+    organization: text(r.org),
+    asn: asMatch ? Number(asMatch[1]) : null,
+    asn_organization: asMatch ? (text(asMatch[2]) ?? null) : null,
+    continent_code: text(r.continentCode),
+  };
+}
+
+function build(ip: string, version: 4 | 6, range: string, isPrivate: boolean, geo: Geo, source: IpData['source'], now: Date): IpData {
+  const at = now.getTime();
+  return { ip, version, is_private: isPrivate, range, ...geo, source, updated: formatDateTime(at), updated_at: at };
+}
+
+function place(d: IpData): string {
+  return [d.country, d.region, d.city].filter((x, i, a) => x && a.indexOf(x) === i).join(' ');
+}
+
+/** Label and value of every known fact about the address. */
+function fieldList(d: IpData): [string, string][] {
+  const rows: [string, string | null][] = d.is_private
+    ? [
+        ['版本', `IPv${d.version}`],
+        ['类型', `内网或保留地址（${d.range}），不做地理定位`],
+      ]
+    : [
+        ['版本', `IPv${d.version}`],
+        ['位置', place(d) || null],
+        ['国家代码', d.country_code],
+        ['运营商', d.isp],
+        ['组织', d.organization],
+        ['ASN', d.asn === null ? null : `AS${d.asn}${d.asn_organization ? ` ${d.asn_organization}` : ''}`],
+        ['时区', d.timezone],
+        ['坐标', d.latitude === null || d.longitude === null ? null : `${d.latitude}, ${d.longitude}`],
+        ['数据来源', d.source],
+      ];
+  return rows.filter((r): r is [string, string] => !!r[1]);
+}
+
+export default defineSource({
+  id: 'ip',
+  name: 'IP 地址',
+  description: "The caller's IP address (X-Forwarded-For only with TRUST_PROXY) and its geolocation: country, region, city, ISP, ASN, coordinates. Private and loopback callers get is_private: true and no location. encoding=text answers the bare address.",
+  routes: [{ path: '/ip' }],
+  params: {
+    ip: { type: 'string', in: 'client-ip', maxLength: 64, doc: "The caller's address, filled in by the service (not a query parameter)." },
+  },
+  mode: 'on-demand',
+  freshness: { ttlSec: 86_400, timeoutMs: 25_000, backoffCapSec: 600 },
+  maxKeys: 5000,
+  concurrency: 4,
+  headers: { accept: 'application/json' },
+  async fetch(ctx, p) {
+    const info = p.ip ? classifyAddress(p.ip) : undefined;
+    if (!info) throw new SourceError('bad_input', 'the address of this request could not be determined');
+    if (!info.isPublic) return build(info.address, info.version, info.range, true, NO_GEO, null, ctx.now());
+    try {
+      const geo = parseIpSb(await ctx.http.json(`${IP_SB}${info.address}`, { signal: ctx.signal }), info.address);
+      return build(info.address, info.version, info.range, false, geo, 'ip.sb', ctx.now());
+    } catch (first) {
+      if (ctx.signal.aborted) throw first;
+      try {
+        const geo = parseIpApi(await ctx.http.json(`${IP_API}${info.address}`, { searchParams: { lang: 'zh-CN', fields: IP_API_FIELDS }, signal: ctx.signal }));
+        return build(info.address, info.version, info.range, false, geo, 'ip-api.com', ctx.now());
+      } catch {
+        // Report the primary service's failure: it is the one to look at first.
+        throw first;
+      }
+    }
+  },
+  validate(d: IpData) {
+    if (!d.ip) return 'no address';
+    if (!d.is_private && !d.country && !d.country_code) return 'the lookup located nothing (no country)';
+    return undefined;
+  },
+  count: () => 1,
+  view: {
+    title: (d: IpData) => `IP ${d.ip}`,
+    text: (d) => `${d.ip}\n`,
+    markdown: (d) =>
+      `## ${d.ip}\n\n| 项目 | 内容 |\n| --- | --- |\n${fieldList(d)
+        .map(([k, v]) => `| ${k} | ${escapeMarkdown(v)} |`)
+        .join('\n')}\n`,
+    html: (d) =>
+      htmlPage(
+        `IP ${d.ip}`,
+        `<h1>${escapeHtml(d.ip)}</h1>\n<table><tbody>\n${fieldList(d)
+          .map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`)
+          .join('\n')}\n</tbody></table>`,
+      ),
+  },
+  example: '/v2/apis/ip?encoding=text',
+});

@@ -1,0 +1,47 @@
+/**
+ * Strict credential extraction. `Authorization` must be exactly `Bearer <key>`: capital B, one
+ * space, a key of token characters, nothing else. (HTTP itself removes leading and trailing
+ * spaces and tabs around a header value, RFC 9110 §5.5, before any server code sees it; every
+ * other stray character, including non-ASCII spaces, is refused.) On `/v1beta` the Google
+ * client's `x-goog-api-key` header and `?key=` are accepted too, with the same strict format.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { maskSecret } from '../kernel/log.ts';
+import { invalidApiKey } from './errors.ts';
+
+const BEARER = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/;
+const TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
+
+export type AuthFamily = 'openai' | 'gemini';
+
+function single(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+/** The key the caller presented; throws a 401 GatewayError when it is missing or malformed. */
+export function extractKey(headers: IncomingHttpHeaders, query: URLSearchParams, family: AuthFamily): string {
+  const auth = single(headers.authorization);
+  if (auth !== undefined) {
+    const m = BEARER.exec(auth);
+    if (!m) throw invalidApiKey('Malformed Authorization header: it must be exactly "Bearer <API_KEY>" (capital B, one space, no other whitespace).');
+    return m[1]!;
+  }
+  if (family === 'gemini') {
+    const goog = single(headers['x-goog-api-key']);
+    if (goog !== undefined) {
+      if (!TOKEN.test(goog)) throw invalidApiKey('Malformed x-goog-api-key header: it must hold the API key only, without whitespace.');
+      return goog;
+    }
+    const keys = query.getAll('key');
+    if (keys.length > 0) {
+      if (keys.length > 1 || !TOKEN.test(keys[0]!)) throw invalidApiKey('Malformed key query parameter: give the API key once, without whitespace.');
+      return keys[0]!;
+    }
+    throw invalidApiKey('Missing API key: send "Authorization: Bearer <API_KEY>" (or the x-goog-api-key header, or ?key=).');
+  }
+  throw invalidApiKey('Missing API key: send the header "Authorization: Bearer <API_KEY>".');
+}
+
+export function unknownKey(key: string): ReturnType<typeof invalidApiKey> {
+  return invalidApiKey(`Incorrect API key provided: ${maskSecret(key)}. A key is shown only once when it is created; a lost key cannot be recovered, create a new one.`);
+}

@@ -1,0 +1,70 @@
+/** Reading what the caller sent: the raw body with a size cap, and JSON narrowed from `unknown`. */
+import type { IncomingMessage } from 'node:http';
+import { badRequest, GatewayError, tooLarge } from './errors.ts';
+
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(x: unknown): x is JsonObject {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/** Refuse a declared Content-Length over the limit, and compressed bodies we cannot inspect. */
+export function checkDeclaredBody(req: IncomingMessage, limit: number): void {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  const enc = req.headers['content-encoding'];
+  if (enc !== undefined && enc !== 'identity')
+    throw new GatewayError(415, `Content-Encoding "${enc}" is not supported: send the request body uncompressed.`, { type: 'invalid_request_error', code: 'unsupported_content_encoding' });
+}
+
+/** The whole request body, at most `limit` bytes (413 beyond). */
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  checkDeclaredBody(req, limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > limit) throw tooLarge(limit);
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+export function parseJsonObject(buf: Buffer): JsonObject {
+  if (buf.length === 0) throw badRequest('The request body is empty: send a JSON object with Content-Type: application/json.', null, 'invalid_json');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(buf.toString('utf8'));
+  } catch (err) {
+    throw badRequest(`The request body is not valid JSON (${(err as Error).message}).`, null, 'invalid_json');
+  }
+  if (!isObject(parsed)) throw badRequest('The request body must be a JSON object.', null, 'invalid_json');
+  return parsed;
+}
+
+/** A JSON value that is not an object, or unreadable text: `undefined`. */
+export function tryParseJson(buf: Buffer | string): unknown {
+  try {
+    return JSON.parse(typeof buf === 'string' ? buf : buf.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+export function optionalString(body: JsonObject, name: string): string | undefined {
+  const v = body[name];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw badRequest(`Parameter "${name}" must be a string.`, name);
+  return v;
+}
+
+export function requiredString(body: JsonObject, name: string, what: string): string {
+  const v = optionalString(body, name);
+  if (v === undefined || v.length === 0) throw badRequest(`Missing required parameter "${name}": ${what}.`, name, 'missing_required_parameter');
+  return v;
+}
+
+export function nonNegativeInt(x: unknown): number | undefined {
+  return typeof x === 'number' && Number.isFinite(x) && x >= 0 ? Math.round(x) : undefined;
+}

@@ -1,0 +1,322 @@
+/**
+ * One authenticated gateway request: its key, level and route, the accounting it accumulates
+ * (model, upstream status, usage, how it ended), and the steps every route shares: the model
+ * allowlist, the TPM reservation, the upstream request and the three ways to answer (a
+ * buffered JSON body, a stream, or an upstream error).
+ */
+import type { Readable } from 'node:stream';
+import type { Db } from '../kernel/db.ts';
+import type { Logger } from '../kernel/log.ts';
+import type { AppContext } from '../http/middleware.ts';
+import { isObject, tryParseJson } from './body.ts';
+import { errorBody, GatewayError, modelNotAllowed, upstreamAuthFailed, upstreamBadGateway, upstreamInvalidResponse, upstreamNotConfigured, type GatewayFamily } from './errors.ts';
+import type { KeyRecord } from './keys.ts';
+import type { Level, Levels } from './levels.ts';
+import { rateLimitHeaders, type RateLimits, type WindowState } from './limits.ts';
+import { modelPermitted } from './policy.ts';
+import type { GatewaySettings } from './settings.ts';
+import { relayStream } from './stream.ts';
+import type { TaskStore } from './tasks.ts';
+import { ClientGone, classifyUpstreamFailure, headerValue, type UpstreamClient, type UpstreamResponse } from './upstream.ts';
+import { geminiOutputChars, geminiUsage, openAiOutputChars, openAiUsage, type EndReason, type TokenUsage, type UsageLog } from './usage.ts';
+import type { KeyStore } from './keys.ts';
+
+export interface GatewayDeps {
+  db: Db;
+  settings: GatewaySettings;
+  keys: KeyStore;
+  levels: Levels;
+  limits: RateLimits;
+  usage: UsageLog;
+  tasks: TaskStore;
+  upstream: UpstreamClient | undefined;
+  log: Logger;
+}
+
+/** How generated text and usage are read from an answer of this interface family. */
+export type UsageStyle = 'openai' | 'gemini' | 'none';
+
+const ERROR_BODY_LIMIT = 1024 * 1024;
+
+export interface SendOptions {
+  method?: string;
+  body?: Buffer | Readable;
+  contentType?: string | undefined;
+  contentLength?: number | undefined;
+  /** Path and query for the upstream; default: the incoming path and query (without `key`). */
+  path?: string;
+  /** Cancels only this upstream request (the call's own signal also does). */
+  signal?: AbortSignal;
+}
+
+export interface JsonRelayOptions {
+  usage: UsageStyle;
+  /** Change the parsed answer before it is sent (the bytes are re-serialised only then). */
+  rewrite?: (body: unknown) => unknown;
+  /** See the parsed answer (e.g. to remember a created task). */
+  inspect?: (body: unknown) => void;
+}
+
+async function readCapped(body: Readable, limit: number): Promise<{ buf: Buffer; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const piece of body) {
+    const chunk = piece as Buffer;
+    if (size + chunk.length > limit) {
+      chunks.push(chunk.subarray(0, limit - size));
+      body.destroy();
+      return { buf: Buffer.concat(chunks), truncated: true };
+    }
+    size += chunk.length;
+    chunks.push(chunk);
+  }
+  return { buf: Buffer.concat(chunks, size), truncated: false };
+}
+
+/** The last usage counts mentioned in a JSON-array stream (Gemini without `alt=sse`). */
+function lastGeminiUsage(tail: string): TokenUsage | undefined {
+  const last = (name: string): number | undefined => {
+    const all = [...tail.matchAll(new RegExp(`"${name}"\\s*:\\s*(\\d+)`, 'g'))];
+    const m = all.at(-1);
+    return m ? Number(m[1]) : undefined;
+  };
+  const total = last('totalTokenCount');
+  if (total === undefined) return undefined;
+  return { prompt: last('promptTokenCount') ?? 0, completion: last('candidatesTokenCount') ?? 0, total };
+}
+
+export class GatewayCall {
+  readonly abort = new AbortController();
+  readonly started = performance.now();
+  clientGone = false;
+
+  model: string | null = null;
+  stream = false;
+  upstreamStatus: number | null = null;
+  usage: TokenUsage | undefined;
+  /** Characters of generated text delivered (estimates the bill of a cut stream). */
+  outputChars = 0;
+  /** Estimated prompt tokens; 0 when the route is not billed by tokens. */
+  promptEstimate = 0;
+  /** Whether a missing upstream usage may be replaced by an estimate. */
+  estimable = false;
+  reservedTokens = 0;
+  endReason: EndReason = 'completed';
+  errorCode: string | null = null;
+  ttfbMs: number | null = null;
+  windows: WindowState[] = [];
+
+  constructor(
+    readonly ctx: AppContext,
+    readonly deps: GatewayDeps,
+    readonly family: GatewayFamily,
+    readonly key: KeyRecord,
+    readonly level: Level,
+    public route: string,
+  ) {
+    ctx.res.on('close', () => {
+      if (!ctx.res.writableFinished) {
+        this.clientGone = true;
+        this.abort.abort();
+      }
+    });
+  }
+
+  get log(): Logger {
+    return this.deps.log;
+  }
+
+  /** The key's model allowlist; remembers the model for the usage row. */
+  permitModel(model: string): void {
+    this.model = model;
+    if (!modelPermitted(this.key.models, model)) throw modelNotAllowed(model);
+  }
+
+  /** Whether the key is limited to some models (then a request must name its model). */
+  get modelRestricted(): boolean {
+    return this.key.models.length > 0;
+  }
+
+  /** Reserve `promptEstimate + extra` tokens of the account's TPM window (429 beyond). */
+  async reserveTokens(promptEstimate: number, extra = 0): Promise<void> {
+    this.promptEstimate = promptEstimate;
+    this.estimable = true;
+    const amount = promptEstimate + extra;
+    const others = this.windows.filter((w) => w.kind !== 'tpm');
+    const st = await this.deps.limits.reserveTokens(this.key.accountId, this.level, amount, others);
+    if (st) {
+      this.reservedTokens = amount;
+      this.windows = [...others, st];
+      this.setLimitHeaders();
+    }
+  }
+
+  setLimitHeaders(): void {
+    for (const [k, v] of Object.entries(rateLimitHeaders(this.windows))) this.ctx.set(k, v);
+  }
+
+  /** The incoming query string without our own `key` parameter (it is never forwarded). */
+  upstreamPath(): string {
+    const params = new URLSearchParams(this.ctx.querystring);
+    params.delete('key');
+    const q = params.toString();
+    return q ? `${this.ctx.path}?${q}` : this.ctx.path;
+  }
+
+  upstream(): UpstreamClient {
+    if (!this.deps.upstream) throw upstreamNotConfigured();
+    return this.deps.upstream;
+  }
+
+  async send(o: SendOptions = {}): Promise<UpstreamResponse> {
+    const client = this.upstream();
+    const headers: Record<string, string> = {
+      ...client.authHeaders(this.family),
+      accept: this.ctx.get('accept') || '*/*',
+      'accept-encoding': 'identity',
+      'x-request-id': this.ctx.state.rid,
+    };
+    if (o.contentType) headers['content-type'] = o.contentType;
+    if (o.contentLength !== undefined) headers['content-length'] = String(o.contentLength);
+    const ua = this.ctx.get('user-agent');
+    if (ua) headers['user-agent'] = ua;
+    const signal = o.signal ? AbortSignal.any([this.abort.signal, o.signal]) : this.abort.signal;
+    const up = await client.send({ method: o.method ?? this.ctx.method, path: o.path ?? this.upstreamPath(), headers, body: o.body, signal });
+    this.upstreamStatus = up.status;
+    this.ttfbMs = Math.round(performance.now() - this.started);
+    return up;
+  }
+
+  /** Answer with the upstream's failure: 4xx as sent (OpenAI/Gemini-shaped), 401/403 and 5xx as 502. */
+  async relayError(up: UpstreamResponse): Promise<void> {
+    this.endReason = 'upstream_error';
+    const { buf } = await readCapped(up.body, ERROR_BODY_LIMIT).catch(() => ({ buf: Buffer.alloc(0), truncated: true }));
+    if (up.status === 401 || up.status === 403) throw upstreamAuthFailed(up.status);
+    if (up.status >= 500 || up.status < 400) {
+      this.log.warn({ upstreamStatus: up.status, route: this.route }, 'upstream failed');
+      throw upstreamBadGateway(up.status);
+    }
+    const parsed = tryParseJson(buf);
+    const shaped = isObject(parsed) && isObject(parsed.error);
+    const upstreamCode = shaped && isObject(parsed.error) ? parsed.error.code ?? parsed.error.status : undefined;
+    this.errorCode = typeof upstreamCode === 'string' ? upstreamCode : `upstream_${up.status}`;
+    this.ctx.status = up.status;
+    this.ctx.type = 'application/json';
+    for (const h of ['retry-after', 'retry-after-ms']) {
+      const v = headerValue(up.headers, h);
+      if (v && up.status === 429) this.ctx.set(h, v);
+    }
+    if (shaped) {
+      this.ctx.body = buf;
+      return;
+    }
+    const text = buf.toString('utf8').trim().slice(0, 1000);
+    const err = new GatewayError(up.status, text || `The upstream model gateway refused the request (HTTP ${up.status}).`, {
+      type: up.status === 429 ? 'upstream_rate_limited' : 'invalid_request_error',
+      code: up.status === 429 ? 'upstream_rate_limited' : `upstream_${up.status}`,
+    });
+    this.ctx.body = errorBody(err, this.family);
+  }
+
+  private copyContentHeaders(up: UpstreamResponse): void {
+    for (const h of ['content-type', 'content-disposition']) {
+      const v = headerValue(up.headers, h);
+      if (v) this.ctx.set(h, v);
+    }
+    const rid = headerValue(up.headers, 'x-request-id');
+    if (rid) this.ctx.set('x-upstream-request-id', rid);
+  }
+
+  /** A whole JSON answer: read (capped), usage taken from it, then sent. */
+  async relayJson(up: UpstreamResponse, o: JsonRelayOptions): Promise<void> {
+    let read: { buf: Buffer; truncated: boolean };
+    try {
+      read = await readCapped(up.body, this.deps.settings.maxResponseBytes);
+    } catch (err) {
+      this.endReason = this.abort.signal.aborted ? 'client_closed' : 'upstream_error';
+      throw classifyUpstreamFailure(err, this.abort.signal);
+    }
+    if (read.truncated) {
+      this.endReason = 'upstream_error';
+      throw upstreamInvalidResponse(`answer larger than ${this.deps.settings.maxResponseBytes} bytes`);
+    }
+    let out: Buffer | string = read.buf;
+    const parsed = tryParseJson(read.buf);
+    if (parsed !== undefined) {
+      this.takeUsage(parsed, o.usage, false);
+      o.inspect?.(parsed);
+      if (o.rewrite) out = JSON.stringify(o.rewrite(parsed));
+    }
+    this.copyContentHeaders(up);
+    this.ctx.status = up.status;
+    if (!this.ctx.response.get('content-type')) this.ctx.type = 'application/json';
+    this.ctx.body = out;
+    this.endReason = 'completed';
+  }
+
+  private takeUsage(body: unknown, style: UsageStyle, chunk: boolean): void {
+    if (style === 'none') return;
+    const usage = style === 'openai' ? openAiUsage(body) : geminiUsage(body);
+    if (usage) this.usage = usage;
+    const chars = style === 'openai' ? openAiOutputChars(body) : geminiOutputChars(body);
+    this.outputChars = chunk ? this.outputChars + chars : chars;
+  }
+
+  /** Stream the upstream body to the client as it arrives (SSE or bytes). */
+  async relayStreamed(up: UpstreamResponse, style: UsageStyle): Promise<void> {
+    const ct = headerValue(up.headers, 'content-type') ?? 'application/octet-stream';
+    const sse = /^text\/event-stream/i.test(ct);
+    this.stream = true;
+    this.copyContentHeaders(up);
+    this.ctx.status = up.status;
+    this.ctx.respond = false;
+    const headers: Record<string, string> = { 'content-type': ct, 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
+    let tail = '';
+    const result = await relayStream({
+      res: this.ctx.res,
+      up,
+      headers,
+      family: this.family,
+      sse,
+      keepAliveMs: this.deps.settings.keepAliveMs,
+      signal: this.abort.signal,
+      onEvent: (data) => {
+        if (data === '[DONE]') return;
+        const parsed = tryParseJson(data);
+        if (parsed !== undefined) this.takeUsage(parsed, style, true);
+      },
+      ...(!sse && style === 'gemini' ? { onChunk: (chunk: Buffer) => (tail = (tail + chunk.toString('utf8')).slice(-16_384)) } : {}),
+    });
+    if (!sse && style === 'gemini') {
+      const usage = lastGeminiUsage(tail);
+      if (usage) this.usage = usage;
+    }
+    this.endReason = result.end;
+    if (result.error) this.errorCode = result.error.code;
+  }
+
+  /** Answer from the upstream response however it came: error, stream, or whole JSON. */
+  async relay(up: UpstreamResponse, o: JsonRelayOptions & { streamJson?: boolean }): Promise<void> {
+    if (up.status >= 400 || up.status < 200) return this.relayError(up);
+    const ct = headerValue(up.headers, 'content-type') ?? '';
+    const isJson = /^application\/(?:[\w.+-]+\+)?json/i.test(ct);
+    if (isJson && !o.streamJson) return this.relayJson(up, o);
+    return this.relayStreamed(up, o.usage);
+  }
+
+  /** Turn any failure into what the usage row records. */
+  noteFailure(err: unknown): void {
+    if (err instanceof ClientGone || this.clientGone) {
+      this.endReason = 'client_closed';
+      return;
+    }
+    if (err instanceof GatewayError) {
+      this.errorCode = err.code;
+      if (err.type === 'upstream_error') this.endReason = 'upstream_error';
+      else if (this.endReason === 'completed') this.endReason = 'rejected';
+      return;
+    }
+    this.errorCode = 'internal_error';
+    this.endReason = 'upstream_error';
+  }
+}

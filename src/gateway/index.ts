@@ -1,0 +1,211 @@
+/**
+ * The AI gateway for `/v1` and `/v1beta`: authentication, key policy (expiry, revocation, IP
+ * allowlist, quota), account rate limits, the routes, and one usage row per authenticated
+ * request. Pipeline: auth → IP → route → quota → RPM/RPD → handler (model, TPM, upstream) →
+ * accounting.
+ */
+import type Koa from 'koa';
+import type { Config } from '../config.ts';
+import { migrate, type Db } from '../kernel/db.ts';
+import type { Logger } from '../kernel/log.ts';
+import { clientIp, type AppContext, type AppState } from '../http/middleware.ts';
+import { extractKey, unknownKey } from './auth.ts';
+import { GatewayCall, type GatewayDeps } from './call.ts';
+import { errorBody, GatewayError, insufficientQuota, internalError, invalidApiKey, ipNotAllowed, unknownUrl, upstreamNotConfigured, type GatewayFamily } from './errors.ts';
+import { KEY_PATTERN, KeyStore } from './keys.ts';
+import { loadLevels, type Levels } from './levels.ts';
+import { RateLimits } from './limits.ts';
+import { resolvePepper } from './pepper.ts';
+import { ipPermitted, quotaExhausted } from './policy.ts';
+import { familyOf, matchRoute } from './routes/index.ts';
+import { gatewayMigrations } from './schema.ts';
+import { gatewaySettings, type GatewaySettings } from './settings.ts';
+import { TaskStore } from './tasks.ts';
+import { ClientGone, UpstreamClient } from './upstream.ts';
+import { estimateTokens, UsageLog, type UsageRow } from './usage.ts';
+
+export interface Gateway {
+  middleware: Koa.Middleware<AppState>;
+  keys: KeyStore;
+  usage: UsageLog;
+  levels: Levels;
+  close(): Promise<void>;
+}
+
+const EXPOSED_HEADERS = [
+  'x-request-id',
+  'retry-after',
+  'retry-after-ms',
+  'x-should-retry',
+  'x-ratelimit-limit-requests',
+  'x-ratelimit-remaining-requests',
+  'x-ratelimit-reset-requests',
+  'x-ratelimit-limit-requests-day',
+  'x-ratelimit-remaining-requests-day',
+  'x-ratelimit-reset-requests-day',
+  'x-ratelimit-limit-tokens',
+  'x-ratelimit-remaining-tokens',
+  'x-ratelimit-reset-tokens',
+].join(', ');
+
+/** Open the gateway's stores on the shared database (key store and levels are also used by the keys command). */
+export function openGatewayStores(db: Db, settings: GatewaySettings): { keys: KeyStore; levels: Levels } {
+  migrate(db, gatewayMigrations);
+  const levels = loadLevels({ json: settings.levelsJson, file: settings.levelsFile, defaultLevel: settings.defaultLevel });
+  const keys = new KeyStore(db, resolvePepper(db, settings.keyPepper));
+  return { keys, levels };
+}
+
+export function createGateway(opts: { config: Config; db: Db; log: Logger }): Gateway {
+  const settings = gatewaySettings(opts.config);
+  const { keys, levels } = openGatewayStores(opts.db, settings);
+  const upstream = settings.upstreamBaseUrl
+    ? new UpstreamClient({ baseUrl: settings.upstreamBaseUrl, apiKey: settings.upstreamApiKey, firstByteTimeoutMs: settings.firstByteTimeoutMs, idleTimeoutMs: settings.idleTimeoutMs })
+    : undefined;
+  const deps: GatewayDeps = {
+    db: opts.db,
+    settings,
+    keys,
+    levels,
+    limits: new RateLimits(opts.db),
+    usage: new UsageLog(opts.db),
+    tasks: new TaskStore(opts.db),
+    upstream,
+    log: opts.log.child({ part: 'gateway' }),
+  };
+  let closed = false;
+
+  const middleware: Koa.Middleware<AppState> = async (ctx, next) => {
+    const family = familyOf(ctx.path);
+    if (!family) return next();
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    if (ctx.method === 'OPTIONS') {
+      ctx.set('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
+      ctx.set('Access-Control-Allow-Headers', ctx.get('Access-Control-Request-Headers') || 'authorization, content-type, x-goog-api-key');
+      ctx.set('Access-Control-Max-Age', '86400');
+      ctx.status = 204;
+      return;
+    }
+    await handle(ctx, family === 'unversioned' ? 'openai' : family, family === 'unversioned', deps, () => closed);
+  };
+
+  return {
+    middleware,
+    keys,
+    usage: deps.usage,
+    levels,
+    async close() {
+      closed = true;
+      await upstream?.close();
+    },
+  };
+}
+
+function authenticate(ctx: AppContext, family: GatewayFamily, deps: GatewayDeps) {
+  const presented = extractKey(ctx.req.headers, new URLSearchParams(ctx.querystring), family);
+  const key = KEY_PATTERN.test(presented) ? deps.keys.findByKey(presented) : undefined;
+  if (!key) throw unknownKey(presented);
+  if (key.revokedAt !== null) throw invalidApiKey('This API key has been revoked. Create a new key.');
+  if (key.expiresAt !== null && key.expiresAt <= Date.now()) throw invalidApiKey(`This API key expired at ${new Date(key.expiresAt).toISOString()}. Create a new key.`);
+  return key;
+}
+
+async function handle(ctx: AppContext, family: GatewayFamily, unversioned: boolean, deps: GatewayDeps, isClosed: () => boolean): Promise<void> {
+  let call: GatewayCall | undefined;
+  try {
+    if (unversioned)
+      throw invalidApiKey(`Invalid URL (${ctx.method} ${ctx.path}): the base URL lacks the version segment. Use ${ctx.origin}/v1 (or /v1beta for the Gemini style) as the base URL.`);
+    const key = authenticate(ctx, family, deps);
+    let level = deps.levels.get(key.level);
+    if (!level) {
+      deps.log.warn({ account: key.accountId, level: key.level }, 'account level is not configured; using the default level');
+      level = deps.levels.get(deps.levels.defaultLevel)!;
+    }
+    call = new GatewayCall(ctx, deps, family, key, level, 'unknown');
+    const ip = clientIp(ctx);
+    if (!ipPermitted(key.ips, ip)) throw ipNotAllowed(ip);
+    const match = matchRoute(ctx.method, ctx.path);
+    if (!match) throw unknownUrl(ctx.method, ctx.path);
+    if ('allowed' in match)
+      throw new GatewayError(405, `Method ${ctx.method} is not allowed on ${ctx.path}; use ${match.allowed.join(' or ')}.`, {
+        type: 'invalid_request_error',
+        code: 'method_not_allowed',
+        headers: { allow: match.allowed.join(', ') },
+      });
+    call.route = match.route.name;
+    if (match.route.upstream && !deps.upstream) throw upstreamNotConfigured();
+    if (quotaExhausted(key.quotaTokens, key.usedTokens)) throw insufficientQuota(key.quotaTokens ?? 0);
+    call.windows = await deps.limits.admitRequest(key.accountId, level);
+    const tokens = await deps.limits.tokenState(key.accountId, level);
+    if (tokens) call.windows.push(tokens);
+    call.setLimitHeaders();
+    await match.route.handle(call, match.params);
+  } catch (err) {
+    call?.noteFailure(err);
+    if (err instanceof ClientGone || call?.clientGone || ctx.respond === false || ctx.headerSent) return;
+    const gerr = err instanceof GatewayError ? err : internalError();
+    if (!(err instanceof GatewayError)) deps.log.error({ err: { message: (err as Error).message, stack: (err as Error).stack }, route: call?.route }, 'gateway request failed');
+    ctx.status = gerr.status;
+    for (const [k, v] of Object.entries(gerr.headers)) ctx.set(k, v);
+    // An upload refused part-way: close the connection rather than read the rest of it.
+    if (gerr.status === 413) ctx.set('Connection', 'close');
+    ctx.type = 'application/json';
+    ctx.body = errorBody(gerr, family);
+  } finally {
+    if (call && !isClosed()) await account(call, deps);
+  }
+}
+
+/** Settle one request: tokens charged to the key, the TPM window corrected, the usage row written. */
+async function account(call: GatewayCall, deps: GatewayDeps): Promise<void> {
+  try {
+    const delivered = call.outputChars > 0;
+    let charged = 0;
+    let source: UsageRow['usageSource'] = 'none';
+    let prompt = 0;
+    let completion = 0;
+    if (call.usage) {
+      ({ prompt, completion } = call.usage);
+      charged = call.usage.total;
+      source = 'upstream';
+    } else if (call.estimable && call.upstreamStatus !== null && call.upstreamStatus < 400 && (call.endReason === 'completed' || delivered)) {
+      // No usage from the upstream: the prompt estimate plus the text actually delivered; nothing if nothing was delivered.
+      prompt = call.promptEstimate;
+      completion = estimateTokens(call.outputChars);
+      charged = prompt + completion;
+      source = 'estimated';
+    }
+    const ctx = call.ctx;
+    const row: UsageRow = {
+      requestId: ctx.state.rid,
+      keyId: call.key.id,
+      accountId: call.key.accountId,
+      route: call.route,
+      method: ctx.method,
+      model: call.model,
+      stream: call.stream,
+      status: call.clientGone && !ctx.res.headersSent ? 499 : ctx.status,
+      upstreamStatus: call.upstreamStatus,
+      errorCode: call.errorCode,
+      promptTokens: prompt,
+      completionTokens: completion,
+      totalTokens: charged,
+      chargedTokens: charged,
+      usageSource: source,
+      endReason: call.endReason,
+      ttfbMs: call.ttfbMs,
+      durationMs: performance.now() - call.started,
+    };
+    // One commit for the TPM correction, the key's usage and the usage row.
+    const corrected = deps.db.transaction(() => {
+      const p = deps.limits.correctTokens(call.key.accountId, call.level, charged - call.reservedTokens);
+      deps.keys.charge(call.key.id, charged);
+      deps.usage.record(row);
+      return p;
+    })();
+    await corrected;
+  } catch (err) {
+    deps.log.error({ err: { message: (err as Error).message }, route: call.route }, 'gateway accounting failed');
+  }
+}

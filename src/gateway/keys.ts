@@ -1,0 +1,162 @@
+/**
+ * The key store. A key is `sk-` + 43 base64url characters (32 random bytes); it is shown once
+ * and only its HMAC-SHA256 (with the pepper) is stored. Every key belongs to an account whose
+ * level sets the rate limits shared by the account's keys.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Db } from '../kernel/db.ts';
+
+export const KEY_PATTERN = /^sk-[A-Za-z0-9_-]{43}$/;
+
+export interface KeyRecord {
+  id: string;
+  name: string;
+  accountId: string;
+  level: string;
+  /** `null` = unlimited. */
+  quotaTokens: number | null;
+  usedTokens: number;
+  requestCount: number;
+  /** Exact names and `*` patterns; empty = every model. */
+  models: string[];
+  /** IPv4/IPv6 CIDRs; empty = every address. */
+  ips: string[];
+  expiresAt: number | null;
+  createdAt: number;
+  revokedAt: number | null;
+  lastUsedAt: number | null;
+  /** Display form such as `sk-AbCd…wxyz`; never enough to use the key. */
+  hint: string;
+}
+
+export interface NewKey {
+  name: string;
+  account?: string | undefined;
+  level: string;
+  /** Whether `level` was given explicitly (it then updates an existing account's level). */
+  levelExplicit: boolean;
+  quotaTokens: number | null;
+  models: string[];
+  ips: string[];
+  expiresAt: number | null;
+}
+
+interface KeyRow {
+  id: string;
+  key_hash: string;
+  key_prefix: string;
+  key_last4: string;
+  name: string;
+  account_id: string;
+  level: string;
+  quota_tokens: number | null;
+  used_tokens: number;
+  request_count: number;
+  models: string;
+  ips: string;
+  expires_at: number | null;
+  created_at: number;
+  revoked_at: number | null;
+  last_used_at: number | null;
+}
+
+const SELECT = `
+  SELECT k.*, a.level AS level FROM gateway_keys k JOIN gateway_accounts a ON a.id = k.account_id`;
+
+function stringList(json: string): string[] {
+  const parsed: unknown = JSON.parse(json);
+  return Array.isArray(parsed) ? parsed.filter((x): x is string => typeof x === 'string') : [];
+}
+
+function toRecord(r: KeyRow): KeyRecord {
+  return {
+    id: r.id,
+    name: r.name,
+    accountId: r.account_id,
+    level: r.level,
+    quotaTokens: r.quota_tokens,
+    usedTokens: r.used_tokens,
+    requestCount: r.request_count,
+    models: stringList(r.models),
+    ips: stringList(r.ips),
+    expiresAt: r.expires_at,
+    createdAt: r.created_at,
+    revokedAt: r.revoked_at,
+    lastUsedAt: r.last_used_at,
+    hint: `${r.key_prefix}…${r.key_last4}`,
+  };
+}
+
+export class KeyStore {
+  private readonly byHash;
+  private readonly byId;
+  private readonly chargeStmt;
+
+  constructor(
+    private readonly db: Db,
+    private readonly pepper: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.byHash = db.prepare(`${SELECT} WHERE k.key_hash = ?`);
+    this.byId = db.prepare(`${SELECT} WHERE k.id = ?`);
+    this.chargeStmt = db.prepare('UPDATE gateway_keys SET used_tokens = used_tokens + ?, request_count = request_count + 1, last_used_at = ? WHERE id = ?');
+  }
+
+  hash(key: string): string {
+    return createHmac('sha256', this.pepper).update(key, 'utf8').digest('hex');
+  }
+
+  create(input: NewKey): { key: string; record: KeyRecord } {
+    const key = `sk-${randomBytes(32).toString('base64url')}`;
+    const id = `key_${randomBytes(8).toString('hex')}`;
+    const accountId = input.account ?? id;
+    const now = this.now();
+    this.db.transaction(() => {
+      const existing = this.db.prepare('SELECT level FROM gateway_accounts WHERE id = ?').get(accountId) as { level: string } | undefined;
+      if (!existing) this.db.prepare('INSERT INTO gateway_accounts (id, level, created_at) VALUES (?, ?, ?)').run(accountId, input.level, now);
+      else if (input.levelExplicit && existing.level !== input.level) this.db.prepare('UPDATE gateway_accounts SET level = ? WHERE id = ?').run(input.level, accountId);
+      this.db
+        .prepare(
+          `INSERT INTO gateway_keys (id, key_hash, key_prefix, key_last4, name, account_id, quota_tokens, models, ips, expires_at, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(id, this.hash(key), key.slice(0, 7), key.slice(-4), input.name, accountId, input.quotaTokens, JSON.stringify(input.models), JSON.stringify(input.ips), input.expiresAt, now);
+    })();
+    return { key, record: this.get(id)! };
+  }
+
+  /** The key's record, whatever its state (expired and revoked included); `undefined` if unknown. */
+  findByKey(key: string): KeyRecord | undefined {
+    const digest = this.hash(key);
+    const row = this.byHash.get(digest) as KeyRow | undefined;
+    if (!row) return undefined;
+    // The index lookup found the row; compare the digests in constant time all the same.
+    const a = Buffer.from(row.key_hash, 'hex');
+    const b = Buffer.from(digest, 'hex');
+    return a.length === b.length && timingSafeEqual(a, b) ? toRecord(row) : undefined;
+  }
+
+  get(id: string): KeyRecord | undefined {
+    const row = this.byId.get(id) as KeyRow | undefined;
+    return row && toRecord(row);
+  }
+
+  list(): KeyRecord[] {
+    return (this.db.prepare(`${SELECT} ORDER BY k.created_at, k.id`).all() as KeyRow[]).map(toRecord);
+  }
+
+  /** Marks the key revoked (idempotent); `undefined` if there is no such key. */
+  revoke(id: string): KeyRecord | undefined {
+    this.db.prepare('UPDATE gateway_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(this.now(), id);
+    return this.get(id);
+  }
+
+  /** Add one request and its tokens to the key's usage. */
+  charge(id: string, tokens: number): void {
+    this.chargeStmt.run(Math.max(0, Math.round(tokens)), this.now(), id);
+  }
+
+  accountLevel(accountId: string): string | undefined {
+    return (this.db.prepare('SELECT level FROM gateway_accounts WHERE id = ?').get(accountId) as { level: string } | undefined)?.level;
+  }
+}

@@ -1,0 +1,195 @@
+/**
+ * Per-account rate limits from the account's level: RPM, RPD and TPM as three separate fixed
+ * windows (rate-limiter-flexible), stored in SQLite so a restart keeps them. Requests are
+ * counted before the upstream call, failures included; tokens are reserved from an estimate
+ * before the call and corrected to the charged amount after it.
+ */
+import { RateLimiterRes, RateLimiterSQLite } from 'rate-limiter-flexible';
+import type { Db } from '../kernel/db.ts';
+import { GatewayError } from './errors.ts';
+import type { Level } from './levels.ts';
+import { LIMITS_TABLE } from './schema.ts';
+
+type Kind = 'rpm' | 'rpd' | 'tpm';
+
+const DURATION_SEC: Record<Kind, number> = { rpm: 60, rpd: 86_400, tpm: 60 };
+const LABEL: Record<Kind, string> = { rpm: 'requests per min (RPM)', rpd: 'requests per day (RPD)', tpm: 'tokens per min (TPM)' };
+const HEADER_SUFFIX: Record<Kind, string> = { rpm: 'requests', rpd: 'requests-day', tpm: 'tokens' };
+
+export interface WindowState {
+  kind: Kind;
+  limit: number;
+  remaining: number;
+  resetMs: number;
+}
+
+/** OpenAI's duration style: `20ms`, `1s`, `6m0s`, `1h0m0s`. */
+export function formatReset(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  let s = Math.ceil(ms / 1000);
+  const h = Math.floor(s / 3600);
+  s -= h * 3600;
+  const m = Math.floor(s / 60);
+  s -= m * 60;
+  if (h) return `${h}h${m}m${s}s`;
+  if (m) return `${m}m${s}s`;
+  return `${s}s`;
+}
+
+export function rateLimitHeaders(states: readonly WindowState[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const st of states) {
+    const sfx = HEADER_SUFFIX[st.kind];
+    out[`x-ratelimit-limit-${sfx}`] = String(st.limit);
+    out[`x-ratelimit-remaining-${sfx}`] = String(st.remaining);
+    out[`x-ratelimit-reset-${sfx}`] = formatReset(st.resetMs);
+  }
+  return out;
+}
+
+interface StoredWindow {
+  points: number;
+  expire: number | null;
+}
+
+/**
+ * RateLimiterSQLite with its two statements prepared once. The stock class prepares them on
+ * every call and wraps each in a new transaction function, which cost about 0.2 ms per consume
+ * here; the SQL (and so the table and the semantics) is the library's own.
+ */
+class PreparedSQLiteLimiter extends RateLimiterSQLite {
+  private readonly upsertStmt;
+  private readonly replaceStmt;
+  private readonly getStmt;
+
+  constructor(db: Db, opts: { keyPrefix: string; points: number; duration: number }) {
+    super({ storeClient: db, storeType: 'better-sqlite3', tableName: LIMITS_TABLE, tableCreated: true, ...opts });
+    this.upsertStmt = db.prepare(`
+      INSERT INTO ${LIMITS_TABLE} (key, points, expire) VALUES (?, ?, ?)
+      ON CONFLICT(key) DO UPDATE SET
+        points = CASE WHEN expire IS NULL OR expire > ? THEN points + excluded.points ELSE excluded.points END,
+        expire = CASE WHEN expire IS NULL OR expire > ? THEN expire ELSE excluded.expire END
+      RETURNING points, expire`);
+    this.replaceStmt = db.prepare(`INSERT OR REPLACE INTO ${LIMITS_TABLE} (key, points, expire) VALUES (?, ?, ?) RETURNING points, expire`);
+    this.getStmt = db.prepare(`SELECT points, expire FROM ${LIMITS_TABLE} WHERE key = ? AND (expire > ? OR expire IS NULL)`);
+  }
+
+  // Overrides of the store hooks RateLimiterStoreAbstract calls (not in the library's typings).
+  _upsert(rlKey: string, points: number, msDuration: number, forceExpire = false): Promise<StoredWindow> {
+    try {
+      const now = Date.now();
+      const expire = msDuration > 0 ? now + msDuration : null;
+      const row = (forceExpire ? this.replaceStmt.get(rlKey, points, expire) : this.upsertStmt.get(rlKey, points, expire, now, now)) as StoredWindow;
+      return Promise.resolve(row);
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+
+  /** Points used in the key's current window, read synchronously (0 when there is none). */
+  usedNow(key: string): number {
+    return (this.getStmt.get(this.getKey(key), Date.now()) as StoredWindow | undefined)?.points ?? 0;
+  }
+
+  _get(rlKey: string): Promise<StoredWindow | null> {
+    try {
+      return Promise.resolve((this.getStmt.get(rlKey, Date.now()) as StoredWindow | undefined) ?? null);
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+}
+
+function isRes(x: unknown): x is RateLimiterRes {
+  return x instanceof RateLimiterRes;
+}
+
+export class RateLimits {
+  private readonly limiters = new Map<string, PreparedSQLiteLimiter>();
+
+  constructor(private readonly db: Db) {}
+
+  private limiter(kind: Kind, points: number): PreparedSQLiteLimiter {
+    const id = `${kind}:${points}`;
+    let l = this.limiters.get(id);
+    if (!l) {
+      // Same key prefix whatever the level, so an account that changes level keeps its counters.
+      l = new PreparedSQLiteLimiter(this.db, { keyPrefix: kind, points, duration: DURATION_SEC[kind] });
+      this.limiters.set(id, l);
+    }
+    return l;
+  }
+
+  private state(kind: Kind, limit: number, res: RateLimiterRes): WindowState {
+    return { kind, limit, remaining: Math.max(0, limit - res.consumedPoints), resetMs: res.msBeforeNext < 0 ? DURATION_SEC[kind] * 1000 : res.msBeforeNext };
+  }
+
+  private rejected(kind: Kind, limit: number, res: RateLimiterRes, accountId: string, asked: number, done: readonly WindowState[]): GatewayError {
+    const waitMs = Math.max(1, res.msBeforeNext);
+    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+    const over = kind === 'tpm' && asked > limit;
+    const message = over
+      ? `This request needs about ${asked} tokens, more than the ${LABEL[kind]} limit of ${limit} of account ${accountId}. Send a smaller request (or a lower max_tokens).`
+      : `Rate limit reached for ${LABEL[kind]} on account ${accountId}: limit ${limit}. Please try again in ${seconds}s.`;
+    return new GatewayError(429, message, {
+      type: kind === 'tpm' ? 'tokens' : 'requests',
+      code: 'rate_limit_exceeded',
+      headers: {
+        ...rateLimitHeaders([...done, { kind, limit, remaining: 0, resetMs: waitMs }]),
+        'retry-after': String(seconds),
+        'retry-after-ms': String(waitMs),
+      },
+    });
+  }
+
+  /** Count one request in the RPM and RPD windows (0 = unlimited). Throws a 429 GatewayError. */
+  async admitRequest(accountId: string, level: Level): Promise<WindowState[]> {
+    const kinds = (['rpm', 'rpd'] as const).filter((k) => level[k] > 0);
+    // The store statements run synchronously inside consume(), so one transaction (one commit) holds both.
+    const pending = this.db.transaction(() => kinds.map((k) => this.limiter(k, level[k]).consume(accountId, 1)))();
+    for (const p of pending) p.catch(() => undefined);
+    const done: WindowState[] = [];
+    for (let i = 0; i < kinds.length; i++) {
+      const kind = kinds[i]!;
+      try {
+        done.push(this.state(kind, level[kind], await pending[i]!));
+      } catch (err) {
+        if (isRes(err)) throw this.rejected(kind, level[kind], err, accountId, 1, done);
+        throw err;
+      }
+    }
+    return done;
+  }
+
+  /** Reserve an estimate in the TPM window. Throws a 429 GatewayError. */
+  async reserveTokens(accountId: string, level: Level, estimate: number, done: readonly WindowState[]): Promise<WindowState | undefined> {
+    if (level.tpm <= 0) return undefined;
+    const points = Math.max(0, Math.round(estimate));
+    try {
+      return this.state('tpm', level.tpm, await this.limiter('tpm', level.tpm).consume(accountId, points));
+    } catch (err) {
+      if (isRes(err)) throw this.rejected('tpm', level.tpm, err, accountId, points, done);
+      throw err;
+    }
+  }
+
+  /** Current TPM window, for the headers of requests that reserve no tokens. */
+  async tokenState(accountId: string, level: Level): Promise<WindowState | undefined> {
+    if (level.tpm <= 0) return undefined;
+    const res = await this.limiter('tpm', level.tpm).get(accountId);
+    return res ? this.state('tpm', level.tpm, res) : { kind: 'tpm', limit: level.tpm, remaining: level.tpm, resetMs: 60_000 };
+  }
+
+  /**
+   * Move the TPM window from the reserved estimate to the tokens actually charged. The store
+   * statements run before this returns, so a caller's transaction includes them.
+   */
+  correctTokens(accountId: string, level: Level, delta: number): Promise<void> {
+    if (level.tpm <= 0 || delta === 0) return Promise.resolve();
+    const l = this.limiter('tpm', level.tpm);
+    if (delta > 0) return l.penalty(accountId, Math.round(delta)).then(() => undefined);
+    // A refund never reaches into a later window: that would hand out extra tokens.
+    const refund = Math.min(l.usedNow(accountId), Math.round(-delta));
+    return refund > 0 ? l.reward(accountId, refund).then(() => undefined) : Promise.resolve();
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * POST /v1beta/models/{model}:generateContent and :streamGenerateContent, passed through in the
+ * Gemini layout. `:streamGenerateContent` is a stream whatever `alt` says; the query string
+ * (e.g. `alt=sse`) is forwarded, without our `key` parameter.
+ */
+import { isObject, nonNegativeInt, parseJsonObject, readBody } from '../body.ts';
+import type { GatewayCall } from '../call.ts';
+import { badRequest } from '../errors.ts';
+import { estimateTokens } from '../usage.ts';
+
+export async function generateContent(call: GatewayCall, params: readonly string[]): Promise<void> {
+  let model: string;
+  try {
+    model = decodeURIComponent(params[0] ?? '');
+  } catch {
+    throw badRequest('The model name in the path is not valid URL encoding.', 'model');
+  }
+  const streaming = params[1] === 'streamGenerateContent';
+  const raw = await readBody(call.ctx.req, call.deps.settings.maxBodyBytes);
+  const body = parseJsonObject(raw);
+  if (!Array.isArray(body.contents) || body.contents.length === 0) throw badRequest('Field "contents" must be a non-empty array of {role, parts:[{text}]} objects.', 'contents');
+  call.permitModel(model);
+  call.stream = streaming;
+  const maxOutput = isObject(body.generationConfig) ? (nonNegativeInt(body.generationConfig.maxOutputTokens) ?? 0) : 0;
+  await call.reserveTokens(estimateTokens(raw.length), maxOutput);
+  const up = await call.send({ body: raw, contentType: 'application/json' });
+  await call.relay(up, { usage: 'gemini', streamJson: streaming });
+}

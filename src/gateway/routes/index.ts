@@ -1,0 +1,64 @@
+/** The gateway's route table: method, path pattern, interface family, handler. */
+import type { GatewayCall } from '../call.ts';
+import type { GatewayFamily } from '../errors.ts';
+import { chatCompletions } from './chat.ts';
+import { generateContent } from './gemini.ts';
+import { imageEdits } from './images.ts';
+import { billingSubscription, billingUsage, listModels, retrieveModel } from './info.ts';
+import { musicTask } from './music.ts';
+import { createMusicTask, passThrough } from './passthrough.ts';
+import { rerank } from './rerank.ts';
+
+export interface Route {
+  name: string;
+  methods: readonly string[];
+  pattern: RegExp;
+  /** Whether the route forwards to the upstream (503 when none is configured). */
+  upstream: boolean;
+  handle(call: GatewayCall, params: readonly string[]): Promise<void>;
+}
+
+const ANY = ['GET', 'POST', 'DELETE'] as const;
+
+export const routes: readonly Route[] = [
+  { name: 'chat.completions', methods: ['POST'], pattern: /^\/v1\/chat\/completions$/, upstream: true, handle: chatCompletions },
+  { name: 'gemini.generate', methods: ['POST'], pattern: /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/, upstream: true, handle: generateContent },
+  { name: 'rerank', methods: ['POST'], pattern: /^\/v1\/rerank$/, upstream: true, handle: rerank },
+  { name: 'images.edits', methods: ['POST'], pattern: /^\/v1\/images\/edits$/, upstream: true, handle: imageEdits },
+  { name: 'music.tasks', methods: ['GET'], pattern: /^\/v1\/music\/tasks\/([^/]+)$/, upstream: true, handle: musicTask },
+  { name: 'music.generations', methods: ['POST'], pattern: /^\/v1\/music\/generations$/, upstream: true, handle: createMusicTask },
+  { name: 'models.list', methods: ['GET'], pattern: /^\/v1\/models$/, upstream: true, handle: listModels },
+  { name: 'models.retrieve', methods: ['GET'], pattern: /^\/v1\/models\/([^/]+)$/, upstream: true, handle: retrieveModel },
+  { name: 'billing.subscription', methods: ['GET'], pattern: /^\/v1\/dashboard\/billing\/subscription$/, upstream: false, handle: billingSubscription },
+  { name: 'billing.usage', methods: ['GET'], pattern: /^\/v1\/dashboard\/billing\/usage$/, upstream: false, handle: billingUsage },
+  { name: 'images.generations', methods: ['POST'], pattern: /^\/v1\/images\/(?:generations|variations)$/, upstream: true, handle: passThrough },
+  { name: 'audio', methods: ['POST'], pattern: /^\/v1\/audio\/(?:speech|transcriptions|translations)$/, upstream: true, handle: passThrough },
+  { name: 'audio.voices', methods: ANY, pattern: /^\/v1\/audio\/voices(?:\/[^/]+)*$/, upstream: true, handle: passThrough },
+  { name: 'embeddings', methods: ['POST'], pattern: /^\/v1\/embeddings$/, upstream: true, handle: passThrough },
+  { name: 'videos', methods: ANY, pattern: /^\/v1\/videos?(?:\/[^/]+)*$/, upstream: true, handle: passThrough },
+];
+
+export type Family = GatewayFamily | 'unversioned';
+
+/** API paths called without their version segment (a base URL missing `/v1`). */
+const UNVERSIONED = /^\/(?:chat|completions|embeddings|models|rerank|images|audio|music|videos?|dashboard|responses|moderations|files|batches|fine_tuning)(?:\/|$)/;
+
+export function familyOf(path: string): Family | undefined {
+  if (path === '/v1beta' || path.startsWith('/v1beta/')) return 'gemini';
+  if (path === '/v1' || path.startsWith('/v1/')) return 'openai';
+  if (UNVERSIONED.test(path)) return 'unversioned';
+  return undefined;
+}
+
+export type RouteMatch = { route: Route; params: string[] } | { allowed: readonly string[] } | undefined;
+
+export function matchRoute(method: string, path: string): RouteMatch {
+  const allowed = new Set<string>();
+  for (const route of routes) {
+    const m = route.pattern.exec(path);
+    if (!m) continue;
+    if (route.methods.includes(method)) return { route, params: m.slice(1).map((p) => p ?? '') };
+    for (const x of route.methods) allowed.add(x);
+  }
+  return allowed.size ? { allowed: [...allowed] } : undefined;
+}

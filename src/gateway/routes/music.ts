@@ -1,0 +1,36 @@
+/**
+ * GET /v1/music/tasks/{task_id}: the upstream's task envelope, forwarded. Finished tasks
+ * (SUCCESS, FAILURE) are cached per account and answered from SQLite afterwards. A task created
+ * through this gateway may only be read by the account that created it (404 for others).
+ */
+import type { GatewayCall } from '../call.ts';
+import { badRequest, GatewayError } from '../errors.ts';
+import { envelopeStatus, FINAL_STATES } from '../tasks.ts';
+
+const TASK_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+export async function musicTask(call: GatewayCall, params: readonly string[]): Promise<void> {
+  const taskId = params[0] ?? '';
+  if (!TASK_ID.test(taskId)) throw badRequest('The task id must be 1 to 128 letters, digits, "_", "-", "." or ":".', 'task_id');
+  const { tasks } = call.deps;
+  const owner = tasks.owner(taskId);
+  if (owner !== undefined && owner !== call.key.accountId)
+    throw new GatewayError(404, `No music task "${taskId}" for this account.`, { type: 'invalid_request_error', code: 'task_not_found', param: 'task_id' });
+  const cached = tasks.cached(call.key.accountId, taskId);
+  if (cached !== undefined) {
+    call.ctx.set('x-cache', 'HIT');
+    call.ctx.type = 'application/json';
+    call.ctx.body = cached;
+    return;
+  }
+  call.upstream();
+  const up = await call.send({ method: 'GET' });
+  call.ctx.set('x-cache', 'MISS');
+  await call.relay(up, {
+    usage: 'none',
+    inspect: (body) => {
+      const status = envelopeStatus(body, taskId);
+      if (up.status === 200 && status !== undefined && FINAL_STATES.has(status)) tasks.store(call.key.accountId, taskId, status, JSON.stringify(body));
+    },
+  });
+}

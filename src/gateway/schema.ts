@@ -1,0 +1,96 @@
+/** The gateway's own tables (named migrations, run on the shared database). */
+import type { Migration } from '../kernel/db.ts';
+
+/** Table used by rate-limiter-flexible's RateLimiterSQLite (its own column layout). */
+export const LIMITS_TABLE = 'gateway_rate_limits';
+
+export const gatewayMigrations: readonly Migration[] = [
+  {
+    name: 'gateway-001-keys',
+    sql: `
+      CREATE TABLE gateway_meta (
+        name  TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      ) STRICT;
+      CREATE TABLE gateway_accounts (
+        id         TEXT    PRIMARY KEY,
+        level      TEXT    NOT NULL,
+        created_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE TABLE gateway_keys (
+        id            TEXT    PRIMARY KEY,
+        key_hash      TEXT    NOT NULL UNIQUE,
+        key_prefix    TEXT    NOT NULL,
+        key_last4     TEXT    NOT NULL,
+        name          TEXT    NOT NULL,
+        account_id    TEXT    NOT NULL REFERENCES gateway_accounts (id),
+        quota_tokens  INTEGER,
+        used_tokens   INTEGER NOT NULL DEFAULT 0,
+        request_count INTEGER NOT NULL DEFAULT 0,
+        models        TEXT    NOT NULL DEFAULT '[]',
+        ips           TEXT    NOT NULL DEFAULT '[]',
+        expires_at    INTEGER,
+        created_at    INTEGER NOT NULL,
+        revoked_at    INTEGER,
+        last_used_at  INTEGER
+      ) STRICT;
+      CREATE INDEX gateway_keys_by_account ON gateway_keys (account_id);
+    `,
+  },
+  {
+    name: 'gateway-002-usage',
+    sql: `
+      CREATE TABLE gateway_usage (
+        id                INTEGER PRIMARY KEY,
+        request_id        TEXT    NOT NULL,
+        created_at        INTEGER NOT NULL,
+        key_id            TEXT    NOT NULL,
+        account_id        TEXT    NOT NULL,
+        route             TEXT    NOT NULL,
+        method            TEXT    NOT NULL,
+        model             TEXT,
+        stream            INTEGER NOT NULL,
+        status            INTEGER NOT NULL,
+        upstream_status   INTEGER,
+        error_code        TEXT,
+        prompt_tokens     INTEGER NOT NULL,
+        completion_tokens INTEGER NOT NULL,
+        total_tokens      INTEGER NOT NULL,
+        charged_tokens    INTEGER NOT NULL,
+        usage_source      TEXT    NOT NULL CHECK (usage_source IN ('upstream', 'estimated', 'none')),
+        end_reason        TEXT    NOT NULL CHECK (end_reason IN ('completed', 'client_closed', 'upstream_error', 'rejected')),
+        ttfb_ms           INTEGER,
+        duration_ms       INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX gateway_usage_by_key ON gateway_usage (key_id, created_at);
+    `,
+  },
+  {
+    name: 'gateway-003-rate-limits',
+    sql: `
+      CREATE TABLE ${LIMITS_TABLE} (
+        key    TEXT PRIMARY KEY,
+        points INTEGER NOT NULL DEFAULT 0,
+        expire INTEGER
+      );
+    `,
+  },
+  {
+    name: 'gateway-004-music-tasks',
+    sql: `
+      CREATE TABLE gateway_music_tasks (
+        account_id TEXT    NOT NULL,
+        task_id    TEXT    NOT NULL,
+        status     TEXT    NOT NULL,
+        body       TEXT    NOT NULL,
+        stored_at  INTEGER NOT NULL,
+        PRIMARY KEY (account_id, task_id)
+      ) STRICT;
+      CREATE TABLE gateway_task_owners (
+        task_id    TEXT    PRIMARY KEY,
+        account_id TEXT    NOT NULL,
+        created_at INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
+];

@@ -1,0 +1,48 @@
+/** The gateway's settings, read from the one config loader (declared in src/config.ts). */
+import type { Config, ConfigValue } from '../config.ts';
+
+export interface GatewaySettings {
+  upstreamBaseUrl: string | undefined;
+  upstreamApiKey: string | undefined;
+  keyPepper: string | undefined;
+  firstByteTimeoutMs: number;
+  idleTimeoutMs: number;
+  keepAliveMs: number;
+  maxBodyBytes: number;
+  maxUploadBytes: number;
+  maxResponseBytes: number;
+  levelsJson: string | undefined;
+  levelsFile: string | undefined;
+  defaultLevel: string;
+  quotaPerUsd: number;
+}
+
+function num(values: Readonly<Record<string, ConfigValue>>, name: string): number {
+  const v = values[name];
+  if (typeof v !== 'number') throw new Error(`setting ${name} is not declared as a number in src/config.ts`);
+  return v;
+}
+
+function str(values: Readonly<Record<string, ConfigValue>>, name: string): string | undefined {
+  const v = values[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function gatewaySettings(config: Config): GatewaySettings {
+  const v = config.values;
+  return {
+    upstreamBaseUrl: config.aiUpstreamBaseUrl,
+    upstreamApiKey: config.aiUpstreamApiKey,
+    keyPepper: str(v, 'AI_KEY_PEPPER'),
+    firstByteTimeoutMs: num(v, 'AI_FIRST_BYTE_TIMEOUT_MS'),
+    idleTimeoutMs: num(v, 'AI_PROXY_TIMEOUT_MS'),
+    keepAliveMs: num(v, 'AI_STREAM_KEEPALIVE_MS'),
+    maxBodyBytes: num(v, 'AI_MAX_BODY_BYTES'),
+    maxUploadBytes: num(v, 'AI_MAX_UPLOAD_BYTES'),
+    maxResponseBytes: num(v, 'AI_MAX_RESPONSE_BYTES'),
+    levelsJson: str(v, 'AI_LEVELS'),
+    levelsFile: str(v, 'AI_LEVELS_FILE'),
+    defaultLevel: str(v, 'AI_DEFAULT_LEVEL') ?? 'default',
+    quotaPerUsd: num(v, 'AI_QUOTA_PER_USD'),
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * The one client of the upstream model gateway: an undici Pool. `headersTimeout` bounds the
+ * wait for the first byte (504), `bodyTimeout` bounds the silence between body chunks, and the
+ * caller's AbortSignal cancels the upstream request when the client leaves.
+ */
+import type { Readable } from 'node:stream';
+import { Pool, errors } from 'undici';
+import type { Dispatcher } from 'undici';
+import { GatewayError, upstreamTimeout, upstreamUnreachable } from './errors.ts';
+
+export type UpstreamHeaders = Record<string, string | string[] | undefined>;
+
+export interface UpstreamResponse {
+  status: number;
+  headers: UpstreamHeaders;
+  body: Readable;
+}
+
+export interface UpstreamRequest {
+  method: string;
+  /** Incoming path and query, appended to the base URL's path. */
+  path: string;
+  headers: Record<string, string>;
+  body?: Buffer | Readable | undefined;
+  signal: AbortSignal;
+}
+
+/** The caller went away; nothing can be sent to it any more. */
+export class ClientGone extends Error {
+  constructor() {
+    super('client closed the connection');
+    this.name = 'ClientGone';
+  }
+}
+
+export function headerValue(headers: UpstreamHeaders, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Map an upstream transport failure to the caller's status (502 unreachable, 504 timeout). */
+export function classifyUpstreamFailure(err: unknown, signal?: AbortSignal): Error {
+  if (signal?.aborted) return new ClientGone();
+  if (err instanceof GatewayError || err instanceof ClientGone) return err;
+  if (err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError) return upstreamTimeout(err);
+  return upstreamUnreachable(err);
+}
+
+export interface UpstreamOptions {
+  baseUrl: string;
+  apiKey: string | undefined;
+  firstByteTimeoutMs: number;
+  idleTimeoutMs: number;
+}
+
+export class UpstreamClient {
+  private readonly pool: Pool;
+  private readonly basePath: string;
+
+  constructor(private readonly opts: UpstreamOptions) {
+    const url = new URL(opts.baseUrl);
+    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.pool = new Pool(url.origin, {
+      headersTimeout: opts.firstByteTimeoutMs,
+      bodyTimeout: opts.idleTimeoutMs,
+      connectTimeout: Math.min(opts.firstByteTimeoutMs, 10_000),
+      keepAliveTimeout: 10_000,
+    });
+  }
+
+  /** Our credential for the upstream, in the header style of the interface family. */
+  authHeaders(family: 'openai' | 'gemini'): Record<string, string> {
+    if (!this.opts.apiKey) return {};
+    return family === 'gemini' ? { authorization: `Bearer ${this.opts.apiKey}`, 'x-goog-api-key': this.opts.apiKey } : { authorization: `Bearer ${this.opts.apiKey}` };
+  }
+
+  async send(req: UpstreamRequest): Promise<UpstreamResponse> {
+    const options: Dispatcher.RequestOptions = {
+      method: req.method as Dispatcher.HttpMethod,
+      path: `${this.basePath}${req.path}`,
+      headers: req.headers,
+      body: req.body ?? null,
+      signal: req.signal,
+    };
+    try {
+      const res = await this.pool.request(options);
+      return { status: res.statusCode, headers: res.headers, body: res.body };
+    } catch (err) {
+      throw classifyUpstreamFailure(err, req.signal);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The catalogue categories of the interface spec (spec/interface.md, "Aggregate endpoints"), by
+ * source id. Used to group the OpenAPI tags and the README tables; a source missing here is
+ * listed under "Other" until it is added.
+ */
+
+export const CATEGORIES = ['Periodic information', 'Hot lists and rankings', 'Utilities', 'Entertainment', 'Other'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+const BY_SOURCE: Readonly<Record<string, Category>> = {
+  '60s': 'Periodic information',
+  'ai-news': 'Periodic information',
+  'wallpaper-daily': 'Periodic information',
+  'exchange-rate': 'Periodic information',
+  'today-in-history': 'Periodic information',
+  'free-games': 'Periodic information',
+
+  'hot-short-video-a': 'Hot lists and rankings',
+  'hot-lifestyle-a': 'Hot lists and rankings',
+  'hot-microblog': 'Hot lists and rankings',
+  'hot-video-site': 'Hot lists and rankings',
+  'hot-qa-site': 'Hot lists and rankings',
+  'hot-news-feed': 'Hot lists and rankings',
+  'search-a': 'Hot lists and rankings',
+  'hot-search-b': 'Hot lists and rankings',
+  'hot-car': 'Hot lists and rankings',
+  'music-rank': 'Hot lists and rankings',
+  'tech-forum': 'Hot lists and rankings',
+  'boxoffice-a': 'Hot lists and rankings',
+  'review-a': 'Hot lists and rankings',
+
+  weather: 'Utilities',
+  moyu: 'Utilities',
+  lyric: 'Utilities',
+  fanyi: 'Utilities',
+  baike: 'Utilities',
+  whois: 'Utilities',
+  qrcode: 'Utilities',
+  ip: 'Utilities',
+  og: 'Utilities',
+  hash: 'Utilities',
+  health: 'Utilities',
+  password: 'Utilities',
+  color: 'Utilities',
+  'gold-price': 'Utilities',
+  'fuel-price': 'Utilities',
+  olympics: 'Utilities',
+  lunar: 'Utilities',
+
+  'one-liner': 'Entertainment',
+  luck: 'Entertainment',
+  duanzi: 'Entertainment',
+  'dad-joke': 'Entertainment',
+  fabing: 'Entertainment',
+  answer: 'Entertainment',
+  'fast-food-copy': 'Entertainment',
+  'awesome-js': 'Entertainment',
+  changya: 'Entertainment',
+};
+
+export function categoryOf(sourceId: string): Category {
+  return BY_SOURCE[sourceId] ?? 'Other';
+}

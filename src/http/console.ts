@@ -1,0 +1,391 @@
+/**
+ * /console: a small server-rendered page to manage gateway keys (create, list with usage,
+ * revoke), on the gateway's key store and with the key command's rules. Off (404) unless
+ * CONSOLE_ADMIN_TOKEN is set.
+ *
+ * Authentication: the admin token, either as `Authorization: Bearer <token>` (scripts) or through
+ * the login form, which sets an HttpOnly, SameSite=Strict cookie holding an expiry and an
+ * HMAC-SHA256 of it keyed by the token (so changing the token ends every session, and the
+ * cookie never contains the token). CSRF: SameSite=Strict plus an Origin (or Referer) check on
+ * every state-changing request authenticated by the cookie or the login form.
+ */
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { Router } from '@koa/router';
+import type Koa from 'koa';
+import { ConfigError } from '../config.ts';
+import { escapeHtml } from '../encoding/escape.ts';
+import type { KeyRecord, KeyStore, NewKey } from '../gateway/keys.ts';
+import type { Levels } from '../gateway/levels.ts';
+import { validateIpRule, validateModelPattern } from '../gateway/policy.ts';
+import { formatDateTime, isIsoDate } from '../kernel/time.ts';
+import type { AppContext, AppState } from './middleware.ts';
+
+export const CONSOLE_COOKIE = 'console_session';
+export const MIN_ADMIN_TOKEN_LENGTH = 16;
+const SESSION_SEC = 12 * 3600;
+const MAX_FORM_BYTES = 16 * 1024;
+
+export interface ConsoleDeps {
+  adminToken: string;
+  keys: KeyStore;
+  levels: Levels;
+  now?: () => number;
+}
+
+// --- sessions -----------------------------------------------------------------------------------
+
+function sign(token: string, expiresSec: number): string {
+  return createHmac('sha256', token).update(`console-session:${expiresSec}`).digest('hex');
+}
+
+export function sessionCookieValue(token: string, nowMs: number): string {
+  const exp = Math.floor(nowMs / 1000) + SESSION_SEC;
+  return `${exp}.${sign(token, exp)}`;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = createHash('sha256').update(a).digest();
+  const y = createHash('sha256').update(b).digest();
+  return timingSafeEqual(x, y);
+}
+
+export function validSession(token: string, value: string | undefined, nowMs: number): boolean {
+  const m = /^(\d{1,12})\.([0-9a-f]{64})$/.exec(value ?? '');
+  if (!m) return false;
+  const exp = Number(m[1]);
+  if (exp * 1000 <= nowMs) return false;
+  return sameSecret(sign(token, exp), m[2] as string);
+}
+
+type Auth = 'header' | 'cookie' | undefined;
+
+function authOf(ctx: AppContext, token: string, now: number): Auth {
+  const header = ctx.get('authorization');
+  if (header) {
+    const m = /^Bearer (\S+)$/.exec(header);
+    return m?.[1] && sameSecret(m[1], token) ? 'header' : undefined;
+  }
+  return validSession(token, ctx.cookies.get(CONSOLE_COOKIE), now) ? 'cookie' : undefined;
+}
+
+/** Whether a browser request comes from this origin (Origin, else Referer). */
+function sameOrigin(ctx: AppContext): boolean {
+  const from = ctx.get('origin') || ctx.get('referer');
+  if (!from || from === 'null') return false;
+  try {
+    return new URL(from).host === ctx.host;
+  } catch {
+    return false;
+  }
+}
+
+async function readForm(ctx: AppContext): Promise<URLSearchParams> {
+  const type = ctx.get('content-type');
+  if (!type.startsWith('application/x-www-form-urlencoded')) {
+    ctx.throw(415, 'Send the console forms as application/x-www-form-urlencoded.');
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_FORM_BYTES) ctx.throw(413, 'Form too large.');
+    chunks.push(chunk);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+// --- the key form: the key command's rules ------------------------------------------------------
+
+export interface KeyForm {
+  name: string;
+  account: string;
+  level: string;
+  quota: string;
+  models: string;
+  ips: string;
+  expires: string;
+}
+
+const list = (s: string) =>
+  s
+    .split(/[,\s]+/)
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/** Form values → a NewKey, or the list of problems (each names the field and what is accepted). */
+export function parseKeyForm(f: KeyForm, levels: Levels, now: number): { key?: NewKey; problems: string[] } {
+  const problems: string[] = [];
+  const name = f.name.trim();
+  if (!name) problems.push('Name: give the key a name (e.g. who or what uses it).');
+  else if (name.length > 100) problems.push('Name: at most 100 characters.');
+  const account = f.account.trim();
+  if (account && !/^[A-Za-z0-9_.@-]{1,64}$/.test(account)) problems.push('Account: 1–64 letters, digits or _ . @ - (empty = a new account for this key).');
+  const level = f.level.trim() || levels.defaultLevel;
+  if (!levels.get(level)) problems.push(`Level: one of ${levels.names().join(', ')}.`);
+  let quotaTokens: number | null = null;
+  if (f.quota.trim()) {
+    if (!/^\d{1,15}$/.test(f.quota.trim())) problems.push('Quota: a whole number of tokens (empty = unlimited).');
+    else quotaTokens = Number(f.quota.trim());
+  }
+  const models = list(f.models);
+  for (const m of models) {
+    const p = validateModelPattern(m);
+    if (p) problems.push(`Models: ${p}.`);
+  }
+  const ips = list(f.ips);
+  for (const ip of ips) {
+    const p = validateIpRule(ip);
+    if (p) problems.push(`IP allowlist: ${p}.`);
+  }
+  let expiresAt: number | null = null;
+  const exp = f.expires.trim();
+  if (exp) {
+    const at = isIsoDate(exp) ? Date.parse(`${exp}T00:00:00+08:00`) : /^\d{4}-\d{2}-\d{2}T/.test(exp) ? Date.parse(exp) : Number.NaN;
+    if (Number.isNaN(at)) problems.push('Expiry: a date YYYY-MM-DD (midnight Asia/Shanghai) or an ISO date-time.');
+    else if (at <= now) problems.push('Expiry: the date must be in the future.');
+    else expiresAt = at;
+  }
+  if (problems.length) return { problems };
+  return {
+    problems,
+    key: { name, account: account || undefined, level, levelExplicit: f.level.trim() !== '', quotaTokens, models, ips, expiresAt },
+  };
+}
+
+// --- pages ----------------------------------------------------------------------------------------
+
+const CSS = `
+*{box-sizing:border-box}
+body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f6f7f9;color:#1d2330}
+main{max-width:1100px;margin:0 auto;padding:16px}
+h1{font-size:1.4rem;margin:0 0 12px}h2{font-size:1.1rem;margin:20px 0 8px}
+.box{background:#fff;border:1px solid #e4e7ec;border-radius:12px;padding:14px 16px;margin:12px 0}
+label{display:block;font-weight:600;margin:8px 0 2px}
+input,select{width:100%;padding:8px;border:1px solid #c9ced6;border-radius:8px;font:inherit}
+.hint{color:#667085;font-size:.85rem;font-weight:400}
+.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:0 16px}
+button{margin-top:12px;padding:8px 16px;border:0;border-radius:8px;background:#2e90fa;color:#fff;font:inherit;font-weight:600;cursor:pointer}
+button.danger{background:#f04438;margin:0;padding:4px 10px}
+button.plain{background:#667085}
+.problems{background:#fef3f2;border:1px solid #fda29b;color:#b42318;border-radius:8px;padding:8px 12px}
+.notice{background:#ecfdf3;border:1px solid #75e0a7;border-radius:8px;padding:8px 12px}
+.scroll{overflow-x:auto}
+table{border-collapse:collapse;width:100%;background:#fff;font-size:.9rem}
+th,td{border-bottom:1px solid #e4e7ec;padding:6px 8px;text-align:left;vertical-align:top}
+th{background:#f2f4f7;white-space:nowrap}
+code{font-family:ui-monospace,Menlo,Consolas,monospace}
+.newkey{display:block;font-size:1.05rem;padding:12px;background:#1d2330;color:#fff;border-radius:8px;overflow-wrap:anywhere;user-select:all}
+.revoked td{color:#98a2b3}
+.top{display:flex;justify-content:space-between;align-items:center;gap:8px}
+`;
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)} · key console</title>
+<style>${CSS}</style>
+</head>
+<body><main>${body}</main></body>
+</html>
+`;
+}
+
+function loginPage(error?: string): string {
+  return page(
+    'Log in',
+    `<h1>Key console</h1>
+<form class="box" method="post" action="/console/login">
+${error ? `<p class="problems">${escapeHtml(error)}</p>` : ''}
+<label for="token">Admin token <span class="hint">(CONSOLE_ADMIN_TOKEN)</span></label>
+<input id="token" name="token" type="password" autocomplete="current-password" required>
+<button type="submit">Log in</button>
+</form>`,
+  );
+}
+
+function keyState(k: KeyRecord, now: number): string {
+  if (k.revokedAt !== null) return `revoked ${formatDateTime(k.revokedAt)}`;
+  if (k.expiresAt !== null && k.expiresAt <= now) return 'expired';
+  return 'active';
+}
+
+const EMPTY_FORM: KeyForm = { name: '', account: '', level: '', quota: '', models: '', ips: '', expires: '' };
+
+function createForm(levels: Levels, f: KeyForm, problems: string[]): string {
+  const field = (id: keyof KeyForm, label: string, hint: string, attrs = '') =>
+    `<div><label for="${id}">${label} <span class="hint">${hint}</span></label><input id="${id}" name="${id}" value="${escapeHtml(f[id])}" ${attrs}></div>`;
+  const options = levels
+    .names()
+    .map((n) => {
+      const l = levels.get(n);
+      const selected = (f.level || levels.defaultLevel) === n ? ' selected' : '';
+      return `<option value="${escapeHtml(n)}"${selected}>${escapeHtml(n)}${l ? ` (RPM ${l.rpm}, RPD ${l.rpd}, TPM ${l.tpm})` : ''}</option>`;
+    })
+    .join('');
+  return `<form class="box" method="post" action="/console/keys" id="create">
+<h2>Create a key</h2>
+${problems.length ? `<ul class="problems">${problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul>` : ''}
+<div class="grid">
+${field('name', 'Name', '(required)', 'required maxlength="100"')}
+${field('account', 'Account', '(empty = new account)', 'maxlength="64"')}
+<div><label for="level">Level <span class="hint">(rate limits of the account)</span></label><select id="level" name="level">${options}</select></div>
+${field('quota', 'Quota', '(tokens; empty = unlimited)', 'inputmode="numeric"')}
+${field('models', 'Models', '(comma-separated, * wildcards; empty = all)')}
+${field('ips', 'IP allowlist', '(IPs or CIDRs; empty = any)')}
+${field('expires', 'Expires', '(YYYY-MM-DD; empty = never)', 'type="date"')}
+</div>
+<button type="submit">Create key</button>
+</form>`;
+}
+
+function keysTable(keys: KeyRecord[], now: number): string {
+  if (!keys.length) return '<p class="box">No keys yet.</p>';
+  const rows = keys
+    .map((k) => {
+      const state = keyState(k, now);
+      const quota = k.quotaTokens === null ? `${k.usedTokens} / unlimited` : `${k.usedTokens} / ${k.quotaTokens}`;
+      return `<tr class="${k.revokedAt !== null ? 'revoked' : ''}" data-key-id="${escapeHtml(k.id)}">
+<td><strong>${escapeHtml(k.name)}</strong><br><code>${escapeHtml(k.hint)}</code><br><code class="hint">${escapeHtml(k.id)}</code></td>
+<td>${escapeHtml(k.accountId)}<br><span class="hint">${escapeHtml(k.level)}</span></td>
+<td class="state">${escapeHtml(state)}</td>
+<td><span class="tokens">${escapeHtml(quota)}</span> tokens<br><span class="requests">${k.requestCount}</span> requests<br><span class="hint">last ${k.lastUsedAt ? escapeHtml(formatDateTime(k.lastUsedAt)) : 'never'}</span></td>
+<td>${escapeHtml(formatDateTime(k.createdAt))}<br><span class="hint">expires ${k.expiresAt ? escapeHtml(formatDateTime(k.expiresAt)) : 'never'}</span></td>
+<td>models: ${k.models.length ? escapeHtml(k.models.join(', ')) : 'all'}<br>IPs: ${k.ips.length ? escapeHtml(k.ips.join(', ')) : 'any'}</td>
+<td>${k.revokedAt === null ? `<form method="post" action="/console/keys/${encodeURIComponent(k.id)}/revoke"><button class="danger" type="submit" aria-label="Revoke ${escapeHtml(k.name)}">Revoke</button></form>` : ''}</td>
+</tr>`;
+    })
+    .join('\n');
+  return `<div class="scroll"><table id="keys">
+<thead><tr><th>Key</th><th>Account / level</th><th>State</th><th>Usage (used / quota)</th><th>Created</th><th>Limits</th><th></th></tr></thead>
+<tbody>
+${rows}
+</tbody></table></div>`;
+}
+
+function consolePage(deps: Required<ConsoleDeps>, opts: { form?: KeyForm; problems?: string[]; notice?: string }): string {
+  const now = deps.now();
+  return page(
+    'Keys',
+    `<div class="top"><h1>Key console</h1><form method="post" action="/console/logout"><button class="plain" type="submit">Log out</button></form></div>
+${opts.notice ? `<p class="notice">${escapeHtml(opts.notice)}</p>` : ''}
+${createForm(deps.levels, opts.form ?? EMPTY_FORM, opts.problems ?? [])}
+<h2>Keys</h2>
+${keysTable(deps.keys.list(), now)}
+<p class="hint">The same keys as <code>npm run keys -- list</code>. Usage counts every request and the tokens charged.</p>`,
+  );
+}
+
+function createdPage(key: string, k: KeyRecord): string {
+  return page(
+    'Key created',
+    `<h1>Key created</h1>
+<div class="box">
+<p><strong>Copy this key now: it is shown only once.</strong> Only its hash is stored; a lost key cannot be recovered.</p>
+<code class="newkey" id="new-key">${escapeHtml(key)}</code>
+<p>Name <strong>${escapeHtml(k.name)}</strong> · id <code id="new-key-id">${escapeHtml(k.id)}</code> · account ${escapeHtml(k.accountId)} · level ${escapeHtml(k.level)}</p>
+<p><a href="/console">Back to the console</a></p>
+</div>`,
+  );
+}
+
+// --- router -----------------------------------------------------------------------------------------
+
+export function createConsoleRouter(input: ConsoleDeps): Router<AppState> {
+  if (input.adminToken.length < MIN_ADMIN_TOKEN_LENGTH) {
+    throw new ConfigError([`CONSOLE_ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters long (or unset to turn the console off).`]);
+  }
+  const deps: Required<ConsoleDeps> = { now: Date.now, ...input };
+  const token = deps.adminToken;
+  const router = new Router<AppState>({ prefix: '/console' });
+
+  const html = (ctx: AppContext, status: number, body: string) => {
+    ctx.status = status;
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = body;
+  };
+
+  router.use(async (ctx: AppContext, next: Koa.Next) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('X-Frame-Options', 'DENY');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    // same-origin: form posts keep a real Origin header (no-referrer would make it "null").
+    ctx.set('Referrer-Policy', 'same-origin');
+    ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    await next();
+  });
+
+  /** State-changing requests: a cookie or form login needs a same-origin browser request. */
+  const guard = (ctx: AppContext): Auth => {
+    const auth = authOf(ctx, token, deps.now());
+    if (auth === 'cookie' && !sameOrigin(ctx)) {
+      html(ctx, 403, loginPage('This request came from another site or carried no Origin header; it was refused.'));
+      return undefined;
+    }
+    if (!auth) html(ctx, 401, loginPage(ctx.get('authorization') ? 'Wrong admin token.' : 'Please log in.'));
+    return auth;
+  };
+
+  router.get('/', (ctx) => {
+    if (!authOf(ctx, token, deps.now())) return html(ctx, 200, loginPage());
+    const revoked = typeof ctx.query.revoked === 'string' ? deps.keys.get(ctx.query.revoked) : undefined;
+    html(ctx, 200, consolePage(deps, revoked ? { notice: `Key "${revoked.name}" (${revoked.id}) is revoked.` } : {}));
+  });
+
+  router.post('/login', async (ctx) => {
+    if (!sameOrigin(ctx)) return html(ctx, 403, loginPage('This request came from another site or carried no Origin header; it was refused.'));
+    const form = await readForm(ctx);
+    if (!sameSecret(form.get('token') ?? '', token)) return html(ctx, 401, loginPage('Wrong admin token.'));
+    ctx.cookies.set(CONSOLE_COOKIE, sessionCookieValue(token, deps.now()), {
+      httpOnly: true,
+      sameSite: 'strict',
+      path: '/console',
+      maxAge: SESSION_SEC * 1000,
+      secure: ctx.secure,
+      overwrite: true,
+    });
+    ctx.status = 303;
+    ctx.redirect('/console');
+  });
+
+  router.post('/logout', (ctx) => {
+    if (!sameOrigin(ctx)) return html(ctx, 403, loginPage('This request came from another site or carried no Origin header; it was refused.'));
+    ctx.cookies.set(CONSOLE_COOKIE, '', { httpOnly: true, sameSite: 'strict', path: '/console', maxAge: 0, overwrite: true });
+    ctx.status = 303;
+    ctx.redirect('/console');
+  });
+
+  router.post('/keys', async (ctx) => {
+    if (!guard(ctx)) return;
+    const raw = await readForm(ctx);
+    const form: KeyForm = {
+      name: raw.get('name') ?? '',
+      account: raw.get('account') ?? '',
+      level: raw.get('level') ?? '',
+      quota: raw.get('quota') ?? '',
+      models: raw.get('models') ?? '',
+      ips: raw.get('ips') ?? '',
+      expires: raw.get('expires') ?? '',
+    };
+    const parsed = parseKeyForm(form, deps.levels, deps.now());
+    if (!parsed.key) return html(ctx, 400, consolePage(deps, { form, problems: parsed.problems }));
+    const { key, record } = deps.keys.create(parsed.key);
+    ctx.state.log.info({ keyId: record.id, account: record.accountId, level: record.level }, 'console: key created');
+    html(ctx, 201, createdPage(key, record));
+  });
+
+  router.post('/keys/:id/revoke', (ctx) => {
+    if (!guard(ctx)) return;
+    const id = ctx.params.id ?? '';
+    const record = deps.keys.revoke(id);
+    if (!record) return html(ctx, 404, consolePage(deps, { notice: `No key with id ${id}.` }));
+    ctx.state.log.info({ keyId: record.id }, 'console: key revoked');
+    ctx.status = 303;
+    ctx.redirect(`/console?revoked=${encodeURIComponent(record.id)}`);
+  });
+
+  return router;
+}

@@ -1,0 +1,192 @@
+/**
+ * Prometheus metrics (prom-client), one registry per service: HTTP requests by route, status and
+ * encoding with latency histograms, /v2/apis cache results, fetch runs per source (fed by the
+ * engine's `onRun` hook), gateway tokens and limit rejections (read from the gateway's usage
+ * log, one row per authenticated request, at scrape time), /v2/apis abuse rejections, and the
+ * default process metrics (event-loop delay included). Served at GET /metrics.
+ */
+import { Router } from '@koa/router';
+import type Koa from 'koa';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Db } from '../kernel/db.ts';
+import type { RunEvent } from '../kernel/engine.ts';
+import { gatewayRouteTemplate } from './openapi.ts';
+import type { AppContext, AppState } from './middleware.ts';
+
+export type ApisRejection = 'rate' | 'force_update' | 'deny' | 'key';
+
+export interface GatewayCounts {
+  requests: number;
+  errors: number;
+}
+
+export interface Metrics {
+  registry: Registry;
+  /** The engine's `onRun` observer. */
+  onRun(event: RunEvent): void;
+  apisRejected(reason: ApisRejection): void;
+  /**
+   * Count gateway tokens and 429s from the gateway's usage log (table `gateway_usage`, one row
+   * per authenticated request) from now on; called once the gateway has migrated its tables.
+   */
+  watchGatewayUsage(db: Db): void;
+  /** Requests to /v1 and /v1beta since start, and how many of them answered 4xx/5xx. */
+  gatewayCounts(): Promise<GatewayCounts>;
+  /**
+   * Middleware counting every request when its response ends (streamed answers are timed to
+   * their last byte). Mounted first, before the gateway, so /v1 is measured too.
+   */
+  requestMiddleware(): (ctx: AppContext, next: Koa.Next) => Promise<void>;
+}
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
+const FETCH_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30, 60];
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
+
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by family (apis, gateway, service), route template, method, status and encoding.',
+    labelNames: ['family', 'route', 'method', 'status', 'encoding'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from the request to the end of the response (streams included), by family and route template.',
+    labelNames: ['family', 'route', 'method'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const cache = new Counter({
+    name: 'apis_cache_total',
+    help: '/v2/apis answers from cached data by route and X-Cache result (hit, stale, miss).',
+    labelNames: ['route', 'result'] as const,
+    registers: [registry],
+  });
+  const fetches = new Counter({
+    name: 'source_fetch_total',
+    help: 'Upstream fetch runs per source and outcome (ok, unchanged, failed) and failure kind.',
+    labelNames: ['source', 'outcome', 'kind'] as const,
+    registers: [registry],
+  });
+  const fetchDuration = new Histogram({
+    name: 'source_fetch_duration_seconds',
+    help: 'Duration of upstream fetch runs per source and outcome.',
+    labelNames: ['source', 'outcome'] as const,
+    buckets: FETCH_BUCKETS,
+    registers: [registry],
+  });
+  let tailUsage: (() => UsageTailRow[]) | undefined;
+  const tokens: Counter<'model' | 'kind'> = new Counter({
+    name: 'gateway_tokens_total',
+    help: 'Tokens charged by the AI gateway since start, by model and kind (prompt, completion).',
+    labelNames: ['model', 'kind'] as const,
+    registers: [registry],
+    collect: () => drain(),
+  });
+  const gatewayLimits: Counter<'code'> = new Counter({
+    name: 'gateway_limit_rejections_total',
+    help: 'AI gateway requests refused with 429 since start, by error code (rate_limit_exceeded = RPM/RPD/TPM, insufficient_quota).',
+    labelNames: ['code'] as const,
+    registers: [registry],
+    collect: () => drain(),
+  });
+  for (const code of ['rate_limit_exceeded', 'insufficient_quota']) gatewayLimits.inc({ code }, 0);
+  const modelLabel = (m: string | null) => (!m ? 'unknown' : m.length > 64 ? `${m.slice(0, 64)}…` : m);
+  /** Add the usage rows written since the last scrape. */
+  function drain(): void {
+    for (const row of tailUsage?.() ?? []) {
+      if (row.prompt_tokens > 0) tokens.inc({ model: modelLabel(row.model), kind: 'prompt' }, row.prompt_tokens);
+      if (row.completion_tokens > 0) tokens.inc({ model: modelLabel(row.model), kind: 'completion' }, row.completion_tokens);
+      if (row.status === 429) gatewayLimits.inc({ code: row.error_code ?? 'unknown' });
+    }
+  }
+  const apisLimits = new Counter({
+    name: 'apis_rejections_total',
+    help: '/v2/apis requests refused by the abuse limits (rate, force_update, deny, key).',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  for (const reason of ['rate', 'force_update', 'deny', 'key'] as const) apisLimits.inc({ reason }, 0);
+
+  return {
+    registry,
+    onRun(e) {
+      fetches.inc({ source: e.sourceId, outcome: e.outcome, kind: e.kind ?? '' });
+      fetchDuration.observe({ source: e.sourceId, outcome: e.outcome }, e.ms / 1000);
+    },
+    apisRejected(reason) {
+      apisLimits.inc({ reason });
+    },
+    watchGatewayUsage(db) {
+      tailUsage = usageTail(db);
+    },
+    async gatewayCounts() {
+      const all = (await requests.get()).values.filter((v) => v.labels.family === 'gateway');
+      return {
+        requests: all.reduce((n, v) => n + v.value, 0),
+        errors: all.filter((v) => Number(v.labels.status) >= 400).reduce((n, v) => n + v.value, 0),
+      };
+    },
+    requestMiddleware() {
+      return async function requestMetrics(ctx: AppContext, next: Koa.Next): Promise<void> {
+        const started = performance.now();
+        ctx.res.once('close', () => {
+          const family = requestFamily(ctx.path);
+          const route = routeLabel(ctx, family);
+          requests.inc({ family, route, method: ctx.method, status: String(ctx.res.statusCode), encoding: ctx.state.encoding ?? '' });
+          latency.observe({ family, route, method: ctx.method }, (performance.now() - started) / 1000);
+          const xCache = ctx.response.get('X-Cache');
+          if (family === 'apis' && (xCache === 'HIT' || xCache === 'STALE' || xCache === 'MISS')) cache.inc({ route, result: xCache.toLowerCase() });
+        });
+        await next();
+      };
+    },
+  };
+}
+
+interface UsageTailRow {
+  id: number;
+  model: string | null;
+  prompt_tokens: number;
+  completion_tokens: number;
+  status: number;
+  error_code: string | null;
+}
+
+/** Reads the gateway usage rows added since the previous call (by id, so each row counts once). */
+function usageTail(db: Db): () => UsageTailRow[] {
+  const read = db.prepare('SELECT id, model, prompt_tokens, completion_tokens, status, error_code FROM gateway_usage WHERE id > ? ORDER BY id LIMIT 100000');
+  let last = (db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM gateway_usage').get() as { id: number }).id;
+  return () => {
+    const rows = read.all(last) as UsageTailRow[];
+    if (rows.length) last = (rows.at(-1) as UsageTailRow).id;
+    return rows;
+  };
+}
+
+export function requestFamily(path: string): 'apis' | 'gateway' | 'service' {
+  if (path === '/v2/apis' || path.startsWith('/v2/apis/')) return 'apis';
+  if (/^\/v1(beta)?(\/|$)/.test(path)) return 'gateway';
+  return 'service';
+}
+
+/** A bounded route label: the router's template, a known gateway route, or a catch-all. */
+function routeLabel(ctx: AppContext, family: string): string {
+  const matched = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
+  if (typeof matched === 'string') return matched;
+  if (family === 'gateway') return gatewayRouteTemplate(ctx.path) ?? 'other';
+  return 'unmatched';
+}
+
+export function createMetricsRouter(metrics: Metrics): Router<AppState> {
+  const router = new Router<AppState>();
+  router.get('/metrics', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = metrics.registry.contentType;
+    ctx.body = await metrics.registry.metrics();
+  });
+  return router;
+}

@@ -1,0 +1,51 @@
+/**
+ * The operator-facing parts (issue #7) assembled from configuration: metrics, the abuse limits
+ * of /v2/apis, the key console, and their routers (docs, status page, metrics, console).
+ */
+import type { Router } from '@koa/router';
+import type { Config } from '../config.ts';
+import type { KeyStore } from '../gateway/keys.ts';
+import type { Levels } from '../gateway/levels.ts';
+import type { Registry } from '../kernel/registry.ts';
+import type { Scheduler } from '../kernel/scheduler.ts';
+import type { Store } from '../kernel/store.ts';
+import { abuseSettings, keyVerifier, type AbuseSettings, type KeyVerifier, type LimiterFactory } from './abuse.ts';
+import { createConsoleRouter, type ConsoleDeps } from './console.ts';
+import { createDocsRouter } from './docs.ts';
+import { createMetricsRouter, type Metrics } from './metrics.ts';
+import type { AppState } from './middleware.ts';
+import { createStatusPageRouter } from './status-page.ts';
+
+export interface OpsDeps {
+  /** Prometheus metrics; undefined when METRICS_ENABLED=false. */
+  metrics?: Metrics | undefined;
+  /** Abuse limits of /v2/apis. */
+  abuse?: { settings: AbuseSettings; limiters?: LimiterFactory | undefined; verifyKey?: KeyVerifier | undefined } | undefined;
+  /** The key console; undefined = off (404). */
+  console?: ConsoleDeps | undefined;
+}
+
+/** Read the operations settings; `gateway` gives the key store shared with /v1 and `npm run keys`. */
+export function opsFromConfig(opts: { config: Config; gateway?: { keys: KeyStore; levels: Levels } | undefined; metrics?: Metrics | undefined; limiters?: LimiterFactory | undefined; now?: () => number }): OpsDeps {
+  const { config, gateway } = opts;
+  const token = config.values.CONSOLE_ADMIN_TOKEN;
+  return {
+    metrics: opts.metrics,
+    abuse: {
+      settings: abuseSettings(config),
+      limiters: opts.limiters,
+      verifyKey: gateway ? keyVerifier(gateway.keys, opts.now) : undefined,
+    },
+    console: typeof token === 'string' && token && gateway ? { adminToken: token, keys: gateway.keys, levels: gateway.levels, ...(opts.now ? { now: opts.now } : {}) } : undefined,
+  };
+}
+
+/** The routers of the operations pages, in mounting order. */
+export function opsRouters(deps: OpsDeps & { registry: Registry; store: Store; scheduler?: Scheduler | undefined; now: () => number; startedAt: number }): Router<AppState>[] {
+  return [
+    createDocsRouter({ registry: deps.registry }),
+    createStatusPageRouter(deps),
+    ...(deps.metrics ? [createMetricsRouter(deps.metrics)] : []),
+    ...(deps.console ? [createConsoleRouter(deps.console)] : []),
+  ];
+}

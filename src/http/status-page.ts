@@ -1,0 +1,215 @@
+/**
+ * GET /status: every source at a glance for a person (HTML, readable on a phone): fresh, stale
+ * or failing, the age of its data, the last error, the next run, a bar chart of recent fetch
+ * outcomes and latencies (store.recentRuns), and the gateway's request and error counts.
+ * The machine-readable twin is GET /v2/status.
+ */
+import { Router } from '@koa/router';
+import { escapeHtml } from '../encoding/escape.ts';
+import type { Registry } from '../kernel/registry.ts';
+import type { Scheduler } from '../kernel/scheduler.ts';
+import type { RunRecord, Store } from '../kernel/store.ts';
+import { formatDateTime } from '../kernel/time.ts';
+import { SERVICE_NAME } from './apis-router.ts';
+import { sourceStatuses, type SourceStatus } from './meta-router.ts';
+import type { GatewayCounts, Metrics } from './metrics.ts';
+import type { AppState } from './middleware.ts';
+
+const RUNS_SHOWN = 30;
+
+const STATE_LABEL: Record<SourceStatus['state'], string> = {
+  fresh: 'fresh',
+  stale: 'stale',
+  failing: 'failing',
+  down: 'down',
+  idle: 'no data yet',
+  local: 'local',
+};
+
+const STATE_ORDER: SourceStatus['state'][] = ['down', 'failing', 'stale', 'idle', 'fresh', 'local'];
+
+/** `42 s`, `5 min`, `3 h 10 min`, `2 d` */
+export function formatAge(sec: number): string {
+  const s = Math.max(0, Math.round(sec));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min`;
+  if (s < 86_400) {
+    const m = Math.floor((s % 3600) / 60);
+    return `${Math.floor(s / 3600)} h${m ? ` ${m} min` : ''}`;
+  }
+  return `${Math.floor(s / 86_400)} d`;
+}
+
+function formatMs(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** Bars of recent runs, oldest on the left: height = latency (log scale), colour = outcome. */
+export function sparkline(runs: readonly RunRecord[]): string {
+  if (!runs.length) return '<p class="muted">No fetch recorded yet.</p>';
+  const ordered = [...runs].reverse();
+  const w = 8;
+  const gap = 2;
+  const h = 36;
+  const maxLog = Math.max(...ordered.map((r) => Math.log10(Math.max(r.ms, 1) + 1)));
+  const bars = ordered
+    .map((r, i) => {
+      const bh = Math.max(3, Math.round((Math.log10(Math.max(r.ms, 1) + 1) / (maxLog || 1)) * h));
+      const label = `${formatDateTime(r.startedAt)} · ${r.outcome} · ${formatMs(r.ms)}${r.error ? ` · ${r.error}` : ''}`;
+      return `<rect class="run-${r.outcome}" x="${i * (w + gap)}" y="${h - bh}" width="${w}" height="${bh}" rx="1"><title>${escapeHtml(label)}</title></rect>`;
+    })
+    .join('');
+  const failed = runs.filter((r) => r.outcome === 'failed').length;
+  const sorted = runs.map((r) => r.ms).sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+  const width = ordered.length * (w + gap) - gap;
+  return `<svg class="spark" role="img" aria-label="${runs.length} recent fetches, ${failed} failed" viewBox="0 0 ${width} ${h}" width="${width}" height="${h}" preserveAspectRatio="xMinYMax meet">${bars}</svg>
+<p class="muted runs">${runs.length} recent fetch${runs.length === 1 ? '' : 'es'} · ${runs.length - failed} ok · ${failed} failed · median ${formatMs(median)}</p>`;
+}
+
+function card(s: SourceStatus, example: string, runs: readonly RunRecord[]): string {
+  const rows: [string, string][] = [];
+  if (s.state !== 'local' || s.last_success_at) {
+    rows.push(['Data age', s.age_sec !== null ? `${formatAge(s.age_sec)} <span class="muted">(${escapeHtml(s.last_success ?? '')})</span>` : '—']);
+    rows.push(['Next run', s.next_run ? escapeHtml(s.next_run) : s.next_attempt_at ? `retry ${escapeHtml(formatDateTime(s.next_attempt_at))}` : s.mode === 'on-demand' ? 'on request' : '—']);
+    if (s.fail_count) rows.push(['Failures', String(s.fail_count)]);
+  } else {
+    rows.push(['Data', 'computed on request']);
+  }
+  return `<article class="card state-${s.state}" id="source-${escapeHtml(s.id)}" data-state="${s.state}">
+<header><h2>${escapeHtml(s.name)}</h2><span class="badge">${escapeHtml(STATE_LABEL[s.state])}</span></header>
+<p class="muted id"><a href="${escapeHtml(example)}">${escapeHtml(s.id)}</a> · ${escapeHtml(s.mode)}${s.keys > 1 ? ` · ${s.keys} keys` : ''}</p>
+<dl>${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>
+${s.last_error ? `<p class="error">${escapeHtml(s.last_error)}</p>` : ''}
+${s.mode !== 'local' || runs.length ? sparkline(runs) : ''}
+</article>`;
+}
+
+const CSS = `
+:root{--bg:#f6f7f9;--fg:#1d2330;--card:#fff;--muted:#667085;--line:#e4e7ec;--ok:#12b76a;--warn:#f79009;--bad:#f04438;--idle:#98a2b3;--info:#2e90fa}
+@media (prefers-color-scheme:dark){:root{--bg:#12151b;--fg:#e6e9ef;--card:#1b2029;--muted:#98a2b3;--line:#2b3240}}
+*{box-sizing:border-box}
+body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans SC",sans-serif;background:var(--bg);color:var(--fg)}
+main{max-width:1200px;margin:0 auto;padding:16px}
+h1{font-size:1.4rem;margin:0 0 4px}
+a{color:var(--info)}
+.muted{color:var(--muted)}
+.summary{display:flex;flex-wrap:wrap;gap:8px;margin:12px 0}
+.chip{border-radius:999px;padding:4px 12px;background:var(--card);border:1px solid var(--line);font-weight:600}
+.chip b{font-size:1.1em}
+.chip i{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:6px;background:var(--idle)}
+.chip-fresh i{background:var(--ok)}.chip-stale i{background:var(--warn)}.chip-failing i,.chip-down i{background:var(--bad)}.chip-local i{background:var(--info)}
+.panel{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:12px 16px;margin:12px 0;display:flex;flex-wrap:wrap;gap:8px 32px;align-items:baseline}
+.panel h2{font-size:1rem;margin:0;flex-basis:100%}
+.stat b{font-size:1.5rem;display:block}
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(290px,1fr));gap:12px}
+.card{background:var(--card);border:1px solid var(--line);border-left:6px solid var(--idle);border-radius:12px;padding:12px 14px;min-width:0}
+.card header{display:flex;justify-content:space-between;align-items:center;gap:8px}
+.card h2{font-size:1.05rem;margin:0;overflow-wrap:anywhere}
+.badge{border-radius:6px;padding:2px 8px;font-size:.8rem;font-weight:700;color:#fff;background:var(--idle);white-space:nowrap}
+.state-fresh{border-left-color:var(--ok)}.state-fresh .badge{background:var(--ok)}
+.state-stale{border-left-color:var(--warn)}.state-stale .badge{background:var(--warn)}
+.state-failing,.state-down{border-left-color:var(--bad)}.state-failing .badge,.state-down .badge{background:var(--bad)}
+.state-local{border-left-color:var(--info)}.state-local .badge{background:var(--info)}
+.id{margin:2px 0 8px;font-size:.85rem}
+dl{display:grid;grid-template-columns:auto 1fr;gap:2px 12px;margin:0 0 8px}
+dt{color:var(--muted)}dd{margin:0}
+.error{color:var(--bad);font-size:.85rem;margin:4px 0 8px;overflow-wrap:anywhere}
+.spark{display:block;max-width:100%;height:36px}
+.run-ok{fill:var(--ok)}.run-unchanged{fill:var(--idle)}.run-failed{fill:var(--bad)}
+.runs{font-size:.8rem;margin:4px 0 0}
+footer{margin:24px 0 8px;font-size:.85rem}
+.locals{gap:6px 8px}
+.local{display:inline-block;padding:3px 10px;border-radius:999px;border:1px solid var(--line);border-left:4px solid var(--info);text-decoration:none;color:var(--fg);font-size:.9rem}
+@media (max-width:480px){main{padding:10px}.stat b{font-size:1.25rem}}
+`;
+
+/** Local sources without fetch runs have nothing to watch: they are listed compactly. */
+function compact(s: { status: SourceStatus; runs: readonly RunRecord[] }): boolean {
+  return s.status.state === 'local' && s.runs.length === 0;
+}
+
+export interface StatusPageInput {
+  now: number;
+  startedAt: number;
+  schedulerRunning: boolean;
+  sources: { status: SourceStatus; example: string; runs: RunRecord[] }[];
+  gateway: GatewayCounts | undefined;
+}
+
+export function renderStatusPage(input: StatusPageInput): string {
+  const counts = new Map<SourceStatus['state'], number>();
+  for (const s of input.sources) counts.set(s.status.state, (counts.get(s.status.state) ?? 0) + 1);
+  const ordered = [...input.sources].sort((a, b) => STATE_ORDER.indexOf(a.status.state) - STATE_ORDER.indexOf(b.status.state));
+  const chips = STATE_ORDER.filter((k) => counts.get(k))
+    .map((k) => `<span class="chip chip-${k}"><i></i><b>${counts.get(k)}</b> ${escapeHtml(STATE_LABEL[k])}</span>`)
+    .join('');
+  const locals = ordered.filter(compact);
+  const gw = input.gateway;
+  const errorRate = gw && gw.requests ? `${((gw.errors / gw.requests) * 100).toFixed(1)} %` : '—';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="refresh" content="60">
+<title>Status · ${SERVICE_NAME}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<main>
+<h1>${SERVICE_NAME} status</h1>
+<p class="muted">Updated ${escapeHtml(formatDateTime(input.now))} (Asia/Shanghai) · up ${formatAge((input.now - input.startedAt) / 1000)} · scheduler ${input.schedulerRunning ? 'running' : 'disabled'} · refreshes every minute</p>
+<div class="summary">${chips}</div>
+<section class="panel" id="gateway">
+<h2>AI gateway (since start)</h2>
+${
+  gw
+    ? `<span class="stat"><b id="gateway-requests">${gw.requests}</b>requests</span><span class="stat"><b id="gateway-errors">${gw.errors}</b>errors (4xx/5xx)</span><span class="stat"><b>${errorRate}</b>error rate</span>`
+    : '<span class="muted">Metrics are off (METRICS_ENABLED=false).</span>'
+}
+</section>
+<section class="grid">
+${ordered
+  .filter((s) => !compact(s))
+  .map((s) => card(s.status, s.example, s.runs))
+  .join('\n')}
+</section>
+${
+  locals.length
+    ? `<section class="panel locals" id="local-sources"><h2>Computed locally (${locals.length}): always available</h2>${locals
+        .map((s) => `<a class="local" id="source-${escapeHtml(s.status.id)}" data-state="local" href="${escapeHtml(s.example)}" title="${escapeHtml(s.status.id)}">${escapeHtml(s.status.name)}</a>`)
+        .join('')}</section>`
+    : ''
+}
+<footer class="muted">JSON: <a href="/v2/status">/v2/status</a> · Metrics: <a href="/metrics">/metrics</a> · Docs: <a href="/docs">/docs</a> · Catalogue: <a href="/v2/apis">/v2/apis</a></footer>
+</main>
+</body>
+</html>
+`;
+}
+
+export function createStatusPageRouter(deps: {
+  registry: Registry;
+  store: Store;
+  scheduler?: Scheduler | undefined;
+  now: () => number;
+  startedAt: number;
+  metrics?: Metrics | undefined;
+}): Router<AppState> {
+  const router = new Router<AppState>();
+  router.get('/status', async (ctx) => {
+    const now = deps.now();
+    const statuses = await sourceStatuses({ registry: deps.registry, store: deps.store, scheduler: deps.scheduler, now });
+    const sources = await Promise.all(
+      statuses.map(async (status) => {
+        const source = deps.registry.byId.get(status.id);
+        return { status, example: source?.example ?? '/v2/apis', runs: await deps.store.recentRuns(status.id, RUNS_SHOWN) };
+      }),
+    );
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = renderStatusPage({ now, startedAt: deps.startedAt, schedulerRunning: !!deps.scheduler, sources, gateway: await deps.metrics?.gatewayCounts() });
+  });
+  return router;
+}

@@ -1,0 +1,233 @@
+/** Authentication and key policy: every 401 variant, IP and model allowlists, quota, no upstream. */
+import net from 'node:net';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, CHAT, makeKey, postJson, startGateway, usageRows, type Harness } from './helpers.ts';
+
+let h: Harness;
+let key: string;
+
+const INVALID_KEY = { type: 'invalid_request_error', param: null, code: 'invalid_api_key' };
+
+async function expect401(res: Response): Promise<string> {
+  expect(res.status).toBe(401);
+  expect(res.headers.get('content-type')).toMatch(/application\/json/);
+  const body = (await res.json()) as { error: Record<string, unknown> };
+  expect(body.error).toMatchObject(INVALID_KEY);
+  expect(Object.keys(body.error).sort()).toEqual(['code', 'message', 'param', 'type']);
+  expect(typeof body.error.message).toBe('string');
+  return body.error.message as string;
+}
+
+/** Send raw bytes, so header values reach the server exactly as written. */
+function rawRequest(port: number, lines: string[]): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(`${lines.join('\r\n')}\r\nConnection: close\r\n\r\n`));
+    let data = '';
+    socket.on('data', (d) => (data += d.toString('latin1')));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1]);
+      resolve({ status, body: data.slice(data.indexOf('\r\n\r\n') + 4) });
+    });
+  });
+}
+
+beforeAll(async () => {
+  h = await startGateway({ env: { TRUST_PROXY: 'true' } });
+  key = makeKey(h.svc).key;
+});
+afterAll(() => h.close());
+
+describe('401 invalid_api_key', () => {
+  const variants: [string, () => Record<string, string>][] = [
+    ['no Authorization header', () => ({})],
+    ['lower-case scheme', () => ({ Authorization: `bearer ${key}` })],
+    ['upper-case scheme', () => ({ Authorization: `BEARER ${key}` })],
+    ['no scheme', () => ({ Authorization: key })],
+    ['two spaces', () => ({ Authorization: `Bearer  ${key}` })],
+    ['tab instead of space', () => ({ Authorization: `Bearer\t${key}` })],
+    ['trailing non-breaking space', () => ({ Authorization: `Bearer ${key}\u00a0` })],
+    ['extra token', () => ({ Authorization: `Bearer ${key} extra` })],
+    ['empty key', () => ({ Authorization: 'Bearer ' })],
+    ['Basic scheme', () => ({ Authorization: `Basic ${Buffer.from(`user:${key}`).toString('base64')}` })],
+    ['unknown key of the right shape', () => bearer(`sk-${'A'.repeat(43)}`)],
+    ['unknown key of another shape', () => bearer('not-a-key')],
+    ['key in x-goog-api-key on /v1', () => ({ 'x-goog-api-key': key })],
+  ];
+  for (const [name, headers] of variants) {
+    it(name, async () => {
+      await expect401(await postJson(h.base, '/v1/chat/completions', CHAT, headers()));
+      expect(h.upstream.requests.filter((r) => r.path === '/v1/chat/completions')).toHaveLength(0);
+    });
+  }
+
+  it('key given as ?key= on /v1', async () => {
+    await expect401(await fetch(`${h.base}/v1/models?key=${key}`));
+  });
+
+  it('whitespace inside the header value, sent as raw bytes', async () => {
+    const port = Number(new URL(h.base).port);
+    for (const auth of [`Bearer  ${key}`, `Bearer ${key} x`, `Bearer \t${key}`]) {
+      const res = await rawRequest(port, ['GET /v1/models HTTP/1.1', 'Host: x', `Authorization: ${auth}`]);
+      expect(res.status).toBe(401);
+      expect(JSON.parse(res.body).error.code).toBe('invalid_api_key');
+    }
+    const ok = await rawRequest(port, ['GET /v1/models HTTP/1.1', 'Host: x', `Authorization: Bearer ${key}`]);
+    expect(ok.status).toBe(200);
+  });
+
+  it('expired key', async () => {
+    const expired = makeKey(h.svc, { expiresAt: Date.now() - 1000 }).key;
+    const msg = await expect401(await postJson(h.base, '/v1/chat/completions', CHAT, bearer(expired)));
+    expect(msg).toMatch(/expired/);
+  });
+
+  it('revoked key', async () => {
+    const k = makeKey(h.svc);
+    expect((await fetch(`${h.base}/v1/models`, { headers: bearer(k.key) })).status).toBe(200);
+    h.svc.gateway.keys.revoke(k.record.id);
+    const msg = await expect401(await fetch(`${h.base}/v1/models`, { headers: bearer(k.key) }));
+    expect(msg).toMatch(/revoked/);
+  });
+
+  it('unversioned paths, even with a valid key', async () => {
+    for (const path of ['/chat/completions', '/models', '/rerank', '/images/edits', '/music/tasks/x', '/dashboard/billing/subscription', '/models/gemini-2.0-flash:generateContent']) {
+      const res = path === '/models' || path.startsWith('/music') || path.startsWith('/dashboard') ? await fetch(`${h.base}${path}`, { headers: bearer(key) }) : await postJson(h.base, path, CHAT, bearer(key));
+      const msg = await expect401(res);
+      expect(msg).toMatch(/version/);
+    }
+  });
+
+  it('the openai SDK raises AuthenticationError with code invalid_api_key', async () => {
+    const client = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: 'sk-wrong', maxRetries: 0 });
+    const err = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect((err as InstanceType<typeof OpenAI.AuthenticationError>).status).toBe(401);
+    expect((err as InstanceType<typeof OpenAI.AuthenticationError>).code).toBe('invalid_api_key');
+    expect((err as InstanceType<typeof OpenAI.AuthenticationError>).type).toBe('invalid_request_error');
+  });
+
+  it('the openai SDK with a base URL lacking /v1 gets AuthenticationError', async () => {
+    const client = new OpenAI({ baseURL: h.base, apiKey: key, maxRetries: 0 });
+    await expect(client.models.list()).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
+  });
+});
+
+describe('/v1beta credentials', () => {
+  const gem = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] };
+  const path = '/v1beta/models/gemini-2.0-flash:generateContent';
+
+  it('accepts Bearer, x-goog-api-key and ?key=, and never forwards the key', async () => {
+    for (const [headers, query] of [[bearer(key), ''], [{ 'x-goog-api-key': key }, ''], [{}, `?key=${key}`]] as const) {
+      const res = await postJson(h.base, `${path}${query}`, gem, headers);
+      expect(res.status).toBe(200);
+      const seen = h.upstream.last('/v1beta/')!;
+      expect(seen.query.has('key')).toBe(false);
+      expect(JSON.stringify(seen.headers)).not.toContain(key);
+      expect(seen.headers['x-goog-api-key']).toBe('upstream-secret-credential');
+    }
+  });
+
+  it('refuses malformed or unknown Gemini credentials with a Google-shaped 401', async () => {
+    for (const [headers, query] of [[{}, ''], [{ 'x-goog-api-key': 'sk-unknown' }, ''], [{}, '?key=a%20b'], [{ Authorization: `bearer ${key}` }, `?key=${key}`]] as const) {
+      const res = await postJson(h.base, `${path}${query}`, gem, headers);
+      expect(res.status).toBe(401);
+      const body = (await res.json()) as { error: { code: number; status: string; message: string; details: { reason: string }[] } };
+      expect(body.error.code).toBe(401);
+      expect(body.error.status).toBe('UNAUTHENTICATED');
+      expect(body.error.details[0]!.reason).toBe('invalid_api_key');
+    }
+  });
+});
+
+describe('key policy', () => {
+  it('IP allowlist: IPv4 and IPv6 CIDRs, 403 ip_not_allowed otherwise', async () => {
+    const k = makeKey(h.svc, { ips: ['203.0.113.0/24', '2001:db8::/32'] }).key;
+    const call = (ip: string) => fetch(`${h.base}/v1/models`, { headers: { ...bearer(k), 'x-forwarded-for': ip } });
+    expect((await call('203.0.113.77')).status).toBe(200);
+    expect((await call('2001:db8:1::5')).status).toBe(200);
+    expect((await call('::ffff:203.0.113.9')).status).toBe(200);
+    for (const ip of ['198.51.100.1', '2001:db9::1', '127.0.0.1']) {
+      const res = await call(ip);
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { error: unknown }).error).toMatchObject({ type: 'invalid_request_error', code: 'ip_not_allowed' });
+    }
+  });
+
+  it('model allowlist: exact names and * patterns; 403 model_not_allowed; the SDK raises PermissionDeniedError', async () => {
+    const k = makeKey(h.svc, { models: ['gpt-4o-mini', 'gemini-*'] });
+    expect((await postJson(h.base, '/v1/chat/completions', CHAT, bearer(k.key))).status).toBe(200);
+    const denied = await postJson(h.base, '/v1/chat/completions', { ...CHAT, model: 'gpt-4o' }, bearer(k.key));
+    expect(denied.status).toBe(403);
+    expect(((await denied.json()) as { error: unknown }).error).toMatchObject({ code: 'model_not_allowed', param: 'model', type: 'invalid_request_error' });
+    expect(h.upstream.requests.some((r) => r.path === '/v1/chat/completions' && r.body.includes('"gpt-4o"'))).toBe(false);
+    const gem = await postJson(h.base, '/v1beta/models/gemini-2.0-flash:generateContent', { contents: [{ parts: [{ text: 'x' }] }] }, bearer(k.key));
+    expect(gem.status).toBe(200);
+    const gemDenied = await postJson(h.base, '/v1beta/models/other-model:generateContent', { contents: [{ parts: [{ text: 'x' }] }] }, bearer(k.key));
+    expect(gemDenied.status).toBe(403);
+    expect(((await gemDenied.json()) as { error: { status: string } }).error.status).toBe('PERMISSION_DENIED');
+
+    const client = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: k.key, maxRetries: 0 });
+    const err = await client.chat.completions.create({ model: 'o1', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.PermissionDeniedError);
+    expect((err as InstanceType<typeof OpenAI.PermissionDeniedError>).code).toBe('model_not_allowed');
+    const rows = await usageRows(h.svc, k.record.id, 4);
+    expect(rows.find((r) => r.model === 'o1')).toMatchObject({ status: 403, errorCode: 'model_not_allowed', endReason: 'rejected', chargedTokens: 0 });
+  });
+
+  it('quota: usage is charged, then 429 insufficient_quota with x-should-retry: false', async () => {
+    const k = makeKey(h.svc, { quotaTokens: 20 });
+    const first = await postJson(h.base, '/v1/chat/completions', CHAT, bearer(k.key));
+    expect(first.status).toBe(200);
+    await usageRows(h.svc, k.record.id, 1);
+    expect(h.svc.gateway.keys.get(k.record.id)!.usedTokens).toBe(15);
+    expect((await postJson(h.base, '/v1/chat/completions', CHAT, bearer(k.key))).status).toBe(200);
+    await usageRows(h.svc, k.record.id, 2);
+    expect(h.svc.gateway.keys.get(k.record.id)!.usedTokens).toBe(30);
+    const res = await postJson(h.base, '/v1/chat/completions', CHAT, bearer(k.key));
+    expect(res.status).toBe(429);
+    expect(res.headers.get('x-should-retry')).toBe('false');
+    expect(((await res.json()) as { error: unknown }).error).toMatchObject({ type: 'insufficient_quota', code: 'insufficient_quota' });
+    const client = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: k.key, maxRetries: 2 });
+    const err = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.RateLimitError);
+    expect((err as InstanceType<typeof OpenAI.RateLimitError>).code).toBe('insufficient_quota');
+    const rows = await usageRows(h.svc, k.record.id, 4);
+    // x-should-retry: false kept the SDK from retrying: exactly one more request arrived.
+    expect(rows).toHaveLength(4);
+  });
+
+  it('an unknown /v1 route is 404 after authentication, a wrong method 405', async () => {
+    expect((await fetch(`${h.base}/v1/nope`)).status).toBe(401);
+    const res = await fetch(`${h.base}/v1/nope`, { headers: bearer(key) });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: unknown }).error).toMatchObject({ code: 'unknown_url' });
+    const wrong = await fetch(`${h.base}/v1/chat/completions`, { headers: bearer(key) });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('without AI_UPSTREAM_BASE_URL', () => {
+  let bare: Harness;
+  beforeAll(async () => {
+    bare = await startGateway({ withUpstream: false });
+  });
+  afterAll(() => bare.close());
+
+  it('authenticates first, then answers 503 naming the variable', async () => {
+    expect((await postJson(bare.base, '/v1/chat/completions', CHAT)).status).toBe(401);
+    const k = makeKey(bare.svc).key;
+    const res = await postJson(bare.base, '/v1/chat/completions', CHAT, bearer(k));
+    expect(res.status).toBe(503);
+    const body = (await res.json()) as { error: { message: string; code: string } };
+    expect(body.error.code).toBe('upstream_not_configured');
+    expect(body.error.message).toContain('AI_UPSTREAM_BASE_URL');
+    const gem = await postJson(bare.base, '/v1beta/models/g:generateContent', { contents: [{ parts: [{ text: 'x' }] }] }, bearer(k));
+    expect(gem.status).toBe(503);
+    expect(((await gem.json()) as { error: { status: string } }).error.status).toBe('UNAVAILABLE');
+    // Billing needs no upstream.
+    expect((await fetch(`${bare.base}/v1/dashboard/billing/subscription`, { headers: bearer(k) })).status).toBe(200);
+  });
+});

@@ -1,0 +1,73 @@
+/** Starting the real service with the local model upstream, and making keys for a test. */
+import { startService, type TestService } from '../support/service.ts';
+import type { KeyRecord, NewKey } from '../../src/gateway/keys.ts';
+import type { StoredUsageRow } from '../../src/gateway/usage.ts';
+import { ModelUpstream, sleep } from './model-upstream.ts';
+
+export const UPSTREAM_KEY = 'upstream-secret-credential';
+
+export interface Harness {
+  svc: TestService;
+  upstream: ModelUpstream;
+  base: string;
+  close(): Promise<void>;
+}
+
+export async function startGateway(opts: { env?: Record<string, string>; upstream?: ModelUpstream; withUpstream?: boolean } = {}): Promise<Harness> {
+  const upstream = opts.upstream ?? (await new ModelUpstream().start());
+  const env: Record<string, string> = {
+    ...(opts.withUpstream === false ? {} : { AI_UPSTREAM_BASE_URL: upstream.url, AI_UPSTREAM_API_KEY: UPSTREAM_KEY }),
+    ...opts.env,
+  };
+  // No aggregate sources: the gateway tests need none of them.
+  const svc = await startService({ env, sources: [] });
+  return {
+    svc,
+    upstream,
+    base: svc.base,
+    async close() {
+      await svc.close();
+      if (!opts.upstream) await upstream.stop();
+    },
+  };
+}
+
+export function makeKey(svc: TestService, partial: Partial<NewKey> = {}): { key: string; record: KeyRecord } {
+  return svc.gateway.keys.create({
+    name: 'test',
+    level: partial.level ?? 'pro',
+    levelExplicit: partial.level !== undefined,
+    quotaTokens: null,
+    models: [],
+    ips: [],
+    expiresAt: null,
+    ...partial,
+  });
+}
+
+export const bearer = (key: string): Record<string, string> => ({ Authorization: `Bearer ${key}` });
+
+/** Usage rows are written when a request ends, which for a stream is after the client saw its last byte. */
+export async function usageRows(svc: TestService, keyId: string, count = 1, timeoutMs = 5000): Promise<StoredUsageRow[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const rows = svc.gateway.usage.forKey(keyId, 1000);
+    if (rows.length >= count || Date.now() > deadline) return rows;
+    await sleep(10);
+  }
+}
+
+export async function waitFor(cond: () => boolean, timeoutMs = 5000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) return false;
+    await sleep(10);
+  }
+  return true;
+}
+
+export async function postJson(base: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+}
+
+export const CHAT = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] };

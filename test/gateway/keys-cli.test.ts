@@ -1,0 +1,101 @@
+/** The keys command (`npm run keys -- ...`), run as a real process against a temporary SQLite file. */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, CHAT, postJson, startGateway, type Harness } from './helpers.ts';
+import { ModelUpstream } from './model-upstream.ts';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, '../..');
+let dir: string;
+let dbPath: string;
+let upstream: ModelUpstream;
+
+/** `npx tsx src/cli/keys.ts` as documented; the other calls load tsx into node directly (same code, less start-up). */
+async function keys(args: string[], viaNpx = false): Promise<{ stdout: string; stderr: string; code: number }> {
+  const [cmd, pre] = viaNpx ? ['npx', ['tsx']] : [process.execPath, ['--import', 'tsx']];
+  try {
+    const { stdout, stderr } = await run(cmd, [...pre, 'src/cli/keys.ts', ...args], { cwd: ROOT, env: { ...process.env, DB_PATH: dbPath, LOG_LEVEL: 'silent' } });
+    return { stdout, stderr, code: 0 };
+  } catch (err) {
+    const e = err as { stdout: string; stderr: string; code: number };
+    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
+  }
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-keys-'));
+  dbPath = path.join(dir, 'app.sqlite');
+  upstream = await new ModelUpstream().start();
+});
+afterAll(async () => {
+  await upstream.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('npm run keys', () => {
+  let created: { id: string; key: string; name: string; account: string; level: string; models: string[]; ips: string[]; quota_tokens: number; expires_at: string };
+  let h: Harness;
+
+  beforeAll(async () => {
+    const out = await keys(['create', '--name', 'ci bot', '--account', 'team-a', '--level', 'free', '--quota', '1000', '--models', 'gpt-4o*,rerank-1', '--ips', '127.0.0.1,::1', '--expires', '2099-01-01', '--json'], true);
+    expect(out.code).toBe(0);
+    created = JSON.parse(out.stdout);
+    h = await startGateway({ upstream, env: { DB_PATH: dbPath } });
+  }, 60_000);
+  afterAll(() => h.close());
+
+  it('create --json prints the key once with its id and policy; only a hash is stored', async () => {
+    expect(created.key).toMatch(/^sk-[A-Za-z0-9_-]{43}$/);
+    expect(created).toMatchObject({ name: 'ci bot', account: 'team-a', level: 'free', quota_tokens: 1000, models: ['gpt-4o*', 'rerank-1'], ips: ['127.0.0.1', '::1'], expires_at: '2099-01-01T23:59:59.999Z' });
+    const file = fs.readFileSync(dbPath);
+    expect(file.includes(Buffer.from(created.key))).toBe(false);
+    expect(file.includes(Buffer.from(created.key.slice(3, 30)))).toBe(false);
+  });
+
+  it('the created key works against the service, within its policy', async () => {
+    expect((await postJson(h.base, '/v1/chat/completions', { ...CHAT, model: 'gpt-4o' }, bearer(created.key))).status).toBe(200);
+    expect((await postJson(h.base, '/v1/chat/completions', { ...CHAT, model: 'claude' }, bearer(created.key))).status).toBe(403);
+  });
+
+  it('list and show report usage so far, never the key', async () => {
+    const list = await keys(['list', '--json']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).not.toContain(created.key);
+    const rows = JSON.parse(list.stdout) as { id: string; used_tokens: number; requests: number; status: string }[];
+    expect(rows.find((r) => r.id === created.id)).toMatchObject({ used_tokens: 15, requests: 2, status: 'active' });
+    const show = await keys(['show', created.id]);
+    expect(show.stdout).toContain('15 tokens in 2 requests');
+    expect(show.stdout).toContain('chat.completions');
+    expect(show.stdout).not.toContain(created.key);
+  });
+
+  it('revoke stops the key at once', async () => {
+    const out = await keys(['revoke', created.id, '--json']);
+    expect(out.code).toBe(0);
+    expect(JSON.parse(out.stdout).revoked_at).toMatch(/^\d{4}-/);
+    const res = await postJson(h.base, '/v1/chat/completions', { ...CHAT, model: 'gpt-4o' }, bearer(created.key));
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('invalid_api_key');
+  });
+
+  it('refuses bad input with a clear message and a non-zero exit', async () => {
+    const cases: [string[], RegExp][] = [
+      [['create'], /--name/],
+      [['create', '--name', 'x', '--level', 'platinum'], /not a configured level/],
+      [['create', '--name', 'x', '--quota', '-5'], /--quota/],
+      [['create', '--name', 'x', '--ips', '10.0.0.0/33'], /CIDR/],
+      [['create', '--name', 'x', '--expires', 'tomorrow'], /--expires/],
+      [['show', 'key_missing'], /No key/],
+      [['frobnicate'], /Unknown command/],
+    ];
+    for (const [args, message] of cases) {
+      const out = await keys(args);
+      expect(out.code).not.toBe(0);
+      expect(out.stderr).toMatch(message);
+    }
+  });
+});
