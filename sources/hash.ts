@@ -81,6 +81,11 @@ function coded(encoded: string, decoded: string | undefined): Coded {
   return { encoded, decoded: decoded ?? '', decodable: decoded !== undefined };
 }
 
+/** Lone surrogates (possible from a JSON body) become U+FFFD, as they do in the UTF-8 bytes we hash. */
+function wellFormed(s: string): string {
+  return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
 function safeDecodeUri(s: string): string | undefined {
   try {
     return decodeURIComponent(s);
@@ -123,7 +128,7 @@ export function computeHash(content: string, format: BinaryFormat = 'base64'): H
     sha256: digest('sha256'),
     sha512: digest('sha512'),
     base64: coded(buf.toString('base64'), b64 ? asText(b64) : undefined),
-    url: coded(encodeURIComponent(content), safeDecodeUri(content)),
+    url: coded(encodeURIComponent(wellFormed(content)), safeDecodeUri(content)),
     compressed_format: format,
     gzip: compressed('gzip'),
     deflate: compressed('deflate'),

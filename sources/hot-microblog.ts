@@ -21,8 +21,8 @@ export const DEFAULT_COOKIE =
 
 /** Badge image names → the label they show. */
 const BADGES: [RegExp, string][] = [
-  [/_new\b|_new\./, '新'],
-  [/_hot\b|_hot\./, '热'],
+  [/_new\b/, '新'],
+  [/_hot\b/, '热'],
   [/_boil|_fei/, '沸'],
   [/_bao|_explode/, '爆'],
   [/_recom|_jian/, '荐'],

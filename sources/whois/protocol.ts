@@ -10,7 +10,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import { SourceError } from '../../src/kernel/errors.ts';
 import { classifyAddress } from '../../src/kernel/net-address.ts';
-import { clean, emptyFacts, type WhoisFacts } from './record.ts';
+import { clean, emailOf, emptyFacts, published, type WhoisFacts } from './record.ts';
 
 export const IANA_WHOIS = 'whois.iana.org';
 export const WHOIS_PORT = 43;
@@ -226,10 +226,10 @@ export function parseWhoisText(text: string, offset = '+00:00'): WhoisFacts {
   const dnssec = first(f, ALIASES.dnssec)?.toLowerCase();
   facts.dnssec = dnssec === undefined || dnssec === null ? null : /^(signed|yes|signeddelegation|true)/.test(dnssec) ? true : /^(unsigned|no|false|inactive)/.test(dnssec) ? false : null;
   facts.registrant = {
-    name: first(f, ALIASES.registrantName),
-    organization: first(f, ALIASES.registrantOrg),
-    email: first(f, ALIASES.registrantEmail),
-    country: first(f, ALIASES.registrantCountry),
+    name: published(first(f, ALIASES.registrantName)),
+    organization: published(first(f, ALIASES.registrantOrg)),
+    email: emailOf(first(f, ALIASES.registrantEmail)),
+    country: published(first(f, ALIASES.registrantCountry)),
   };
   return facts;
 }

@@ -5,7 +5,7 @@
  */
 import { SourceError } from '../../src/kernel/errors.ts';
 import { asArray, asRecord, asString } from '../_shared/hot-list.ts';
-import { clean, emptyFacts, type WhoisFacts } from './record.ts';
+import { clean, emailOf, emptyFacts, published, type WhoisFacts } from './record.ts';
 
 export const RDAP_BOOTSTRAP = 'https://rdap.org/domain/';
 
@@ -105,10 +105,10 @@ export function parseRdap(raw: unknown, domain: string): RdapAnswer {
     }
     if (r.includes('registrant')) {
       facts.registrant = {
-        name: vcardText(props, 'fn'),
-        organization: vcardText(props, 'org'),
-        email: vcardText(props, 'email'),
-        country: country(props),
+        name: published(vcardText(props, 'fn')),
+        organization: published(vcardText(props, 'org')),
+        email: emailOf(vcardText(props, 'email')),
+        country: published(country(props)),
       };
     }
   }

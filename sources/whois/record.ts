@@ -70,3 +70,17 @@ export function clean(v: string | undefined | null): string | null {
   const t = v?.trim();
   return t ? t : null;
 }
+
+const WITHHELD = /redacted|not disclosed|withheld|data protected|privacy|not available|non-public|please query/i;
+
+/** A registrant value, or null when the registry withholds it (GDPR redaction texts). */
+export function published(v: string | undefined | null): string | null {
+  const t = clean(v);
+  return t && !WITHHELD.test(t) ? t : null;
+}
+
+/** An e-mail address, or null for redaction texts and contact-form notes. */
+export function emailOf(v: string | undefined | null): string | null {
+  const t = published(v);
+  return t && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(t) ? t : null;
+}

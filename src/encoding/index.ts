@@ -139,9 +139,10 @@ export async function render(r: ReadResult, encoding: Encoding, deps: RenderDeps
     return { status: 200, type, body, headers };
   };
 
-  // Stored data renders the same way until its hash changes: keep the text of hot keys. (A string,
+  // Stored data renders the same way until it is refetched: keep the text of hot keys (the key
+  // holds the fetch time and cache state, which the footers show). (A string,
 // not a Buffer: Node writes headers and a string body in one write, a Buffer in two.)
-  const cacheKey = r.cache === 'NONE' || (encoding === 'rss' && r.source.view.feedFromHistory) ? undefined : `${r.source.id}|${r.paramsKey}|${encoding}|${r.hash}`;
+  const cacheKey = r.cache === 'NONE' || (encoding === 'rss' && r.source.view.feedFromHistory) ? undefined : `${r.source.id}|${r.paramsKey}|${encoding}|${r.hash}|${r.fetchedAt}|${r.cache}`;
   const cached = cacheKey ? bodyCache.get(cacheKey) : undefined;
   if (cached) return text(cached.body, cached.type);
   const out = await renderBody(r, encoding, deps, text, freshness);

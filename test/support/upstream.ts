@@ -4,7 +4,7 @@
  *
  * - `serve(host, path, handler)` answers one upstream path (exact, or a RegExp on the path).
  * - Otherwise a file `test/fixtures/upstream/<host><path>` is served (also tried with
- *   `.json` and `.html`; `/` maps to `index.html`).
+ *   `.json` and `.html`; a path ending in `/` maps to `index`, `index.json` or `index.html`).
  * - Anything else is recorded in `unmatched` and answered 599, so a test can fail on it.
  */
 import fs from 'node:fs';
@@ -117,7 +117,7 @@ export class Upstream {
   }
 
   private fromFile(host: string, upstreamPath: string): UpstreamReply | undefined {
-    const base = path.join(this.fixtureDir, host, upstreamPath.endsWith('/') ? `${upstreamPath}index.html` : upstreamPath);
+    const base = path.join(this.fixtureDir, host, upstreamPath.endsWith('/') ? `${upstreamPath}index` : upstreamPath);
     if (!base.startsWith(this.fixtureDir)) return undefined;
     for (const candidate of [base, `${base}.json`, `${base}.html`]) {
       if (fs.existsSync(candidate) && fs.statSync(candidate).isFile()) {
