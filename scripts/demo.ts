@@ -8,11 +8,26 @@
  * Environment: PORT (default 4399), HOST (default 127.0.0.1); every other setting as usual.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createServiceAsync, type Service } from '../src/service.ts';
 import type { AnySource, ParamSpec, RouteSpec } from '../src/kernel/source.ts';
-import { Upstream } from '../test/support/upstream.ts';
+import { FIXTURE_DIR, Upstream } from '../test/support/upstream.ts';
 import { AiUpstream } from '../test/ops/support.ts';
+
+/**
+ * Fixtures whose file name is not the upstream path (their tests serve them by name). Anything
+ * else is served from `test/fixtures/upstream/<host><path>` by the fixture server itself.
+ */
+function serveNamedFixtures(upstream: Upstream): void {
+  const file = (rel: string, type: string) => ({ headers: { 'content-type': type }, body: fs.readFileSync(path.join(FIXTURE_DIR, rel)) });
+  const html = 'text/html; charset=utf-8';
+  const json = 'application/json; charset=utf-8';
+  upstream.serve('top.baidu.com', '/board', (req) => file(req.query.get('tab') === 'teleplay' ? 'top.baidu.com/board-teleplay.html' : 'top.baidu.com/board-realtime.html', html));
+  upstream.serve('www.toutiao.com', '/hot-event/hot-board/', () => file('www.toutiao.com/hot-board.json', json));
+  upstream.serve('aweme-lq.snssdk.com', '/aweme/v1/hot/search/list/', () => file('aweme-lq.snssdk.com/hot-search-list.json', json));
+}
 
 export interface DemoResult {
   path: string;
@@ -48,13 +63,14 @@ export function demoPath(s: AnySource, route: RouteSpec): string {
 export async function startDemo(opts: { port?: number; host?: string; env?: Record<string, string | undefined> } = {}): Promise<Demo> {
   const env = opts.env ?? process.env;
   const upstream = await new Upstream().start();
+  serveNamedFixtures(upstream);
   const ai = await new AiUpstream().start();
   const adminToken = env.CONSOLE_ADMIN_TOKEN || `demo-${randomBytes(12).toString('hex')}`;
   let service: Service | undefined;
   try {
     service = await createServiceAsync({
       env: {
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: 'error',
         DB_PATH: ':memory:',
         WARMUP_SPREAD_MS: '1000',
         ...env,

@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import zlib from 'node:zlib';
 import { escapeMarkdown } from '../src/encoding/escape.ts';
+import { wellFormed } from '../src/kernel/params.ts';
 import { defineSource } from '../src/kernel/source.ts';
 
 export const MAX_CONTENT = 65_536;
@@ -79,11 +80,6 @@ export function hexBytes(input: string): Buffer | undefined {
 
 function coded(encoded: string, decoded: string | undefined): Coded {
   return { encoded, decoded: decoded ?? '', decodable: decoded !== undefined };
-}
-
-/** Lone surrogates (possible from a JSON body) become U+FFFD, as they do in the UTF-8 bytes we hash. */
-function wellFormed(s: string): string {
-  return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
 function safeDecodeUri(s: string): string | undefined {

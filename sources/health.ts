@@ -30,8 +30,8 @@ export const ACTIVITY_FACTORS: Readonly<Record<Activity, number>> = { sedentary:
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 export function bmi(heightCm: number, weightKg: number): number {
-  const m = heightCm / 100;
-  return weightKg / (m * m);
+  // kg·10⁴ / cm² keeps exact decimals exact (80 kg at 160 cm is 31.25, not 31.2499…).
+  return (weightKg * 10_000) / (heightCm * heightCm);
 }
 
 export function bmiCategory(value: number): { category: string; category_en: string; risk: string } {
@@ -100,7 +100,7 @@ export interface HealthReport {
 export function healthReport(heightCm: number, weightKg: number, age: number, gender: Gender, activity: Activity = 'moderate'): HealthReport {
   const b = bmi(heightCm, weightKg);
   const cat = bmiCategory(b);
-  const h2 = (heightCm / 100) ** 2;
+  const h2 = (heightCm * heightCm) / 10_000;
   const idealMin = round(18.5 * h2);
   const idealMax = round(23.9 * h2);
   const adjustment = weightKg > idealMax ? round(weightKg - idealMax) : weightKg < idealMin ? round(weightKg - idealMin) : 0;

@@ -13,6 +13,7 @@ import weather from './weather.ts';
 import lyric from './lyric.ts';
 import goldPrice from './gold-price.ts';
 import fuelPrice from './fuel-price.ts';
+import olympics from './olympics.ts';
 import hotMicroblog from './hot-microblog.ts';
 import hotShortVideoA from './hot-short-video-a.ts';
 import hotLifestyleA from './hot-lifestyle-a.ts';
@@ -83,6 +84,7 @@ export const sources: readonly AnySource[] = [
   lyric,
   goldPrice,
   fuelPrice,
+  olympics,
   hash,
   health,
   password,

@@ -111,7 +111,10 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
 
         const raw: Record<string, string | undefined> = {};
         const body = await readBody(ctx);
-        for (const [name, spec] of paramEntries(source)) raw[name] = spec.in === 'client-ip' ? clientIp(ctx) : (firstValue(query[name]) ?? body[name]);
+        for (const [name, spec] of paramEntries(source)) {
+          if (spec.in === 'client-ip') raw[name] = clientIp(ctx);
+          else if (spec.in !== 'path') raw[name] = firstValue(query[name]) ?? body[name];
+        }
         if (body[''] !== undefined) {
           const target = paramEntries(source).find(([, s]) => s.type === 'string' && s.required && s.in !== 'path');
           if (target && raw[target[0]] === undefined) raw[target[0]] = body[''];

@@ -336,7 +336,11 @@ export function createHttpClient(base: Got, settings: HttpSettings, defaults: { 
         let size = 0;
         let tail = '';
         const marker = policy.stopAfter?.toLowerCase();
-        const finish = () => resolve({ response: responseOf(status, r.headers, u.href, Buffer.concat(chunks), opts) });
+        const finish = (cutAt?: string) => {
+          let body = Buffer.concat(chunks);
+          if (cutAt) body = body.subarray(0, body.toString('latin1').toLowerCase().indexOf(cutAt) + cutAt.length);
+          resolve({ response: responseOf(status, r.headers, u.href, body, opts) });
+        };
         s.on('data', (chunk: Buffer) => {
           size += chunk.length;
           if (size > maxBytes) {
@@ -348,12 +352,12 @@ export function createHttpClient(base: Got, settings: HttpSettings, defaults: { 
             const seen = tail + chunk.toString('latin1').toLowerCase();
             if (seen.includes(marker)) {
               s.destroy();
-              return finish();
+              return finish(marker);
             }
             tail = seen.slice(-marker.length);
           }
         });
-        s.once('end', finish);
+        s.once('end', () => finish());
       });
     });
   }

@@ -26,10 +26,18 @@ export function describeAccepted(spec: ParamSpec): string {
   }
 }
 
+/**
+ * Lone UTF-16 surrogates (possible from a JSON body, never from UTF-8 bytes) become U+FFFD, as
+ * UTF-8 encoding would make them; otherwise they break encodeURIComponent (cache keys) and hashing.
+ */
+export function wellFormed(s: string): string {
+  return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
 function parseOne(name: string, spec: ParamSpec, raw: string): ParamValue {
   switch (spec.type) {
     case 'string': {
-      const v = spec.trim === false ? raw : raw.trim();
+      const v = wellFormed(spec.trim === false ? raw : raw.trim());
       const max = spec.maxLength ?? DEFAULT_MAX_LENGTH;
       if (v.length > max) throw badParam(name, `at most ${max} characters are accepted (got ${v.length})`);
       if (spec.enum && !spec.enum.includes(v)) throw badParam(name, describeAccepted(spec));

@@ -122,7 +122,7 @@ export function startScheduler(opts: SchedulerOptions): Scheduler {
         now: engine.now(),
         retentionDays: opts.historyRetentionDays,
         keepPerKey: 30,
-        keyCaps: Object.fromEntries(fetched.filter((s) => s.mode === 'on-demand').map((s) => [s.id, Engine.maxKeys(s)])),
+        keyCaps: Object.fromEntries(fetched.filter((s) => s.mode === 'on-demand' || s.maxKeys !== undefined).map((s) => [s.id, Engine.maxKeys(s)])),
       }));
     },
     { name: 'prune', noOverlap: true, timezone: TIME_ZONE },
