@@ -65,7 +65,7 @@ export function endpointsBlock(registry: Registry): string {
     `Every endpoint answers \`GET\` (some also \`POST\`), takes \`encoding\` where more than one is listed, and returns the envelope \`{"code":200,"message":"success","data":{…}}\` in json. Errors use the real HTTP status with the same shape (\`data: null\`). Fetched sources also take \`force-update\` (refetch now, kept to once a minute) and send \`X-Cache\`, \`ETag\` and \`Last-Modified\`. \`GET /v2/apis\` is this catalogue as JSON; \`/docs\` is the browsable OpenAPI documentation.`,
   ];
   for (const category of CATEGORIES) {
-    const inCategory = registry.sources.filter((s) => categoryOf(s.id) === category);
+    const inCategory = registry.sources.filter((s) => categoryOf(s) === category);
     if (!inCategory.length) continue;
     out.push('', `### ${category}`, '', '| path | parameters | encodings | example |', '| --- | --- | --- | --- |');
     for (const s of inCategory) {

@@ -6,7 +6,8 @@
  * those break without notice, so the provider here is a setting (SOURCE_FANYI_PROVIDER) and
  * nothing secret lives in the code. Answers are cached per (text, from, to).
  *
- * `fanyi/langs` lists the languages (data/fanyi-langs.json, written for this project).
+ * The languages (data/fanyi-langs.json, written for this project) are listed by `fanyi/langs`
+ * (sources/fanyi-langs.ts).
  */
 import langsJson from '../data/fanyi-langs.json' with { type: 'json' };
 import { escapeHtml } from '../src/encoding/escape.ts';
@@ -239,27 +240,4 @@ export default defineSource({
       ),
   },
   example: '/v2/apis/fanyi?text=%E4%BD%A0%E5%A5%BD%EF%BC%8C%E4%B8%96%E7%95%8C&to=en',
-});
-
-/** The language list: bundled, computed locally. */
-export const fanyiLangs = defineSource({
-  id: 'fanyi-langs',
-  name: '翻译支持的语言',
-  description: 'The 109 languages accepted by /v2/apis/fanyi as `from` and `to`: code, Chinese name and English name.',
-  routes: [{ path: '/fanyi/langs' }],
-  mode: 'local',
-  compute: () => ({ list: LANGUAGES, total: LANGUAGES.length }),
-  view: {
-    title: () => '翻译支持的语言',
-    text: (d) => `${d.list.map((l) => `${l.code}\t${l.label}\t${l.name}`).join('\n')}\n`,
-    markdown: (d) => `# 翻译支持的语言（${d.total}）\n\n| code | 名称 | name |\n| --- | --- | --- |\n${d.list.map((l) => `| ${l.code} | ${l.label} | ${l.name} |`).join('\n')}\n`,
-    html: (d) =>
-      htmlPage(
-        '翻译支持的语言',
-        `<h1>翻译支持的语言（${d.total}）</h1>\n<table><thead><tr><th>code</th><th>名称</th><th>name</th></tr></thead><tbody>\n${d.list
-          .map((l) => `<tr><td>${escapeHtml(l.code)}</td><td>${escapeHtml(l.label)}</td><td>${escapeHtml(l.name)}</td></tr>`)
-          .join('\n')}\n</tbody></table>`,
-      ),
-  },
-  example: '/v2/apis/fanyi/langs?encoding=text',
 });

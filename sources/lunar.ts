@@ -29,7 +29,7 @@ export interface LunarInfo {
   solar: { date: string; year: number; month: number; day: number; weekday: number; weekday_name: string; is_leap_year: boolean; day_of_year: number; week_of_year: number; constellation: string };
   lunar: { year: number; month: number; day: number; year_name: string; month_name: string; day_name: string; is_leap_month: boolean; days_in_month: number; full: string };
   sixty_cycle: { year: string; month: string; day: string };
-  /** 干支 of year and month counted from the solar terms (立春, 节), as used by 八字. */
+  /** 干支 of year and month counted from the solar terms (立春, 节), as used by 八字; `sixty_cycle` counts by lunar year and month. */
   sixty_cycle_by_term: { year: string; month: string; day: string };
   zodiac: string;
   nayin: { year: string; month: string; day: string };
@@ -58,7 +58,10 @@ export function lunarInfo(date: string): LunarInfo {
   const nextDay = next.getJulianDay().getSolarDay();
   const holiday = solar.getLegalHoliday();
   const weekday = ((new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7) + 1;
-  const yearName = `${lunar.getYearSixtyCycle().getName()}年`;
+  // The lunar year's 干支 changes at the Spring Festival; tyme4ts's LunarDay.getYearSixtyCycle changes at 立春.
+  const yearCycle = lunarYear.getSixtyCycle();
+  const monthCycle = month.getSixtyCycle();
+  const yearName = `${yearCycle.getName()}年`;
   return {
     solar: {
       date,
@@ -83,10 +86,10 @@ export function lunarInfo(date: string): LunarInfo {
       days_in_month: month.getDayCount(),
       full: `${yearName}${month.getName()}${lunar.getName()}`,
     },
-    sixty_cycle: { year: lunar.getYearSixtyCycle().getName(), month: lunar.getMonthSixtyCycle().getName(), day: lunar.getSixtyCycle().getName() },
+    sixty_cycle: { year: yearCycle.getName(), month: monthCycle.getName(), day: lunar.getSixtyCycle().getName() },
     sixty_cycle_by_term: { year: cycleDay.getYear().getName(), month: cycleDay.getMonth().getName(), day: cycleDay.getSixtyCycle().getName() },
-    zodiac: lunar.getYearSixtyCycle().getEarthBranch().getZodiac().getName(),
-    nayin: { year: lunar.getYearSixtyCycle().getSound().getName(), month: lunar.getMonthSixtyCycle().getSound().getName(), day: lunar.getSixtyCycle().getSound().getName() },
+    zodiac: yearCycle.getEarthBranch().getZodiac().getName(),
+    nayin: { year: yearCycle.getSound().getName(), month: monthCycle.getSound().getName(), day: lunar.getSixtyCycle().getSound().getName() },
     solar_term: {
       today: termDay.getDayIndex() === 0 ? term.getName() : null,
       current: { name: term.getName(), start: iso(termStart), day_index: termDay.getDayIndex() + 1 },

@@ -106,6 +106,8 @@ export function computeMoyu(date: string): Moyu {
   const solar = SolarDay.fromYmd(y, m, d);
   const lunar = solar.getLunarDay();
   const lunarMonth = lunar.getLunarMonth();
+  // Year 干支 and zodiac of the lunar year (they change at the Spring Festival, not at 立春).
+  const lunarYear = lunarMonth.getLunarYear();
   const termToday = chineseDays.getSolarTerms(date)[0]?.name ?? null;
 
   let current: Moyu['current_holiday'] = null;
@@ -142,17 +144,17 @@ export function computeMoyu(date: string): Moyu {
       weekday,
       weekday_name: weekdayZh(date),
       lunar: {
-        year: lunarMonth.getLunarYear().getYear(),
+        year: lunarYear.getYear(),
         month: lunarMonth.getMonth(),
         day: lunar.getDay(),
         month_name: lunarMonth.getName(),
         day_name: lunar.getName(),
         is_leap_month: lunarMonth.isLeap(),
-        year_gan_zhi: lunar.getYearSixtyCycle().getName(),
-        month_gan_zhi: lunar.getMonthSixtyCycle().getName(),
+        year_gan_zhi: lunarYear.getSixtyCycle().getName(),
+        month_gan_zhi: lunarMonth.getSixtyCycle().getName(),
         day_gan_zhi: lunar.getSixtyCycle().getName(),
-        zodiac: lunar.getYearSixtyCycle().getEarthBranch().getZodiac().getName(),
-        full: `${lunar.getYearSixtyCycle().getName()}年${lunarMonth.getName()}${lunar.getName()}`,
+        zodiac: lunarYear.getSixtyCycle().getEarthBranch().getZodiac().getName(),
+        full: `${lunarYear.getSixtyCycle().getName()}年${lunarMonth.getName()}${lunar.getName()}`,
       },
     },
     today: {
@@ -171,7 +173,8 @@ export function computeMoyu(date: string): Moyu {
     next_workday: nextWork,
     next_weekend: { date: nextSaturday, weekday_name: weekdayZh(nextSaturday), days_until: toSaturday },
     countdown: {
-      to_weekend: weekday >= 6 ? 0 : 6 - weekday,
+      // 0 on a weekend day off; an adjusted workday on a weekend counts to the next Saturday.
+      to_weekend: isWeekend(date) && !detail.work ? 0 : toSaturday,
       to_friday: (5 - weekday + 7) % 7,
       to_month_end: monthDays - d,
       to_year_end: yearDays - dayOfYear,

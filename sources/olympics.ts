@@ -184,7 +184,7 @@ export default defineSource({
   async fetch(ctx, params) {
     const today = formatDate(ctx.now().getTime());
     const event = params.id ? (EVENTS.find((e) => e.id === params.id) ?? { id: params.id, name: params.id, name_en: params.id, season: '', year: 0, host_city: '', start_date: '', end_date: '' }) : latestEvent(today);
-    const running = event.start_date <= today && today <= addDays(event.end_date, 1);
+    const running = !!event.end_date && event.start_date <= today && today <= addDays(event.end_date, 1);
     if (event.live_medals_url && running) return parseLive(await ctx.http.json(event.live_medals_url, { signal: ctx.signal, followRedirect: false }), event, ctx.now());
     return fromBackEnd(ctx, event);
   },

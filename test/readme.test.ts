@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { sources } from '../sources/index.ts';
-import { settings } from '../src/config.ts';
+import { settings, type Setting } from '../src/config.ts';
 import { createRegistry, sourceSettings } from '../src/kernel/registry.ts';
 import { endpointsBlock, envBlock, README, renderReadme, replaceBlock } from '../scripts/readme.ts';
 
@@ -36,10 +36,10 @@ describe('README.md', () => {
 
   it('documents every setting of src/config.ts and every source setting, with its default', () => {
     const env = envBlock(registry);
-    for (const s of [...settings, ...sourceSettings(registry)]) {
+    for (const s of [...(settings as readonly Setting[]), ...sourceSettings(registry)]) {
       const row = env.split('\n').find((l) => l.startsWith(`| \`${s.name}\` |`));
       expect(row, s.name).toBeDefined();
-      if (s.default !== undefined && !('secret' in s && s.secret)) expect(row).toContain(`\`${s.default}\``);
+      if (s.default !== undefined && !s.secret) expect(row).toContain(`\`${s.default}\``);
     }
   });
 

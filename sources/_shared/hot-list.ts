@@ -61,7 +61,7 @@ export function asString(v: unknown): string | undefined {
 export function asNumber(v: unknown): number | undefined {
   if (typeof v === 'number' && Number.isFinite(v)) return v;
   if (typeof v === 'string') {
-    const m = /\d+(?:\.\d+)?/.exec(v.replace(/,/g, ''));
+    const m = /-?\d+(?:\.\d+)?/.exec(v.replace(/,/g, ''));
     if (m) return Number(m[0]);
   }
   return undefined;

@@ -198,11 +198,11 @@ async function account(call: GatewayCall, deps: GatewayDeps): Promise<void> {
       durationMs: performance.now() - call.started,
     };
     // One commit for the TPM correction, the key's usage and the usage row.
-    const corrected = deps.db.transaction(() => {
-      const p = deps.limits.correctTokens(call.key.accountId, call.level, charged - call.reservedTokens);
+    let corrected: Promise<void> = Promise.resolve();
+    deps.db.transaction(() => {
+      corrected = deps.limits.correctTokens(call.key.accountId, call.level, charged - call.reservedTokens);
       deps.keys.charge(call.key.id, charged);
       deps.usage.record(row);
-      return p;
     })();
     await corrected;
   } catch (err) {

@@ -3,8 +3,8 @@
  * (no re-serialisation, no batching) and the next is read only once the client has taken it,
  * so back-pressure reaches the upstream. A copy of each chunk feeds a tap that finds usage.
  * While the upstream is quiet, SSE comments keep idle proxies from closing the connection. An
- * upstream failure after the first byte becomes a final SSE error event; a client that leaves
- * aborts the upstream request.
+ * upstream failure after the first byte becomes a final error (an SSE `data: {"error":…}` event
+ * on /v1, the bare Google error object on /v1beta); a client that leaves aborts the upstream request.
  */
 import type { ServerResponse } from 'node:http';
 import { createParser } from 'eventsource-parser';
@@ -117,7 +117,12 @@ export async function relayStream(o: StreamOptions): Promise<StreamResult> {
     const failure = classifyUpstreamFailure(err, o.signal);
     if (clientGone || failure instanceof ClientGone) return { end: 'client_closed', bytes };
     const gerr = failure as GatewayError;
-    if (o.sse) {
+    if (o.sse && o.family === 'gemini') {
+      // The Google client raises ApiError for a network chunk that is a bare {"error":…} object, and
+      // "Incomplete JSON segment" when unterminated bytes end a stream: either way the caller sees the failure.
+      if (!boundary.atBoundary) res.write('\n\n');
+      res.end(JSON.stringify(errorBody(gerr, o.family)));
+    } else if (o.sse) {
       if (!boundary.atBoundary) res.write('\n\n');
       res.write(`data: ${JSON.stringify(errorBody(gerr, o.family))}\n\n`);
       res.end();

@@ -1,6 +1,6 @@
 /**
  * The catalogue categories of the interface spec (spec/interface.md, "Aggregate endpoints"), by
- * source id. Used to group the OpenAPI tags and the README tables; a source missing here is
+ * source id (or the first segment of its route). Used to group the OpenAPI tags and the README tables; a source missing here is
  * listed under "Other" until it is added.
  */
 
@@ -58,6 +58,8 @@ const BY_SOURCE: Readonly<Record<string, Category>> = {
   changya: 'Entertainment',
 };
 
-export function categoryOf(sourceId: string): Category {
-  return BY_SOURCE[sourceId] ?? 'Other';
+/** By source id, else by the first path segment of its first route (`/password/check` → password). */
+export function categoryOf(source: { id: string; routes: readonly { path: string }[] }): Category {
+  const segment = source.routes[0]?.path.split('/')[1] ?? '';
+  return BY_SOURCE[source.id] ?? BY_SOURCE[segment] ?? 'Other';
 }

@@ -17,7 +17,8 @@ import { escapeHtml } from '../encoding/escape.ts';
 import type { KeyRecord, KeyStore, NewKey } from '../gateway/keys.ts';
 import type { Levels } from '../gateway/levels.ts';
 import { validateIpRule, validateModelPattern } from '../gateway/policy.ts';
-import { formatDateTime, isIsoDate } from '../kernel/time.ts';
+import { parseExpiry } from '../cli/keys.ts';
+import { formatDateTime } from '../kernel/time.ts';
 import type { AppContext, AppState } from './middleware.ts';
 
 export const CONSOLE_COOKIE = 'console_session';
@@ -106,26 +107,30 @@ export interface KeyForm {
   expires: string;
 }
 
+/** Comma-separated values, as `npm run keys -- create --models a,b* --ips …` takes them. */
 const list = (s: string) =>
   s
-    .split(/[,\s]+/)
+    .split(',')
     .map((x) => x.trim())
     .filter(Boolean);
+
+/** The key command's account rule. */
+const ACCOUNT = /^[A-Za-z0-9_.:@-]{1,64}$/;
 
 /** Form values → a NewKey, or the list of problems (each names the field and what is accepted). */
 export function parseKeyForm(f: KeyForm, levels: Levels, now: number): { key?: NewKey; problems: string[] } {
   const problems: string[] = [];
   const name = f.name.trim();
-  if (!name) problems.push('Name: give the key a name (e.g. who or what uses it).');
-  else if (name.length > 100) problems.push('Name: at most 100 characters.');
+  if (!name || name.length > 100) problems.push('Name: 1 to 100 characters (e.g. who or what uses the key).');
   const account = f.account.trim();
-  if (account && !/^[A-Za-z0-9_.@-]{1,64}$/.test(account)) problems.push('Account: 1–64 letters, digits or _ . @ - (empty = a new account for this key).');
+  if (account && !ACCOUNT.test(account)) problems.push('Account: 1 to 64 letters, digits or _ . : @ - (empty = a new account for this key).');
   const level = f.level.trim() || levels.defaultLevel;
   if (!levels.get(level)) problems.push(`Level: one of ${levels.names().join(', ')}.`);
   let quotaTokens: number | null = null;
-  if (f.quota.trim()) {
-    if (!/^\d{1,15}$/.test(f.quota.trim())) problems.push('Quota: a whole number of tokens (empty = unlimited).');
-    else quotaTokens = Number(f.quota.trim());
+  const quota = f.quota.trim();
+  if (quota && quota !== 'unlimited') {
+    if (!/^\d+$/.test(quota) || !Number.isSafeInteger(Number(quota))) problems.push('Quota: a whole number of tokens (empty or "unlimited" = no quota).');
+    else quotaTokens = Number(quota);
   }
   const models = list(f.models);
   for (const m of models) {
@@ -140,10 +145,14 @@ export function parseKeyForm(f: KeyForm, levels: Levels, now: number): { key?: N
   let expiresAt: number | null = null;
   const exp = f.expires.trim();
   if (exp) {
-    const at = isIsoDate(exp) ? Date.parse(`${exp}T00:00:00+08:00`) : /^\d{4}-\d{2}-\d{2}T/.test(exp) ? Date.parse(exp) : Number.NaN;
-    if (Number.isNaN(at)) problems.push('Expiry: a date YYYY-MM-DD (midnight Asia/Shanghai) or an ISO date-time.');
-    else if (at <= now) problems.push('Expiry: the date must be in the future.');
-    else expiresAt = at;
+    try {
+      const e = parseExpiry(exp, now);
+      // The command warns and creates an already expired key; here the form says so instead.
+      if (e.past) problems.push('Expiry: the date must be in the future.');
+      else expiresAt = e.at;
+    } catch {
+      problems.push('Expiry: a date such as 2026-12-31 (valid through that day, UTC) or an ISO date-time such as 2026-12-31T18:00:00Z.');
+    }
   }
   if (problems.length) return { problems };
   return {
@@ -236,7 +245,7 @@ ${field('account', 'Account', '(empty = new account)', 'maxlength="64"')}
 ${field('quota', 'Quota', '(tokens; empty = unlimited)', 'inputmode="numeric"')}
 ${field('models', 'Models', '(comma-separated, * wildcards; empty = all)')}
 ${field('ips', 'IP allowlist', '(IPs or CIDRs; empty = any)')}
-${field('expires', 'Expires', '(YYYY-MM-DD; empty = never)', 'type="date"')}
+${field('expires', 'Expires', '(end of that day, UTC; empty = never)', 'type="date"')}
 </div>
 <button type="submit">Create key</button>
 </form>`;

@@ -231,7 +231,7 @@ function apisOperation(s: AnySource, route: RouteSpec, method: 'get' | 'post'): 
 
   const op: JsonObject = {
     operationId: `${method}_${route.path.replace(/^\//, '').replace(/:(\w+)/g, 'by_$1').replace(/[^A-Za-z0-9]+/g, '_')}`,
-    tags: [categoryOf(s.id)],
+    tags: [categoryOf(s)],
     summary: s.name,
     description: `${entry.description}${route.forceEncoding ? ` Always answers as ${route.forceEncoding}.` : ''}${fetched ? ` Cached data (refreshed ${s.mode === 'scheduled' ? `on the schedule \`${s.schedule}\`` : 'on demand'}, fresh for ${s.freshness.ttlSec} s).` : ' Computed locally.'}\n\nExample: \`${s.example}\``,
     parameters,
@@ -578,7 +578,7 @@ export function buildOpenApi(opts: OpenApiOptions): JsonObject {
   for (const r of GATEWAY_ROUTES) add(r.path, r.method, gatewayOperation(r));
   for (const r of SERVICE_ROUTES) add(r.path, r.method, serviceOperation(r));
 
-  const usedCategories = CATEGORIES.filter((c) => opts.registry.sources.some((s) => categoryOf(s.id) === c));
+  const usedCategories = CATEGORIES.filter((c) => opts.registry.sources.some((s) => categoryOf(s) === c));
   return {
     openapi: '3.1.0',
     info: {

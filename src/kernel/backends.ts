@@ -135,6 +135,16 @@ async function connectRedis(url: string, prefix: string, instanceId: string, log
   return client;
 }
 
+/** QUIT (pending commands finish), then wait until the connection is gone; cut it after 2 s. */
+async function closeRedis(client: Redis): Promise<void> {
+  if (client.status === 'end') return;
+  const ended = new Promise<void>((resolve) => client.once('end', () => resolve()));
+  const cut = setTimeout(() => client.disconnect(), 2_000);
+  await client.quit().catch(() => client.disconnect());
+  await ended;
+  clearTimeout(cut);
+}
+
 /** Open the engines the settings ask for: PostgreSQL and Redis are connected (and migrated) now. */
 export async function openBackends(config: Config, d: DeploymentSettings, log: Logger): Promise<Backends> {
   if (!d.databaseUrl && !d.redisUrl) return openLocalBackends(config, d);
@@ -160,7 +170,7 @@ export async function openBackends(config: Config, d: DeploymentSettings, log: L
     }
     closers.push(() => store.close());
     const redis = d.redisUrl ? await connectRedis(d.redisUrl, d.redisKeyPrefix, d.instanceId, log) : undefined;
-    if (redis) closers.push(async () => void (await redis.quit().catch(() => redis.disconnect())));
+    if (redis) closers.push(() => closeRedis(redis));
     const jobLock: JobLock =
       d.jobLock === 'redis' && redis
         ? new RedisJobLock({ client: redis, owner: d.instanceId, ttlMs: d.jobLockTtlMs, log })

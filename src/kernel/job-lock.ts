@@ -137,6 +137,8 @@ export const redisLockKey = (job: string): string => `lock:${job}`;
 export class RedisJobLock implements JobLock {
   readonly kind = 'redis';
   private closed = false;
+  /** Locks held now: key → token, and the renewal timer. */
+  private readonly held = new Map<string, { token: string; renew: NodeJS.Timeout }>();
 
   constructor(private readonly opts: RedisJobLockOptions) {}
 
@@ -161,15 +163,29 @@ export class RedisJobLock implements JobLock {
       );
     }, Math.max(50, Math.floor(ttlMs / 3)));
     renew.unref();
+    this.held.set(key, { token, renew });
     try {
       return { ran: true, value: await fn() };
     } finally {
       clearInterval(renew);
-      await client.eval(RELEASE, 1, key, token).catch((err: Error) => log.warn({ job, err: err.message }, 'job unlock failed'));
+      // Released already when close() ran first.
+      if (this.held.get(key)?.token === token) {
+        this.held.delete(key);
+        await client.eval(RELEASE, 1, key, token).catch((err: Error) => log.warn({ job, err: err.message }, 'job unlock failed'));
+      }
     }
   }
 
+  /** Stop taking jobs and release the locks held now (the jobs themselves are aborted by the engine). */
   async close(): Promise<void> {
     this.closed = true;
+    const held = [...this.held];
+    this.held.clear();
+    await Promise.all(
+      held.map(([key, { token, renew }]) => {
+        clearInterval(renew);
+        return this.opts.client.eval(RELEASE, 1, key, token).catch((err: Error) => this.opts.log.warn({ key, err: err.message }, 'job unlock failed'));
+      }),
+    );
   }
 }

@@ -1,7 +1,9 @@
 /** Authentication and key policy: every 401 variant, IP and model allowlists, quota, no upstream. */
 import net from 'node:net';
+import { Writable } from 'node:stream';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createService } from '../../src/service.ts';
 import { bearer, CHAT, makeKey, postJson, startGateway, usageRows, type Harness } from './helpers.ts';
 
 let h: Harness;
@@ -229,5 +231,36 @@ describe('without AI_UPSTREAM_BASE_URL', () => {
     expect(((await gem.json()) as { error: { status: string } }).error.status).toBe('UNAVAILABLE');
     // Billing needs no upstream.
     expect((await fetch(`${bare.base}/v1/dashboard/billing/subscription`, { headers: bearer(k) })).status).toBe(200);
+  });
+});
+
+describe('secrets stay out of logs and usage rows', () => {
+  it('no log line and no stored row holds a key, even at debug level and for failures', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        lines.push(chunk.toString('utf8'));
+        cb();
+      },
+    });
+    const svc = createService({ sources: [], logDestination: sink, env: { DB_PATH: ':memory:', SCHEDULER_ENABLED: 'false', LOG_LEVEL: 'trace', AI_UPSTREAM_BASE_URL: h.upstream.url, AI_UPSTREAM_API_KEY: 'upstream-secret-credential' } });
+    const port = await svc.listen(0, '127.0.0.1');
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      const k = makeKey(svc as never);
+      await postJson(base, '/v1/chat/completions', CHAT, bearer(k.key));
+      await postJson(base, '/v1/chat/completions', { ...CHAT, mock: { status: 500 } }, bearer(k.key));
+      await postJson(base, `/v1beta/models/gemini-2.0-flash:generateContent?key=${k.key}`, { contents: [{ parts: [{ text: 'x' }] }] });
+      await postJson(base, '/v1/chat/completions', CHAT, bearer(`sk-${'B'.repeat(43)}`));
+      await usageRows(svc as never, k.record.id, 3);
+      const text = lines.join('');
+      expect(text).toContain('"path":"/v1/chat/completions"');
+      for (const secret of [k.key, 'upstream-secret-credential', 'B'.repeat(43)]) expect(text).not.toContain(secret);
+      const rows = JSON.stringify(svc.db.prepare('SELECT * FROM gateway_usage').all());
+      expect(rows).not.toContain(k.key);
+      expect(rows).not.toContain('hi');
+    } finally {
+      await svc.close();
+    }
   });
 });

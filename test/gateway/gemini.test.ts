@@ -90,4 +90,27 @@ describe('streamGenerateContent', () => {
     const [row] = await usageRows(h.svc, k.record.id);
     expect(row).toMatchObject({ stream: true, chargedTokens: 7, usageSource: 'upstream' });
   });
+
+  it('an upstream failure after the first chunk ends the stream with a Google-shaped error the client raises', async () => {
+    h.upstream.script('POST', /:streamGenerateContent$/, async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text: 'Hi' }] }, index: 0 }] })}\r\n\r\n`);
+      await new Promise((r) => setTimeout(r, 20));
+      res.socket?.destroy();
+    });
+    const k = makeKey(h.svc);
+    const stream = await genai(k.key).models.generateContentStream({ model: 'gemini-2.0-flash', contents: 'Say hi' });
+    const parts: string[] = [];
+    const err = await (async () => {
+      for await (const chunk of stream) parts.push(chunk.text ?? '');
+    })().catch((e: unknown) => e);
+    expect(parts).toEqual(['Hi']);
+    expect(err).toBeInstanceOf(Error);
+    // ApiError(502) when the error object arrives as its own chunk, "Incomplete JSON segment" when it does not.
+    if (err instanceof ApiError) expect(err.status).toBe(502);
+    else expect(String((err as Error).message)).toMatch(/Incomplete JSON segment/);
+    const [row] = await usageRows(h.svc, k.record.id);
+    expect(row).toMatchObject({ stream: true, endReason: 'upstream_error', errorCode: 'upstream_unreachable' });
+  });
 });
+

@@ -87,6 +87,14 @@ export async function createTestDatabase(): Promise<{ url: string; name: string;
       const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await c.connect();
       try {
+        // pool.end() resolves before its connections are gone: let them close (FORCE would
+        // terminate them, and the test's clients would report it), then drop.
+        const deadline = Date.now() + 5_000;
+        while (Date.now() < deadline) {
+          const open = (await c.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1', [name])).rows[0]?.n;
+          if (Number(open) === 0) break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
         await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
         await c.end();

@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../support/service.ts';
 import { Upstream } from '../support/upstream.ts';
-import { ADMIN_TOKEN, AiUpstream, ARTIFACTS, BROWSER_REQUIRED, HAVE_BROWSER, launchBrowser, NO_BROWSER_MESSAGE } from './support.ts';
+import { ADMIN_TOKEN, AiUpstream, ARTIFACTS, BROWSER_MISSING_REQUIRED, BROWSER_REQUIRED, HAVE_BROWSER, launchBrowser, NO_BROWSER_MESSAGE } from './support.ts';
 
 const skip = !HAVE_BROWSER && !BROWSER_REQUIRED;
 if (skip) process.stderr.write(`${NO_BROWSER_MESSAGE}\n`);
@@ -23,7 +23,7 @@ describe.skipIf(skip)(skip ? NO_BROWSER_MESSAGE : 'operator pages in headless Ch
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!HAVE_BROWSER) throw new Error(`${NO_BROWSER_MESSAGE}. REQUIRE_BROWSER=1 is set, so this is a failure.`);
+    if (!HAVE_BROWSER) throw new Error(BROWSER_MISSING_REQUIRED);
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     await upstream.start();
     await ai.start();

@@ -102,7 +102,7 @@ describe('console', () => {
     const id = $('#new-key-id').text();
     expect(key).toMatch(/^sk-[A-Za-z0-9_-]{43}$/);
     const record = svc.gateway.keys.get(id);
-    expect(record).toMatchObject({ name: 'ci <bot>', accountId: 'team-a', level: 'pro', quotaTokens: 5000, models: ['gpt-*'], ips: ['127.0.0.1/32'], expiresAt: Date.parse('2999-12-31T00:00:00+08:00') });
+    expect(record).toMatchObject({ name: 'ci <bot>', accountId: 'team-a', level: 'pro', quotaTokens: 5000, models: ['gpt-*'], ips: ['127.0.0.1/32'], expiresAt: Date.parse('2999-12-31T23:59:59.999Z') });
     expect(svc.gateway.keys.findByKey(key)?.id).toBe(id);
 
     const models = await svc.get('/v1/models', { headers: { authorization: `Bearer ${key}` } });
@@ -156,7 +156,7 @@ describe('console sessions and form rules', () => {
   it('turns the form into the key command input', () => {
     const levels = loadLevels({ json: undefined, file: undefined, defaultLevel: 'default' });
     const now = Date.parse('2026-11-21T00:00:00Z');
-    const ok = parseKeyForm({ name: ' bot ', account: '', level: '', quota: '', models: 'a, b*', ips: '10.0.0.0/8 2001:db8::/32', expires: '' }, levels, now);
+    const ok = parseKeyForm({ name: ' bot ', account: '', level: '', quota: '', models: 'a, b*', ips: '10.0.0.0/8, 2001:db8::/32', expires: '' }, levels, now);
     expect(ok.key).toEqual({ name: 'bot', account: undefined, level: 'default', levelExplicit: false, quotaTokens: null, models: ['a', 'b*'], ips: ['10.0.0.0/8', '2001:db8::/32'], expiresAt: null });
     expect(parseKeyForm({ name: 'x', account: 'bad account!', level: 'free', quota: '1', models: '', ips: '', expires: '2026-13-01' }, levels, now).problems).toHaveLength(2);
   });

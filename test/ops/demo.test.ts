@@ -31,7 +31,7 @@ describe('npm run demo', () => {
     const models = await fetch(`${demo.base}/v1/models`, { headers: { authorization: `Bearer ${demo.demoKey}` } });
     expect(models.status).toBe(200);
     const login = await fetch(`${demo.base}/console`, { headers: { authorization: `Bearer ${demo.adminToken}` } });
-    expect(await login.text()).toContain('form method="post" action="/console/keys"');
+    expect(await login.text()).toContain('<form class="box" method="post" action="/console/keys" id="create">');
   });
 
   it('builds a request for routes with path parameters from their examples', () => {

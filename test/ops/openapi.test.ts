@@ -8,6 +8,7 @@ import type { Router } from '@koa/router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sources } from '../../sources/index.ts';
 import { routes as gatewayRoutes } from '../../src/gateway/routes/index.ts';
+import { categoryOf } from '../../src/http/categories.ts';
 import { buildOpenApi, GATEWAY_ROUTES, gatewayRouteTemplate, openApiPath, type JsonObject } from '../../src/http/openapi.ts';
 import { createRegistry, paramEntries, supportedEncodings } from '../../src/kernel/registry.ts';
 import { startService, type TestService } from '../support/service.ts';
@@ -21,7 +22,7 @@ type Param = { name: string; in: string; required: boolean; schema: JsonObject; 
 const params = (op: JsonObject | undefined) => ((op?.parameters ?? []) as Param[]);
 const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
 
-async function validate(d: object) {
+async function validate(d: Record<string, unknown>) {
   const v = new Validator();
   const res = await v.validate(d);
   return { ...res, version: v.version };
@@ -29,7 +30,7 @@ async function validate(d: object) {
 
 describe('OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
-    const res = await validate(clone(doc));
+    const res = await validate(clone(doc) as Record<string, unknown>);
     expect(res.errors).toBeUndefined();
     expect(res.valid).toBe(true);
     expect(res.version).toBe('3.1');
@@ -40,10 +41,16 @@ describe('OpenAPI document', () => {
     const broken = clone(doc) as { paths: Record<string, Record<string, { parameters?: Record<string, unknown>[]; responses: Record<string, Record<string, unknown>> }>> };
     const op = broken.paths['/v2/apis/qrcode']!.get!;
     delete op.parameters![0]!.in;
-    expect((await validate(broken)).valid).toBe(false);
+    expect((await validate(broken as unknown as Record<string, unknown>)).valid).toBe(false);
     const broken2 = clone(doc) as typeof broken;
     delete broken2.paths['/v2/apis/qrcode']!.get!.responses['200']!.description;
-    expect((await validate(broken2)).valid).toBe(false);
+    expect((await validate(broken2 as unknown as Record<string, unknown>)).valid).toBe(false);
+  });
+
+  it('puts every source in a category of the interface spec (add new ids to src/http/categories.ts)', () => {
+    expect(registry.sources.filter((s) => categoryOf(s) === 'Other').map((s) => s.id)).toEqual([]);
+    const tags = (doc.tags as { name: string }[]).map((t) => t.name);
+    expect(tags.slice(0, 4)).toEqual(['Periodic information', 'Hot lists and rankings', 'Utilities', 'Entertainment']);
   });
 
   it('has every route of every source, with GET (and POST where declared)', () => {

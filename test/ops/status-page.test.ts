@@ -30,7 +30,7 @@ function listSource(id: string, ttlSec: number): AnySource {
       return { items: raw.items };
     },
     validate: (d) => (d.items.length ? undefined : 'empty'),
-    view: { rows: (d) => d.items.map((title) => ({ title })) },
+    view: { rows: (d: { items: string[] }) => d.items.map((title: string) => ({ title })) },
     example: `/v2/apis/${id}`,
   }) as AnySource;
 }

@@ -78,7 +78,7 @@ export function sample(metrics: Map<string, number>, name: string, labels: Recor
   for (const [key, value] of metrics) {
     const m = /^([^{]+)(?:\{(.*)\})?$/.exec(key);
     if (!m || m[1] !== name) continue;
-    const have = (m[2] ?? '').match(/\w+="(?:[^"\\]|\\.)*"/g) ?? [];
+    const have: string[] = (m[2] ?? '').match(/\w+="(?:[^"\\]|\\.)*"/g) ?? [];
     if (want.length === have.length && want.every((w) => have.includes(w))) return value;
   }
   return undefined;
@@ -118,10 +118,13 @@ export async function startLoggedService(env: Record<string, string>, opts: Omit
 
 // --- headless Chromium --------------------------------------------------------------------------
 
-export const CHROMIUM = '/usr/bin/chromium';
+/** Debian's chromium; CHROMIUM_PATH overrides it (e.g. to check the skip path). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const BROWSER_REQUIRED = process.env.REQUIRE_BROWSER === '1';
 export const HAVE_BROWSER = fs.existsSync(CHROMIUM);
 export const NO_BROWSER_MESSAGE = `headless Chromium not found at ${CHROMIUM}: browser tests skipped (apt-get install chromium; set REQUIRE_BROWSER=1 to make this a failure)`;
+
+export const BROWSER_MISSING_REQUIRED = `headless Chromium not found at ${CHROMIUM}, and REQUIRE_BROWSER=1 asks for the browser tests: install it (apt-get install -y --no-install-recommends chromium)`;
 
 export async function launchBrowser(): Promise<Browser> {
   const { chromium } = await import('playwright-core');

@@ -5,6 +5,7 @@
  * markdown, odd inputs never 500).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_CLIENT_LIMITS } from '../support/endpoint-checks.ts';
 import { startService, type TestService } from '../support/service.ts';
 import { Upstream } from '../support/upstream.ts';
 
@@ -25,7 +26,7 @@ export function useService(env: Record<string, string> = {}): { svc: () => TestS
   let svc: TestService;
   beforeAll(async () => {
     await upstream.start();
-    svc = await startService({ upstream, env });
+    svc = await startService({ upstream, env: { ...NO_CLIENT_LIMITS, ...env } });
   });
   afterAll(async () => {
     await svc.close();

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import fuelPrice, { parse, REGIONS, regionName, validateFuel } from '../../sources/fuel-price.ts';
 import { SourceError } from '../../src/kernel/errors.ts';
+import { defineSource } from '../../src/kernel/source.ts';
+import { formatDate } from '../../src/kernel/time.ts';
 import { TestClock } from '../support/clock.ts';
 import { describeFailureModes } from '../support/failure-modes.ts';
 import { startService, type TestService } from '../support/service.ts';
@@ -214,4 +216,55 @@ describeFailureModes(() => failureUpstream, {
   loginPage: { status: 403, headers: { 'content-type': 'text/html' }, body: '<html><body>访问过于频繁，请稍后再试</body></html>' },
   changedShape: { headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<html><body><div id="prices"><span>92#</span><b>7.83</b></div></body></html>' },
   empty: { headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<html><body><div id="youjiaCont"><div id="youjia"></div></div></body></html>' },
+});
+
+// The kernel additions this source relies on, checked on a minimal source: FetchContext.history,
+// history.omit (a view window shares its key's history) and StringParam.normalize.
+interface Probe {
+  day: string;
+  key: string;
+  seen: string[];
+}
+
+describe('kernel: stored history in fetch, history.omit and normalize', () => {
+  const probe = defineSource({
+    id: 'history-probe',
+    name: 'probe',
+    description: 'probe',
+    routes: [{ path: '/history-probe' }],
+    params: {
+      key: { type: 'string', default: 'a', normalize: (v: string) => v.toLowerCase(), doc: 'key' },
+      window: { type: 'integer', min: 1, max: 10, doc: 'window' },
+    },
+    mode: 'on-demand',
+    freshness: { ttlSec: 60 },
+    history: { key: (d: Probe) => d.day, omit: ['window'] },
+    async fetch(ctx, p): Promise<Probe> {
+      const day = formatDate(ctx.now().getTime());
+      const seen = ((await ctx.history?.(p.window ?? 10)) ?? []).map((h) => h.data.day);
+      return { day, key: p.key, seen };
+    },
+    validate: () => undefined,
+    view: {},
+    example: '/v2/apis/history-probe',
+  });
+  const clock = new TestClock();
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startService({ now: clock.now, sources: [probe] });
+  });
+  afterAll(async () => {
+    await svc.close();
+  });
+  const get = async (q: string) => ((await (await svc.get(`/v2/apis/history-probe${q}`)).json()) as { data: { day: string; key: string; seen: string[] } }).data;
+
+  it('passes the stored days of the key to fetch, whatever the window, and normalises the key', async () => {
+    expect(await get('?key=A')).toEqual({ day: '2026-11-21', key: 'a', seen: [] });
+    clock.advance(DAY);
+    expect((await get('?key=a&window=5')).seen).toEqual(['2026-11-21']);
+    clock.advance(DAY);
+    expect((await get('?key=a&window=3')).seen).toEqual(['2026-11-22', '2026-11-21']);
+    expect((await get('?key=a&window=1')).seen).toEqual(['2026-11-23']);
+    expect((await get('?key=b&window=3')).seen).toEqual([]);
+  });
 });

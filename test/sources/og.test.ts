@@ -205,3 +205,27 @@ describe('og with the default policy (no loopback)', () => {
     expect(pages.requests).toEqual([]);
   });
 });
+
+describe('og behind SOURCES_UPSTREAM_MIRROR', () => {
+  const upstream = new Upstream();
+  let svc: TestService;
+  beforeAll(async () => {
+    await upstream.start();
+    svc = await startService({ upstream, sources: [og] });
+  });
+  afterAll(async () => {
+    await svc.close();
+    await upstream.stop();
+  });
+
+  it('fetches through the mirror (a trusted address) yet refuses the private URLs it stands for', async () => {
+    const d = await readData<OgData>(await svc.get('/v2/apis/og?url=github.com'));
+    expect(d).toMatchObject({ url: 'https://github.com/', fetched_url: 'https://github.com/', site_name: 'GitHub', favicon: 'https://github.githubassets.com/favicons/favicon.svg', twitter_site: '@github' });
+    expect(upstream.hits('github.com').map((r) => r.path)).toEqual(['/']);
+    upstream.serve('github.com', '/login', { status: 302, headers: { location: 'http://10.20.30.40/internal' } });
+    await expectError(await svc.get('/v2/apis/og?url=https://github.com/login'), 400, /10\.20\.30\.40 is a private/);
+    await expectError(await svc.get('/v2/apis/og?url=http://localhost/'), 400, /localhost is a loopback name/);
+    expect(upstream.hits('10.20.30.40')).toEqual([]);
+    expect(upstream.unmatched).toEqual([]);
+  });
+});

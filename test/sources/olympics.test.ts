@@ -137,6 +137,11 @@ describe('olympics through the server', () => {
     const unknown = await svc.get('/v2/apis/olympics?id=atlantis-2099');
     expect(unknown.status).toBe(404);
     expect(((await unknown.json()) as Body).message).toMatch(/no event "atlantis-2099".*paris-2024/);
+    // Games missing from the bundled list are still looked up on olympics.com.
+    upstream.serve(BFF, '/bff/api/usdm/v1/competitions/gangwon-2024', { body: { data: { id: 'yog-gangwon', slug: 'gangwon-2024', title: '2024年江原冬青奥会', startDate: '2024-01-19T00:00:00Z', finishDate: '2024-02-01T00:00:00Z' } } });
+    upstream.serve(BFF, '/bff/api/usdm/v1/competitions/yog-gangwon/awards/noc', { body: { data: parisAwards().data.slice(0, 3) } });
+    const yog = (await (await svc.get('/v2/apis/olympics?id=gangwon-2024')).json()) as Body & { data: { start_date: string } };
+    expect(yog.data).toMatchObject({ event_id: 'gangwon-2024', event_name: '2024年江原冬青奥会', start_date: '2024-01-19', total: 3 });
     for (const bad of ['Paris 2024', '../etc', 'paris_2024']) {
       const res = await svc.get(`/v2/apis/olympics?id=${encodeURIComponent(bad)}`);
       expect(res.status).toBe(400);

@@ -36,7 +36,11 @@ describe('password generation (property-based)', () => {
   });
 
   it('the shuffle is a permutation', () => {
-    fc.assert(fc.property(fc.array(fc.integer()), (a) => expect([...shuffle([...a])].sort()).toEqual([...a].sort())));
+    fc.assert(
+      fc.property(fc.array(fc.integer()), (a) => {
+        expect(shuffle([...a]).sort()).toEqual([...a].sort());
+      }),
+    );
   });
 });
 

@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import whois, { ageDesc, type WhoisData } from '../../sources/whois.ts';
+import whois, { ageDesc, type WhoisData } from '../../sources/whois/index.ts';
 import { hostOf, normalizeDomain } from '../../sources/whois/domain.ts';
 import { isNotFound, parseServerOverride, parseWhoisDate, parseWhoisText, queryWhois, referralOf } from '../../sources/whois/protocol.ts';
 import { parseRdap } from '../../sources/whois/rdap.ts';
 import { TestClock } from '../support/clock.ts';
 import { expectError, expectUnavailable, getEncodings, readData, settle, sourceStatus } from '../support/envelope-assertions.ts';
 import { startService, type TestService } from '../support/service.ts';
-import { FIXTURE_DIR, Upstream } from '../support/upstream.ts';
+import { FIXTURE_DIR, Upstream, type UpstreamReply } from '../support/upstream.ts';
 import { WhoisServer } from '../support/whois-server.ts';
 
 const text = (file: string) => fs.readFileSync(path.join(FIXTURE_DIR, file), 'utf8');
@@ -176,7 +176,7 @@ describe('whois through the server', () => {
 
   /** rdap.org: redirect .com to Verisign's RDAP server; no RDAP for .cn; a failing bootstrap for .uk. */
   function rdapBootstrap() {
-    upstream.serve('rdap.org', /^\/domain\//, (req) => {
+    upstream.serve('rdap.org', /^\/domain\//, (req): UpstreamReply => {
       const name = req.path.slice('/domain/'.length);
       if (name.endsWith('.com')) return { status: 302, headers: { location: `https://rdap.verisign.com/com/v1/domain/${name}` } };
       if (name.endsWith('.cn')) return { status: 404, headers: { 'content-type': 'application/rdap+json' }, body: JSON.stringify({ errorCode: 404, title: 'No RDAP service for this TLD' }) };
@@ -322,5 +322,26 @@ describe('whois through the server', () => {
     expect((await sourceStatus(svc, 'whois')).last_error).toMatch(/^empty: rejected: the answer holds no registration data/);
     void registrar;
     void nominet;
+  });
+});
+
+describe('whois behind the mirror without a WHOIS override', () => {
+  const upstream = new Upstream();
+  let svc: TestService;
+  beforeAll(async () => {
+    await upstream.start();
+    svc = await startService({ upstream, sources: [whois] });
+  });
+  afterAll(async () => {
+    await svc.close();
+    await upstream.stop();
+  });
+
+  it('answers from RDAP and never opens port 43 to the real servers', async () => {
+    const d = await readData<WhoisData>(await svc.get('/v2/apis/whois?domain=example.com'));
+    expect(d).toMatchObject({ domain: 'example.com', registrar: 'RESERVED-Internet Assigned Numbers Authority', dnssec: true, source: 'rdap', created: '1995-08-14 12:00:00' });
+    upstream.serve('rdap.org', '/domain/lanting.cn', { status: 404, body: { errorCode: 404 } });
+    await expectUnavailable(await svc.get('/v2/apis/whois?domain=lanting.cn'), /not used behind SOURCES_UPSTREAM_MIRROR/);
+    expect(upstream.unmatched).toEqual([]);
   });
 });

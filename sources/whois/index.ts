@@ -5,15 +5,15 @@
  * referral, then the registrar's server when the registry refers on. The caller's input may be
  * a URL, a host with a port or an IDN; the registrable domain is what gets looked up.
  */
-import { escapeHtml, escapeMarkdown } from '../src/encoding/escape.ts';
-import { htmlPage } from '../src/encoding/generic.ts';
-import { SourceError } from '../src/kernel/errors.ts';
-import { defineSource } from '../src/kernel/source.ts';
-import { formatDateTime } from '../src/kernel/time.ts';
-import { normalizeDomain, type DomainName } from './whois/domain.ts';
-import { IANA_WHOIS, isNotFound, parseServerOverride, parseWhoisText, queryWhois, referralOf, type ServerOverride } from './whois/protocol.ts';
-import { parseRdap, RDAP_BOOTSTRAP, type RdapAnswer } from './whois/rdap.ts';
-import { incomplete, mergeFacts, type Registrant, type WhoisFacts } from './whois/record.ts';
+import { escapeHtml, escapeMarkdown } from '../../src/encoding/escape.ts';
+import { htmlPage } from '../../src/encoding/generic.ts';
+import { SourceError } from '../../src/kernel/errors.ts';
+import { defineSource } from '../../src/kernel/source.ts';
+import { formatDateTime } from '../../src/kernel/time.ts';
+import { normalizeDomain, type DomainName } from './domain.ts';
+import { IANA_WHOIS, isNotFound, parseServerOverride, parseWhoisText, queryWhois, referralOf, type ServerOverride } from './protocol.ts';
+import { parseRdap, RDAP_BOOTSTRAP, type RdapAnswer } from './rdap.ts';
+import { incomplete, mergeFacts, type Registrant, type WhoisFacts } from './record.ts';
 
 export interface WhoisData {
   /** The registrable domain in ASCII (punycode). */
@@ -175,12 +175,15 @@ export default defineSource({
   env: [
     {
       name: 'SOURCE_WHOIS_SERVER_OVERRIDE',
-      doc: 'Test/ops only: send port-43 WHOIS queries to `host:port`, or per server with `server=host:port,…` (`*` for the rest), instead of the real servers',
+      doc: 'Test/ops only: send port-43 WHOIS queries to `host:port`, or per server with `server=host:port,…` (`*` for the rest), instead of the real servers (with SOURCES_UPSTREAM_MIRROR set and no override, port-43 queries are not made)',
     },
+    { name: 'SOURCES_UPSTREAM_MIRROR', core: true, doc: 'The HTTP mirror; it cannot carry port-43 WHOIS' },
   ],
   async fetch(ctx, p) {
     const name = normalizeDomain(p.domain);
     const override = parseServerOverride(ctx.env('SOURCE_WHOIS_SERVER_OVERRIDE'));
+    // The mirror only rewrites HTTP: behind it (tests, offline demos) WHOIS goes to the override or nowhere.
+    const whoisAllowed = !!override || !ctx.env('SOURCES_UPSTREAM_MIRROR');
 
     let rdap: RdapAnswer | undefined;
     let rdapError: SourceError | undefined;
@@ -200,6 +203,7 @@ export default defineSource({
     if (rdap && !incomplete(rdap)) return buildData(name, rdap, { source: 'rdap', rdapServer: rdap.server, whoisServer: null }, ctx.now());
     let whois: WhoisAnswer | undefined;
     try {
+      if (!whoisAllowed) throw new SourceError('transient', 'WHOIS (port 43) is not used behind SOURCES_UPSTREAM_MIRROR without SOURCE_WHOIS_SERVER_OVERRIDE');
       whois = await whoisLookup(name, { override, signal: ctx.signal });
     } catch (err) {
       if (!rdap) {
