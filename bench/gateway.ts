@@ -85,6 +85,10 @@ async function runGateway(upstreamUrl: string): Promise<void> {
   process.send!({ type: 'ready', port, key } satisfies Ready);
   process.on('message', async (m: { type: string }) => {
     if (m.type === 'rss') process.send!({ type: 'rss', maxRssKb: process.resourceUsage().maxRSS });
+    if (m.type === 'cpu') {
+      const u = process.cpuUsage();
+      process.send!({ type: 'cpu', micros: u.user + u.system });
+    }
     if (m.type === 'stop') {
       await svc.close();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -194,9 +198,12 @@ async function main(): Promise<void> {
   // 1. Non-streamed latency (sequential) and throughput (50 connections).
   const one = new Agent({ connections: 1 });
   const lat: { name: string; ms: number[]; many: autocannon.Result }[] = [];
+  let cpuPerRequestUs = NaN;
   for (const t of targets) {
     const ms = await latencies(one, `${t.url}/v1/chat/completions`, t.headers, 3000);
+    const before = (await ask<{ micros: number }>(gw.proc, 'cpu')).micros;
     const many = await nonStreamed(`${t.url}/v1/chat/completions`, t.headers, 50);
+    if (t.url === gatewayUrl) cpuPerRequestUs = ((await ask<{ micros: number }>(gw.proc, 'cpu')).micros - before) / (many.requests.total + many.requests.average);
     lat.push({ name: t.name, ms, many });
   }
   await one.close();
@@ -204,7 +211,7 @@ async function main(): Promise<void> {
   console.log('| path | p50 ms | p99 ms | req/s (50 conns) | p99 ms (50 conns) | errors |');
   console.log('| --- | --- | --- | --- | --- | --- |');
   for (const l of lat) console.log(`| ${l.name} | ${fmt(pct(l.ms, 50))} | ${fmt(pct(l.ms, 99))} | ${Math.round(l.many.requests.average)} | ${fmt(l.many.latency.p99, 0)} | ${l.many.non2xx + l.many.errors} |`);
-  console.log(`\nAdded by the gateway (sequential): p50 +${fmt(pct(lat[1]!.ms, 50) - pct(lat[0]!.ms, 50))} ms, p99 +${fmt(pct(lat[1]!.ms, 99) - pct(lat[0]!.ms, 99))} ms.`);
+  console.log(`\nAdded by the gateway (sequential): p50 +${fmt(pct(lat[1]!.ms, 50) - pct(lat[0]!.ms, 50))} ms, p99 +${fmt(pct(lat[1]!.ms, 99) - pct(lat[0]!.ms, 99))} ms. Gateway CPU per request (user+system, from the 50-connection run including its warm-up): ${fmt(cpuPerRequestUs / 1000, 3)} ms; machine: ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}.`);
 
   // 2. Time to the first streamed event (upstream: first event after 100 ms, then 20 × 10 ms).
   const agent = new Agent({ connections: 256, pipelining: 1 });

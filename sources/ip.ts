@@ -164,7 +164,7 @@ export default defineSource({
   description: "The caller's IP address (X-Forwarded-For only with TRUST_PROXY) and its geolocation: country, region, city, ISP, ASN, coordinates. Private and loopback callers get is_private: true and no location. encoding=text answers the bare address.",
   routes: [{ path: '/ip' }],
   params: {
-    ip: { type: 'string', in: 'client-ip', maxLength: 64, doc: "The caller's address, filled in by the service (not a query parameter)." },
+    ip: { type: 'string', in: 'client-ip', maxLength: 256, doc: "The caller's address, filled in by the service (not a query parameter)." },
   },
   mode: 'on-demand',
   freshness: { ttlSec: 86_400, timeoutMs: 25_000, backoffCapSec: 600 },

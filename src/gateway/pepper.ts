@@ -4,13 +4,14 @@
  * agree without configuration. Changing the pepper invalidates every existing key.
  */
 import { randomBytes } from 'node:crypto';
+import { ConfigError } from '../config.ts';
 import type { Db } from '../kernel/db.ts';
 
 export const MIN_PEPPER_LENGTH = 16;
 
 export function resolvePepper(db: Db, configured: string | undefined): string {
   if (configured !== undefined) {
-    if (configured.length < MIN_PEPPER_LENGTH) throw new Error(`AI_KEY_PEPPER must be at least ${MIN_PEPPER_LENGTH} characters long.`);
+    if (configured.length < MIN_PEPPER_LENGTH) throw new ConfigError([`AI_KEY_PEPPER must be at least ${MIN_PEPPER_LENGTH} characters long`]);
     return configured;
   }
   // INSERT OR IGNORE: the server and the keys command may start at the same moment.

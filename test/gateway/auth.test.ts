@@ -200,6 +200,17 @@ describe('key policy', () => {
     expect(rows).toHaveLength(4);
   });
 
+  it('paths with dot segments or encoded separators are refused, never forwarded', async () => {
+    const port = Number(new URL(h.base).port);
+    h.upstream.reset();
+    for (const p of ['/v1/videos/../../admin', '/v1/videos/%2e%2e/x', '/v1/audio/voices/a%2Fb', '/v1/models/..', '/v1/videos/.']) {
+      const res = await rawRequest(port, [`GET ${p} HTTP/1.1`, 'Host: x', `Authorization: Bearer ${key}`]);
+      expect(res.status).toBe(404);
+      expect(JSON.parse(res.body).error.code).toBe('unknown_url');
+    }
+    expect(h.upstream.requests).toHaveLength(0);
+  });
+
   it('an unknown /v1 route is 404 after authentication, a wrong method 405', async () => {
     expect((await fetch(`${h.base}/v1/nope`)).status).toBe(401);
     const res = await fetch(`${h.base}/v1/nope`, { headers: bearer(key) });

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, CHAT, postJson, startGateway, type Harness } from './helpers.ts';
+import { bearer, CHAT, makeKey, postJson, startGateway, type Harness } from './helpers.ts';
 import { ModelUpstream } from './model-upstream.ts';
 
 const run = promisify(execFile);
@@ -97,5 +97,19 @@ describe('npm run keys', () => {
       expect(out.code).not.toBe(0);
       expect(out.stderr).toMatch(message);
     }
+  });
+});
+
+describe('pepper', () => {
+  it('AI_KEY_PEPPER keys the hashes: a key works only under the pepper it was created with; a short pepper is refused', async () => {
+    const file = path.join(dir, 'pepper.sqlite');
+    const a = await startGateway({ upstream, env: { DB_PATH: file, AI_KEY_PEPPER: 'pepper-A-0123456789abcdef' } });
+    const { key } = makeKey(a.svc);
+    expect((await fetch(`${a.base}/v1/dashboard/billing/subscription`, { headers: bearer(key) })).status).toBe(200);
+    await a.close();
+    const b = await startGateway({ upstream, env: { DB_PATH: file, AI_KEY_PEPPER: 'pepper-B-0123456789abcdef' } });
+    expect((await fetch(`${b.base}/v1/dashboard/billing/subscription`, { headers: bearer(key) })).status).toBe(401);
+    await b.close();
+    await expect(startGateway({ upstream, env: { DB_PATH: file, AI_KEY_PEPPER: 'short' } })).rejects.toThrow(/AI_KEY_PEPPER/);
   });
 });

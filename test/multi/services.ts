@@ -32,13 +32,14 @@ async function probePg(): Promise<string | undefined> {
 
 async function probeRedis(): Promise<string | undefined> {
   const client = new Redis(TEST_REDIS_URL, { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  client.on('error', () => undefined);
+  let cause = '';
+  client.on('error', (err: Error) => (cause ||= err.message));
   try {
     await client.connect();
     await client.ping();
     return undefined;
   } catch (err) {
-    return `Redis is not reachable at ${redact(TEST_REDIS_URL)} (${(err as Error).message})`;
+    return `Redis is not reachable at ${redact(TEST_REDIS_URL)} (${cause || (err as Error).message})`;
   } finally {
     client.disconnect();
   }

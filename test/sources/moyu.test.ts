@@ -40,7 +40,7 @@ describe('moyu calendar: known days', () => {
     expect(day.today.lunar_festivals).toContain('春节');
     expect(day.next_holiday).toMatchObject({ name: '清明', start: '2026-04-04' });
     // Before the Spring Festival (even after 立春 on 02-04) the lunar year is still 乙巳, the snake.
-    expect(computeMoyu('2026-02-10').date.lunar).toMatchObject({ year: 2025, year_gan_zhi: '乙巳', zodiac: '蛇', month_name: '腊月' });
+    expect(computeMoyu('2026-02-10').date.lunar).toMatchObject({ year: 2025, year_gan_zhi: '乙巳', zodiac: '蛇', month_name: '十二月' });
   });
 
   it('weekends, solar terms and the end of the holiday data', () => {

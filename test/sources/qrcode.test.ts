@@ -1,8 +1,12 @@
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { CAPACITY_BYTES, DEFAULT_TEXT, MAX_TEXT, type QrData } from '../../sources/qrcode.ts';
 import { expectNoServerErrors, getJson, useService } from './_corpus.ts';
+
+// jsqr is CommonJS with an ESM-style `export default` in its types: take the function either way.
+type JsQR = typeof jsQRModule.default;
+const jsQR = ((jsQRModule as unknown as { default?: JsQR }).default ?? jsQRModule) as JsQR;
 
 /** Decode a PNG QR code back to its text (the UTF-8 bytes jsQR reads). */
 function decodePng(png: Buffer): string | undefined {

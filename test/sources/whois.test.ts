@@ -14,7 +14,6 @@ import { WhoisServer } from '../support/whois-server.ts';
 const text = (file: string) => fs.readFileSync(path.join(FIXTURE_DIR, file), 'utf8');
 const json = (file: string) => JSON.parse(text(file)) as Record<string, unknown>;
 const RDAP_BOOKS = 'rdap.verisign.com/com/v1/domain/lanting-books.com.json';
-const RDAP_IDN = 'rdap.verisign.com/com/v1/domain/xn--2lq10e.com.json';
 const at = (iso: string) => Date.parse(iso);
 
 describe('whois domain input', () => {
@@ -170,7 +169,7 @@ describe('whois through the server', () => {
   const upstream = new Upstream();
   const clock = new TestClock();
   const servers = ['whois.iana.org', 'whois.verisign-grs.com', 'whois.yunlan-registrar.net', 'whois.cnnic.cn', 'whois.nic.uk'].map((n) => new WhoisServer(n));
-  const [iana, verisign, registrar, cnnic, nominet] = servers as [WhoisServer, WhoisServer, WhoisServer, WhoisServer, WhoisServer];
+  const [iana, verisign, , cnnic] = servers as [WhoisServer, WhoisServer, WhoisServer, WhoisServer, WhoisServer];
   let svc: TestService;
   const whoisQueries = () => servers.flatMap((s) => s.queries.map((q) => `${s.name} ${q}`));
 
@@ -320,8 +319,6 @@ describe('whois through the server', () => {
     expect((await readData<WhoisData>(stale2)).nameservers).toHaveLength(2);
     await settle();
     expect((await sourceStatus(svc, 'whois')).last_error).toMatch(/^empty: rejected: the answer holds no registration data/);
-    void registrar;
-    void nominet;
   });
 });
 

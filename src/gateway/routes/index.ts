@@ -52,7 +52,11 @@ export function familyOf(path: string): Family | undefined {
 
 export type RouteMatch = { route: Route; params: string[] } | { allowed: readonly string[] } | undefined;
 
+/** Dot segments and encoded separators: the upstream could resolve them to a path we never allowed. */
+const UNSAFE_PATH = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)|%2f|%5c|\\/i;
+
 export function matchRoute(method: string, path: string): RouteMatch {
+  if (UNSAFE_PATH.test(path)) return undefined;
   const allowed = new Set<string>();
   for (const route of routes) {
     const m = route.pattern.exec(path);
