@@ -15,7 +15,7 @@ const send = (m: unknown) => process.send?.(m);
 
 if (mode === 'service') {
   const upstream = await new Upstream().start();
-  const svc = createService({ env: { DB_PATH: ':memory:', SCHEDULER_ENABLED: 'false', LOG_LEVEL: 'silent', SOURCES_UPSTREAM_MIRROR: upstream.url, SOURCE_HOT_MICROBLOG_COOKIE: 'bench' } });
+  const svc = createService({ env: { DB_PATH: ':memory:', SCHEDULER_ENABLED: 'false', LOG_LEVEL: 'silent', SOURCES_UPSTREAM_MIRROR: upstream.url, SOURCE_HOT_MICROBLOG_COOKIE: 'bench', APIS_RATE_LIMIT: '0' } });
   const port = await svc.listen(0, '127.0.0.1');
   const warm = await fetch(`http://127.0.0.1:${port}/v2/apis/hot-microblog`);
   if (warm.status !== 200) throw new Error(`warm-up failed: ${warm.status}`);
