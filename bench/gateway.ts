@@ -25,6 +25,7 @@ interface Ready {
   type: 'ready';
   port: number;
   key?: string;
+  rssKb?: number;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -82,7 +83,7 @@ async function runGateway(upstreamUrl: string): Promise<void> {
   });
   const { key } = svc.gateway.keys.create({ name: 'bench', level: 'bench', levelExplicit: true, quotaTokens: null, models: [], ips: [], expiresAt: null });
   const port = await svc.listen(0, '127.0.0.1');
-  process.send!({ type: 'ready', port, key } satisfies Ready);
+  process.send!({ type: 'ready', port, key, rssKb: Math.round(process.memoryUsage().rss / 1024) } satisfies Ready);
   process.on('message', async (m: { type: string }) => {
     if (m.type === 'rss') process.send!({ type: 'rss', maxRssKb: process.resourceUsage().maxRSS });
     if (m.type === 'cpu') {
@@ -248,7 +249,7 @@ async function main(): Promise<void> {
     console.log(`| ${t.name} | ${Math.round(events / secs)} | ${events} / ${100 * plan.chunks} | ${fmt(mean)} | ${fmt(pct(gaps, 99))} | ${fmt(gaps.at(-1) ?? NaN)} | ${fmt(pct(firsts, 99))} | ${results.length - ok.length} |`);
   }
   const { maxRssKb } = await ask<{ maxRssKb: number }>(gw.proc, 'rss');
-  console.log(`\nGateway process peak RSS over the whole run: ${(maxRssKb / 1024).toFixed(0)} MiB.\n`);
+  console.log(`\nGateway process RSS after start: ${((gw.ready.rssKb ?? NaN) / 1024).toFixed(0)} MiB; peak over the whole run: ${(maxRssKb / 1024).toFixed(0)} MiB.\n`);
 
   await agent.close();
   gw.proc.send({ type: 'stop' });

@@ -112,7 +112,7 @@ export class GatewayCall {
     readonly family: GatewayFamily,
     readonly key: KeyRecord,
     readonly level: Level,
-    public route: string,
+    readonly route: string,
   ) {
     ctx.res.on('close', () => {
       if (!ctx.res.writableFinished) {

@@ -122,10 +122,10 @@ async function handle(ctx: AppContext, family: GatewayFamily, unversioned: boole
       deps.log.warn({ account: key.accountId, level: key.level }, 'account level is not configured; using the default level');
       level = deps.levels.get(deps.levels.defaultLevel)!;
     }
-    call = new GatewayCall(ctx, deps, family, key, level, 'unknown');
+    const match = matchRoute(ctx.method, ctx.path);
+    call = new GatewayCall(ctx, deps, family, key, level, match && 'route' in match ? match.route.name : 'unknown');
     const ip = clientIp(ctx);
     if (!ipPermitted(key.ips, ip)) throw ipNotAllowed(ip);
-    const match = matchRoute(ctx.method, ctx.path);
     if (!match) throw unknownUrl(ctx.method, ctx.path);
     if ('allowed' in match)
       throw new GatewayError(405, `Method ${ctx.method} is not allowed on ${ctx.path}; use ${match.allowed.join(' or ')}.`, {
@@ -133,7 +133,6 @@ async function handle(ctx: AppContext, family: GatewayFamily, unversioned: boole
         code: 'method_not_allowed',
         headers: { allow: match.allowed.join(', ') },
       });
-    call.route = match.route.name;
     if (match.route.upstream && !deps.upstream) throw upstreamNotConfigured();
     if (quotaExhausted(key.quotaTokens, key.usedTokens)) throw insufficientQuota(key.quotaTokens ?? 0);
     call.windows = await deps.limits.admitRequest(key.accountId, level);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, CHAT, makeKey, postJson, startGateway, UPSTREAM_KEY, usageRows, waitFor, type Harness } from './helpers.ts';
-import { ModelUpstream, sleep } from './model-upstream.ts';
+import { sleep } from './model-upstream.ts';
 
 let h: Harness;
 
