@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Migration } from './db.ts';
+import { toHistory, toSnapshot, type HistoryRow, type SnapshotRow } from './store-rows.ts';
 import type { FailureWrite, HistoryEntry, RunRecord, Snapshot, Store, SuccessWrite } from './store.ts';
 
 export type Pool = pg.Pool;
@@ -135,31 +136,6 @@ export const pgStoreMigrations: readonly Migration[] = [
   },
 ];
 
-interface SnapshotRow {
-  source_id: string;
-  params_key: string;
-  params: string;
-  status: Snapshot['status'];
-  payload: string | null;
-  payload_hash: string | null;
-  item_count: number | null;
-  fetched_at: number | null;
-  expires_at: number | null;
-  checked_at: number;
-  next_attempt_at: number | null;
-  fail_count: number;
-  last_error: string | null;
-}
-
-interface HistoryRow {
-  source_id: string;
-  params_key: string;
-  history_key: string;
-  fetched_at: number;
-  payload_hash: string;
-  payload: string;
-}
-
 interface RunRow {
   source_id: string;
   params_key: string;
@@ -168,31 +144,6 @@ interface RunRow {
   outcome: RunRecord['outcome'];
   error: string | null;
 }
-
-const toSnapshot = (r: SnapshotRow): Snapshot => ({
-  sourceId: r.source_id,
-  paramsKey: r.params_key,
-  params: r.params,
-  status: r.status,
-  payload: r.payload,
-  payloadHash: r.payload_hash,
-  itemCount: r.item_count,
-  fetchedAt: r.fetched_at,
-  expiresAt: r.expires_at,
-  checkedAt: r.checked_at,
-  nextAttemptAt: r.next_attempt_at,
-  failCount: r.fail_count,
-  lastError: r.last_error,
-});
-
-const toHistory = (r: HistoryRow): HistoryEntry => ({
-  sourceId: r.source_id,
-  paramsKey: r.params_key,
-  historyKey: r.history_key,
-  fetchedAt: r.fetched_at,
-  payloadHash: r.payload_hash,
-  payload: r.payload,
-});
 
 const SQL = {
   get: 'SELECT * FROM snapshots WHERE source_id = $1 AND params_key = $2',
