@@ -41,7 +41,8 @@ export interface NewKey {
   expiresAt: number | null;
 }
 
-interface KeyRow {
+/** A key row joined with its account's level; the same in every SQL backend. */
+export interface KeyRow {
   id: string;
   key_hash: string;
   key_prefix: string;
@@ -60,7 +61,7 @@ interface KeyRow {
   last_used_at: number | null;
 }
 
-const SELECT = `
+export const SELECT_KEYS = `
   SELECT k.*, a.level AS level FROM gateway_keys k JOIN gateway_accounts a ON a.id = k.account_id`;
 
 function stringList(json: string): string[] {
@@ -68,7 +69,7 @@ function stringList(json: string): string[] {
   return Array.isArray(parsed) ? parsed.filter((x): x is string => typeof x === 'string') : [];
 }
 
-function toRecord(r: KeyRow): KeyRecord {
+export function toRecord(r: KeyRow): KeyRecord {
   return {
     id: r.id,
     name: r.name,
@@ -97,8 +98,8 @@ export class KeyStore {
     private readonly pepper: string,
     private readonly now: () => number = Date.now,
   ) {
-    this.byHash = db.prepare(`${SELECT} WHERE k.key_hash = ?`);
-    this.byId = db.prepare(`${SELECT} WHERE k.id = ?`);
+    this.byHash = db.prepare(`${SELECT_KEYS} WHERE k.key_hash = ?`);
+    this.byId = db.prepare(`${SELECT_KEYS} WHERE k.id = ?`);
     this.chargeStmt = db.prepare('UPDATE gateway_keys SET used_tokens = used_tokens + ?, request_count = request_count + 1, last_used_at = ? WHERE id = ?');
   }
 
@@ -142,7 +143,7 @@ export class KeyStore {
   }
 
   list(): KeyRecord[] {
-    return (this.db.prepare(`${SELECT} ORDER BY k.created_at, k.id`).all() as KeyRow[]).map(toRecord);
+    return (this.db.prepare(`${SELECT_KEYS} ORDER BY k.created_at, k.id`).all() as KeyRow[]).map(toRecord);
   }
 
   /** Marks the key revoked (idempotent); `undefined` if there is no such key. */

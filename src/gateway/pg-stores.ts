@@ -9,7 +9,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { inTransaction, pgMigrate, type Pool } from '../kernel/pg-store.ts';
 import type { Migration } from '../kernel/db.ts';
-import type { KeyRecord, NewKey } from './keys.ts';
+import { SELECT_KEYS, toRecord, type KeyRecord, type KeyRow, type NewKey } from './keys.ts';
 import { MIN_PEPPER_LENGTH } from './pepper.ts';
 import type { EndReason, StoredUsageRow, UsageRow, UsageSource } from './usage.ts';
 
@@ -110,51 +110,6 @@ export async function resolvePgPepper(pool: Pool, configured: string | undefined
   const row = (await pool.query<{ value: string }>("SELECT value FROM gateway_meta WHERE name = 'key_pepper'")).rows[0];
   if (!row) throw new Error('gateway_meta has no key_pepper after inserting it');
   return row.value;
-}
-
-interface KeyRow {
-  id: string;
-  key_hash: string;
-  key_prefix: string;
-  key_last4: string;
-  name: string;
-  account_id: string;
-  level: string;
-  quota_tokens: number | null;
-  used_tokens: number;
-  request_count: number;
-  models: string;
-  ips: string;
-  expires_at: number | null;
-  created_at: number;
-  revoked_at: number | null;
-  last_used_at: number | null;
-}
-
-const SELECT_KEYS = 'SELECT k.*, a.level AS level FROM gateway_keys k JOIN gateway_accounts a ON a.id = k.account_id';
-
-function stringList(json: string): string[] {
-  const parsed: unknown = JSON.parse(json);
-  return Array.isArray(parsed) ? parsed.filter((x): x is string => typeof x === 'string') : [];
-}
-
-function toRecord(r: KeyRow): KeyRecord {
-  return {
-    id: r.id,
-    name: r.name,
-    accountId: r.account_id,
-    level: r.level,
-    quotaTokens: r.quota_tokens,
-    usedTokens: r.used_tokens,
-    requestCount: r.request_count,
-    models: stringList(r.models),
-    ips: stringList(r.ips),
-    expiresAt: r.expires_at,
-    createdAt: r.created_at,
-    revokedAt: r.revoked_at,
-    lastUsedAt: r.last_used_at,
-    hint: `${r.key_prefix}…${r.key_last4}`,
-  };
 }
 
 /** keys.ts `KeyStore` on PostgreSQL (same key format, HMAC and records). */
