@@ -27,6 +27,8 @@ import type { LimiterFactory } from './http/abuse.ts';
 import { createMetrics } from './http/metrics.ts';
 import { opsFromConfig } from './http/ops.ts';
 import { createGateway, type Gateway } from './gateway/index.ts';
+import { gatewaySettings } from './gateway/settings.ts';
+import { openPgGatewayStore, openSqliteGatewayStore, type GatewayStore } from './gateway/store.ts';
 
 export interface Service {
   config: Config;
@@ -71,7 +73,8 @@ export interface ServiceOptions {
  */
 export function createService(opts: ServiceOptions = {}): Service {
   const { registry, config, log, overrides } = prepare(opts);
-  return assemble(opts, registry, config, log, overrides, openLocalBackends(config, deploymentSettings(config)));
+  const backends = openLocalBackends(config, deploymentSettings(config));
+  return assemble(opts, registry, config, log, overrides, backends, openSqliteGatewayStore(backends.db, gatewaySettings(config).keyPepper));
 }
 
 /** The service on any backend: SQLite by default, PostgreSQL / Redis when configured. */
@@ -79,7 +82,9 @@ export async function createServiceAsync(opts: ServiceOptions = {}): Promise<Ser
   const { registry, config, log, overrides } = prepare(opts);
   const backends = await openBackends(config, deploymentSettings(config), log);
   try {
-    return assemble(opts, registry, config, log, overrides, backends);
+    const keyPepper = gatewaySettings(config).keyPepper;
+    const gatewayStore = backends.pg ? await openPgGatewayStore(backends.pg, keyPepper) : openSqliteGatewayStore(backends.db, keyPepper);
+    return assemble(opts, registry, config, log, overrides, backends, gatewayStore);
   } catch (err) {
     await backends.close();
     throw err;
@@ -95,7 +100,15 @@ function prepare(opts: ServiceOptions) {
   return { registry, config, log, overrides };
 }
 
-function assemble(opts: ServiceOptions, registry: Registry, config: Config, log: Logger, overrides: ReadonlyMap<string, string>, backends: Backends): Service {
+function assemble(
+  opts: ServiceOptions,
+  registry: Registry,
+  config: Config,
+  log: Logger,
+  overrides: ReadonlyMap<string, string>,
+  backends: Backends,
+  gatewayStore: GatewayStore,
+): Service {
   const { db, store } = backends;
   const metrics = config.values.METRICS_ENABLED === false ? undefined : createMetrics();
   const httpSettings: HttpSettings = {
@@ -130,8 +143,7 @@ function assemble(opts: ServiceOptions, registry: Registry, config: Config, log:
         scheduleOverrides: overrides,
       })
     : undefined;
-  const gateway = createGateway({ config, db, log });
-  metrics?.watchGatewayUsage(db);
+  const gateway = createGateway({ config, store: gatewayStore, createLimiter: backends.createLimiter, log, onUsage: metrics?.gatewayUsage });
   const ops = opsFromConfig({ config, gateway, metrics, limiters: opts.limiters ?? decisionLimiters(backends.createLimiter), ...(opts.now ? { now: opts.now } : {}) });
   const app = createApp({ config, registry, engine, store, log, gateway: gateway.middleware, ops, ...(scheduler ? { scheduler } : {}) });
   const server = http.createServer(app.callback());

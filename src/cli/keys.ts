@@ -1,6 +1,7 @@
 /**
- * `npm run keys -- <command>`: manage the AI gateway's keys in the service's SQLite file
- * (DB_PATH). A new key is printed once; only its hash is stored.
+ * `npm run keys -- <command>`: manage the AI gateway's keys where the service keeps them: the
+ * PostgreSQL database of DATABASE_URL when it is set, else the SQLite file DB_PATH. A new key is
+ * printed once; only its hash is stored.
  *
  *   create --name NAME [--account ACCOUNT] [--level LEVEL] [--quota TOKENS|unlimited]
  *          [--models a,b*] [--ips CIDR,...] [--expires ISO-DATE] [--json]
@@ -9,14 +10,15 @@
  *   revoke ID [--json]
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { deploymentSettings } from '../kernel/backends.ts';
 import { openDatabase } from '../kernel/db.ts';
-import { openGatewayStores } from '../gateway/index.ts';
+import { openPgPool } from '../kernel/pg-store.ts';
 import type { KeyRecord, KeyStore } from '../gateway/keys.ts';
-import type { Levels } from '../gateway/levels.ts';
+import { levelsFromSettings, type Levels } from '../gateway/levels.ts';
 import { validateIpRule, validateModelPattern } from '../gateway/policy.ts';
 import { gatewaySettings } from '../gateway/settings.ts';
-import { UsageLog } from '../gateway/usage.ts';
+import { openPgGatewayStore, openSqliteGatewayStore, type GatewayStore } from '../gateway/store.ts';
 
 const USAGE = `Usage: npm run keys -- <command>
 
@@ -30,7 +32,8 @@ const USAGE = `Usage: npm run keys -- <command>
   show ID [--json]       one key with its usage so far
   revoke ID [--json]     revoke a key (it stops working at once)
 
-The database is DB_PATH (default data/app.sqlite).`;
+The keys live in PostgreSQL when DATABASE_URL is set (shared by every instance), else in the
+SQLite file DB_PATH (default data/app.sqlite).`;
 
 class UsageError extends Error {}
 
@@ -98,7 +101,7 @@ function describe(k: KeyRecord, levels: Levels): string {
   ].join('\n');
 }
 
-function create(values: Record<string, string | boolean | undefined>, keys: KeyStore, levels: Levels, out: (s: string) => void, err: (s: string) => void): void {
+async function create(values: Record<string, string | boolean | undefined>, keys: KeyStore, levels: Levels, out: (s: string) => void, err: (s: string) => void): Promise<void> {
   const name = typeof values.name === 'string' ? values.name.trim() : '';
   if (!name || name.length > 100) throw new UsageError('create needs --name NAME (1 to 100 characters)');
   const account = typeof values.account === 'string' ? values.account : undefined;
@@ -120,7 +123,7 @@ function create(values: Record<string, string | boolean | undefined>, keys: KeyS
     if (e.past) err(`warning: --expires ${values.expires} is in the past; the key is created already expired.`);
     expiresAt = e.at;
   }
-  const { key, record } = keys.create({ name, account, level, levelExplicit: typeof values.level === 'string', quotaTokens, models, ips, expiresAt });
+  const { key, record } = await keys.create({ name, account, level, levelExplicit: typeof values.level === 'string', quotaTokens, models, ips, expiresAt });
   if (values.json) {
     out(JSON.stringify({ ...toJson(record, levels), key }));
     return;
@@ -128,7 +131,29 @@ function create(values: Record<string, string | boolean | undefined>, keys: KeyS
   out(`${describe(record, levels)}\n\n  ${key}\n\nStore this key now: it is shown only once and cannot be recovered.`);
 }
 
-export function run(argv: readonly string[], env: Record<string, string | undefined>, out: (s: string) => void, err: (s: string) => void): number {
+/** The gateway store the service uses with this configuration, and how to close it. */
+async function openStore(config: Config): Promise<{ store: GatewayStore; close(): Promise<void> }> {
+  const { databaseUrl } = deploymentSettings(config);
+  const keyPepper = gatewaySettings(config).keyPepper;
+  if (databaseUrl) {
+    const pool = openPgPool(databaseUrl, { max: 2, applicationName: 'keys-cli' });
+    try {
+      return { store: await openPgGatewayStore(pool, keyPepper), close: () => pool.end() };
+    } catch (e) {
+      await pool.end();
+      throw e;
+    }
+  }
+  const db = openDatabase(config.dbPath);
+  try {
+    return { store: openSqliteGatewayStore(db, keyPepper), close: async () => void db.close() };
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+export async function run(argv: readonly string[], env: Record<string, string | undefined>, out: (s: string) => void, err: (s: string) => void): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -156,17 +181,18 @@ export function run(argv: readonly string[], env: Record<string, string | undefi
     out(USAGE);
     return command || values.help ? 0 : 2;
   }
-  let db;
+  let opened: Awaited<ReturnType<typeof openStore>> | undefined;
   try {
     const config = loadConfig(env);
-    db = openDatabase(config.dbPath);
-    const { keys, levels } = openGatewayStores(db, gatewaySettings(config));
+    const levels = levelsFromSettings(gatewaySettings(config));
+    opened = await openStore(config);
+    const { keys, usage } = opened.store;
     switch (command) {
       case 'create':
-        create(values, keys, levels, out, err);
+        await create(values, keys, levels, out, err);
         return 0;
       case 'list': {
-        const all = keys.list();
+        const all = await keys.list();
         if (values.json) out(JSON.stringify(all.map((k) => toJson(k, levels))));
         else out(all.length ? all.map((k) => describe(k, levels)).join('\n\n') : 'No keys yet. Create one with: npm run keys -- create --name NAME');
         return 0;
@@ -174,13 +200,13 @@ export function run(argv: readonly string[], env: Record<string, string | undefi
       case 'show':
       case 'revoke': {
         if (!id) throw new UsageError(`${command} needs a key id (see: npm run keys -- list)`);
-        const record = command === 'revoke' ? keys.revoke(id) : keys.get(id);
+        const record = command === 'revoke' ? await keys.revoke(id) : await keys.get(id);
         if (!record) {
           err(`No key with id "${id}" (see: npm run keys -- list).`);
           return 1;
         }
         if (command === 'show') {
-          const recent = new UsageLog(db).forKey(id, 10);
+          const recent = await usage.forKey(id, 10);
           if (values.json) out(JSON.stringify({ ...toJson(record, levels), recent_requests: recent }));
           else
             out(
@@ -205,10 +231,10 @@ export function run(argv: readonly string[], env: Record<string, string | undefi
     err(`keys: ${(e as Error).message}`);
     return 1;
   } finally {
-    db?.close();
+    await opened?.close();
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('src/cli/keys.ts')) {
-  process.exitCode = run(process.argv.slice(2), process.env, (s) => process.stdout.write(`${s}\n`), (s) => process.stderr.write(`${s}\n`));
+  process.exitCode = await run(process.argv.slice(2), process.env, (s) => process.stdout.write(`${s}\n`), (s) => process.stderr.write(`${s}\n`));
 }

@@ -5,7 +5,6 @@
  * buffered JSON body, a stream, or an upstream error).
  */
 import type { Readable } from 'node:stream';
-import type { Db } from '../kernel/db.ts';
 import type { Logger } from '../kernel/log.ts';
 import type { AppContext } from '../http/middleware.ts';
 import { isObject, tryParseJson } from './body.ts';
@@ -18,11 +17,10 @@ import type { GatewaySettings } from './settings.ts';
 import { relayStream } from './stream.ts';
 import type { TaskStore } from './tasks.ts';
 import { ClientGone, classifyUpstreamFailure, headerValue, type UpstreamClient, type UpstreamResponse } from './upstream.ts';
-import { geminiOutputChars, geminiUsage, openAiOutputChars, openAiUsage, type EndReason, type TokenUsage, type UsageLog } from './usage.ts';
+import { geminiOutputChars, geminiUsage, openAiOutputChars, openAiUsage, type EndReason, type TokenUsage, type UsageLog, type UsageRow } from './usage.ts';
 import type { KeyStore } from './keys.ts';
 
 export interface GatewayDeps {
-  db: Db;
   settings: GatewaySettings;
   keys: KeyStore;
   levels: Levels;
@@ -31,6 +29,7 @@ export interface GatewayDeps {
   tasks: TaskStore;
   upstream: UpstreamClient | undefined;
   log: Logger;
+  onUsage: ((row: UsageRow) => void) | undefined;
 }
 
 /** How generated text and usage are read from an answer of this interface family. */
@@ -53,8 +52,8 @@ export interface JsonRelayOptions {
   usage: UsageStyle;
   /** Change the parsed answer before it is sent (the bytes are re-serialised only then). */
   rewrite?: (body: unknown) => unknown;
-  /** See the parsed answer (e.g. to remember a created task). */
-  inspect?: (body: unknown) => void;
+  /** See the parsed answer before it is sent (e.g. to remember a created task). */
+  inspect?: (body: unknown) => void | Promise<void>;
 }
 
 async function readCapped(body: Readable, limit: number): Promise<{ buf: Buffer; truncated: boolean }> {
@@ -244,7 +243,7 @@ export class GatewayCall {
     const parsed = tryParseJson(read.buf);
     if (parsed !== undefined) {
       this.takeUsage(parsed, o.usage, false);
-      o.inspect?.(parsed);
+      await o.inspect?.(parsed);
       if (o.rewrite) out = JSON.stringify(o.rewrite(parsed));
     }
     this.copyContentHeaders(up);

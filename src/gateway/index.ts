@@ -6,23 +6,21 @@
  */
 import type Koa from 'koa';
 import type { Config } from '../config.ts';
-import { migrate, type Db } from '../kernel/db.ts';
+import type { CreateLimiter } from '../kernel/limiter.ts';
 import type { Logger } from '../kernel/log.ts';
 import { clientIp, type AppContext, type AppState } from '../http/middleware.ts';
 import { extractKey, unknownKey } from './auth.ts';
 import { GatewayCall, type GatewayDeps } from './call.ts';
 import { errorBody, GatewayError, insufficientQuota, internalError, invalidApiKey, ipNotAllowed, unknownUrl, upstreamNotConfigured, type GatewayFamily } from './errors.ts';
-import { KEY_PATTERN, KeyStore } from './keys.ts';
-import { loadLevels, type Levels } from './levels.ts';
+import { KEY_PATTERN, type KeyRecord, type KeyStore } from './keys.ts';
+import { levelsFromSettings, type Levels } from './levels.ts';
 import { RateLimits } from './limits.ts';
-import { resolvePepper } from './pepper.ts';
 import { ipPermitted, quotaExhausted } from './policy.ts';
 import { familyOf, matchRoute } from './routes/index.ts';
-import { gatewayMigrations } from './schema.ts';
-import { gatewaySettings, type GatewaySettings } from './settings.ts';
-import { TaskStore } from './tasks.ts';
+import { gatewaySettings } from './settings.ts';
+import type { GatewayStore } from './store.ts';
 import { ClientGone, UpstreamClient } from './upstream.ts';
-import { estimateTokens, UsageLog, type UsageRow } from './usage.ts';
+import { estimateTokens, type UsageLog, type UsageRow } from './usage.ts';
 
 export interface Gateway {
   middleware: Koa.Middleware<AppState>;
@@ -48,30 +46,33 @@ const EXPOSED_HEADERS = [
   'x-ratelimit-reset-tokens',
 ].join(', ');
 
-/** Open the gateway's stores on the shared database (key store and levels are also used by the keys command). */
-export function openGatewayStores(db: Db, settings: GatewaySettings): { keys: KeyStore; levels: Levels } {
-  migrate(db, gatewayMigrations);
-  const levels = loadLevels({ json: settings.levelsJson, file: settings.levelsFile, defaultLevel: settings.defaultLevel });
-  const keys = new KeyStore(db, resolvePepper(db, settings.keyPepper));
-  return { keys, levels };
+export interface GatewayOptions {
+  config: Config;
+  /** Keys, usage and music tasks (see store.ts). */
+  store: GatewayStore;
+  /** The deployment's limiters (shared by the instances when Redis or PostgreSQL is configured). */
+  createLimiter: CreateLimiter;
+  log: Logger;
+  /** Sees every usage row once it is written (the metrics count tokens and 429s with it). */
+  onUsage?: ((row: UsageRow) => void) | undefined;
 }
 
-export function createGateway(opts: { config: Config; db: Db; log: Logger }): Gateway {
+export function createGateway(opts: GatewayOptions): Gateway {
   const settings = gatewaySettings(opts.config);
-  const { keys, levels } = openGatewayStores(opts.db, settings);
+  const levels = levelsFromSettings(settings);
   const upstream = settings.upstreamBaseUrl
     ? new UpstreamClient({ baseUrl: settings.upstreamBaseUrl, apiKey: settings.upstreamApiKey, firstByteTimeoutMs: settings.firstByteTimeoutMs, idleTimeoutMs: settings.idleTimeoutMs })
     : undefined;
   const deps: GatewayDeps = {
-    db: opts.db,
     settings,
-    keys,
+    keys: opts.store.keys,
     levels,
-    limits: new RateLimits(opts.db),
-    usage: new UsageLog(opts.db),
-    tasks: new TaskStore(opts.db),
+    limits: new RateLimits(opts.createLimiter),
+    usage: opts.store.usage,
+    tasks: opts.store.tasks,
     upstream,
     log: opts.log.child({ part: 'gateway' }),
+    onUsage: opts.onUsage,
   };
   let closed = false;
 
@@ -92,7 +93,7 @@ export function createGateway(opts: { config: Config; db: Db; log: Logger }): Ga
 
   return {
     middleware,
-    keys,
+    keys: deps.keys,
     usage: deps.usage,
     levels,
     async close() {
@@ -102,9 +103,9 @@ export function createGateway(opts: { config: Config; db: Db; log: Logger }): Ga
   };
 }
 
-function authenticate(ctx: AppContext, family: GatewayFamily, deps: GatewayDeps) {
+async function authenticate(ctx: AppContext, family: GatewayFamily, deps: GatewayDeps): Promise<KeyRecord> {
   const presented = extractKey(ctx.req.headers, new URLSearchParams(ctx.querystring), family);
-  const key = KEY_PATTERN.test(presented) ? deps.keys.findByKey(presented) : undefined;
+  const key = KEY_PATTERN.test(presented) ? await deps.keys.findByKey(presented) : undefined;
   if (!key) throw unknownKey(presented);
   if (key.revokedAt !== null) throw invalidApiKey('This API key has been revoked. Create a new key.');
   if (key.expiresAt !== null && key.expiresAt <= Date.now()) throw invalidApiKey(`This API key expired at ${new Date(key.expiresAt).toISOString()}. Create a new key.`);
@@ -116,7 +117,7 @@ async function handle(ctx: AppContext, family: GatewayFamily, unversioned: boole
   try {
     if (unversioned)
       throw invalidApiKey(`Invalid URL (${ctx.method} ${ctx.path}): the base URL lacks the version segment. Use ${ctx.origin}/v1 (or /v1beta for the Gemini style) as the base URL.`);
-    const key = authenticate(ctx, family, deps);
+    const key = await authenticate(ctx, family, deps);
     let level = deps.levels.get(key.level);
     if (!level) {
       deps.log.warn({ account: key.accountId, level: key.level }, 'account level is not configured; using the default level');
@@ -196,14 +197,8 @@ async function account(call: GatewayCall, deps: GatewayDeps): Promise<void> {
       ttfbMs: call.ttfbMs,
       durationMs: performance.now() - call.started,
     };
-    // One commit for the TPM correction, the key's usage and the usage row.
-    let corrected: Promise<void> = Promise.resolve();
-    deps.db.transaction(() => {
-      corrected = deps.limits.correctTokens(call.key.accountId, call.level, charged - call.reservedTokens);
-      deps.keys.charge(call.key.id, charged);
-      deps.usage.record(row);
-    })();
-    await corrected;
+    await Promise.all([deps.limits.correctTokens(call.key.accountId, call.level, charged - call.reservedTokens), deps.usage.record(row)]);
+    deps.onUsage?.(row);
   } catch (err) {
     deps.log.error({ err: { message: (err as Error).message }, route: call.route }, 'gateway accounting failed');
   }

@@ -88,10 +88,49 @@ export function toRecord(r: KeyRow): KeyRecord {
   };
 }
 
-export class KeyStore {
+/** Where keys live: SQLite (`SqliteKeyStore`) or PostgreSQL (`PgKeyStore` in pg-stores.ts). */
+export interface KeyStore {
+  create(input: NewKey): Promise<{ key: string; record: KeyRecord }>;
+  /** The key's record, whatever its state (expired and revoked included); `undefined` if unknown. */
+  findByKey(key: string): Promise<KeyRecord | undefined>;
+  get(id: string): Promise<KeyRecord | undefined>;
+  list(): Promise<KeyRecord[]>;
+  /** Marks the key revoked (idempotent); `undefined` if there is no such key. */
+  revoke(id: string): Promise<KeyRecord | undefined>;
+  accountLevel(accountId: string): Promise<string | undefined>;
+}
+
+/** A new key and the values of its row (the key itself is never stored). */
+export function mintKey(input: NewKey, pepper: string, now: number) {
+  const key = `sk-${randomBytes(32).toString('base64url')}`;
+  const id = `key_${randomBytes(8).toString('hex')}`;
+  const accountId = input.account ?? id;
+  return {
+    key,
+    id,
+    accountId,
+    /** The columns of gateway_keys in KEY_INSERT_COLUMNS order. */
+    values: [id, keyDigest(key, pepper), key.slice(0, 7), key.slice(-4), input.name, accountId, input.quotaTokens, JSON.stringify(input.models), JSON.stringify(input.ips), input.expiresAt, now],
+  };
+}
+
+export const KEY_INSERT_COLUMNS = 'id, key_hash, key_prefix, key_last4, name, account_id, quota_tokens, models, ips, expires_at, created_at';
+
+export function keyDigest(key: string, pepper: string): string {
+  return createHmac('sha256', pepper).update(key, 'utf8').digest('hex');
+}
+
+/** The row found by its digest, compared again in constant time (the index lookup is not). */
+export function recordIfSameDigest(row: KeyRow | undefined, digest: string): KeyRecord | undefined {
+  if (!row) return undefined;
+  const a = Buffer.from(row.key_hash, 'hex');
+  const b = Buffer.from(digest, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b) ? toRecord(row) : undefined;
+}
+
+export class SqliteKeyStore implements KeyStore {
   private readonly byHash;
   private readonly byId;
-  private readonly chargeStmt;
 
   constructor(
     private readonly db: Db,
@@ -100,64 +139,44 @@ export class KeyStore {
   ) {
     this.byHash = db.prepare(`${SELECT_KEYS} WHERE k.key_hash = ?`);
     this.byId = db.prepare(`${SELECT_KEYS} WHERE k.id = ?`);
-    this.chargeStmt = db.prepare('UPDATE gateway_keys SET used_tokens = used_tokens + ?, request_count = request_count + 1, last_used_at = ? WHERE id = ?');
   }
 
-  hash(key: string): string {
-    return createHmac('sha256', this.pepper).update(key, 'utf8').digest('hex');
-  }
-
-  create(input: NewKey): { key: string; record: KeyRecord } {
-    const key = `sk-${randomBytes(32).toString('base64url')}`;
-    const id = `key_${randomBytes(8).toString('hex')}`;
-    const accountId = input.account ?? id;
+  async create(input: NewKey): Promise<{ key: string; record: KeyRecord }> {
     const now = this.now();
+    const minted = mintKey(input, this.pepper, now);
     this.db.transaction(() => {
-      const existing = this.db.prepare('SELECT level FROM gateway_accounts WHERE id = ?').get(accountId) as { level: string } | undefined;
-      if (!existing) this.db.prepare('INSERT INTO gateway_accounts (id, level, created_at) VALUES (?, ?, ?)').run(accountId, input.level, now);
-      else if (input.levelExplicit && existing.level !== input.level) this.db.prepare('UPDATE gateway_accounts SET level = ? WHERE id = ?').run(input.level, accountId);
-      this.db
-        .prepare(
-          `INSERT INTO gateway_keys (id, key_hash, key_prefix, key_last4, name, account_id, quota_tokens, models, ips, expires_at, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(id, this.hash(key), key.slice(0, 7), key.slice(-4), input.name, accountId, input.quotaTokens, JSON.stringify(input.models), JSON.stringify(input.ips), input.expiresAt, now);
+      const existing = this.db.prepare('SELECT level FROM gateway_accounts WHERE id = ?').get(minted.accountId) as { level: string } | undefined;
+      if (!existing) this.db.prepare('INSERT INTO gateway_accounts (id, level, created_at) VALUES (?, ?, ?)').run(minted.accountId, input.level, now);
+      else if (input.levelExplicit && existing.level !== input.level) this.db.prepare('UPDATE gateway_accounts SET level = ? WHERE id = ?').run(input.level, minted.accountId);
+      this.db.prepare(`INSERT INTO gateway_keys (${KEY_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...minted.values);
     })();
-    return { key, record: this.get(id)! };
+    return { key: minted.key, record: this.getNow(minted.id)! };
   }
 
-  /** The key's record, whatever its state (expired and revoked included); `undefined` if unknown. */
-  findByKey(key: string): KeyRecord | undefined {
-    const digest = this.hash(key);
-    const row = this.byHash.get(digest) as KeyRow | undefined;
-    if (!row) return undefined;
-    // The index lookup found the row; compare the digests in constant time all the same.
-    const a = Buffer.from(row.key_hash, 'hex');
-    const b = Buffer.from(digest, 'hex');
-    return a.length === b.length && timingSafeEqual(a, b) ? toRecord(row) : undefined;
+  async findByKey(key: string): Promise<KeyRecord | undefined> {
+    const digest = keyDigest(key, this.pepper);
+    return recordIfSameDigest(this.byHash.get(digest) as KeyRow | undefined, digest);
   }
 
-  get(id: string): KeyRecord | undefined {
+  async get(id: string): Promise<KeyRecord | undefined> {
+    return this.getNow(id);
+  }
+
+  private getNow(id: string): KeyRecord | undefined {
     const row = this.byId.get(id) as KeyRow | undefined;
     return row && toRecord(row);
   }
 
-  list(): KeyRecord[] {
+  async list(): Promise<KeyRecord[]> {
     return (this.db.prepare(`${SELECT_KEYS} ORDER BY k.created_at, k.id`).all() as KeyRow[]).map(toRecord);
   }
 
-  /** Marks the key revoked (idempotent); `undefined` if there is no such key. */
-  revoke(id: string): KeyRecord | undefined {
+  async revoke(id: string): Promise<KeyRecord | undefined> {
     this.db.prepare('UPDATE gateway_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(this.now(), id);
-    return this.get(id);
+    return this.getNow(id);
   }
 
-  /** Add one request and its tokens to the key's usage. */
-  charge(id: string, tokens: number): void {
-    this.chargeStmt.run(Math.max(0, Math.round(tokens)), this.now(), id);
-  }
-
-  accountLevel(accountId: string): string | undefined {
+  async accountLevel(accountId: string): Promise<string | undefined> {
     return (this.db.prepare('SELECT level FROM gateway_accounts WHERE id = ?').get(accountId) as { level: string } | undefined)?.level;
   }
 }

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import { ConfigError } from '../config.ts';
+import type { GatewaySettings } from './settings.ts';
 
 export interface Level {
   rpm: number;
@@ -74,4 +75,9 @@ export function loadLevels(opts: { json: string | undefined; file: string | unde
   if (problems.length) throw new ConfigError(problems);
   const map = new Map(Object.entries(all));
   return { get: (name) => map.get(name), names: () => [...map.keys()], defaultLevel: opts.defaultLevel };
+}
+
+/** The levels AI_LEVELS, AI_LEVELS_FILE and AI_DEFAULT_LEVEL configure. */
+export function levelsFromSettings(settings: Pick<GatewaySettings, 'levelsJson' | 'levelsFile' | 'defaultLevel'>): Levels {
+  return loadLevels({ json: settings.levelsJson, file: settings.levelsFile, defaultLevel: settings.defaultLevel });
 }

@@ -1,14 +1,14 @@
 /**
  * Per-account rate limits from the account's level: RPM, RPD and TPM as three separate fixed
- * windows (rate-limiter-flexible), stored in SQLite so a restart keeps them. Requests are
- * counted before the upstream call, failures included; tokens are reserved from an estimate
- * before the call and corrected to the charged amount after it.
+ * windows (rate-limiter-flexible) on the deployment's limiter engine: Redis or PostgreSQL when
+ * several instances share them, else SQLite so a restart keeps them. Requests are counted
+ * before the upstream call, failures included; tokens are reserved from an estimate before the
+ * call and corrected to the charged amount after it.
  */
-import { RateLimiterRes, RateLimiterSQLite } from 'rate-limiter-flexible';
-import type { Db } from '../kernel/db.ts';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { CreateLimiter } from '../kernel/limiter.ts';
 import { GatewayError } from './errors.ts';
 import type { Level } from './levels.ts';
-import { LIMITS_TABLE } from './schema.ts';
 
 type Kind = 'rpm' | 'rpd' | 'tpm';
 
@@ -47,74 +47,21 @@ export function rateLimitHeaders(states: readonly WindowState[]): Record<string,
   return out;
 }
 
-interface StoredWindow {
-  points: number;
-  expire: number | null;
-}
-
-/**
- * RateLimiterSQLite with its two statements prepared once. The stock class prepares them on
- * every call and wraps each in a new transaction function, which cost about 0.2 ms per consume
- * here; the SQL (and so the table and the semantics) is the library's own.
- */
-class PreparedSQLiteLimiter extends RateLimiterSQLite {
-  private readonly upsertStmt;
-  private readonly replaceStmt;
-  private readonly getStmt;
-
-  constructor(db: Db, opts: { keyPrefix: string; points: number; duration: number }) {
-    super({ storeClient: db, storeType: 'better-sqlite3', tableName: LIMITS_TABLE, tableCreated: true, ...opts });
-    this.upsertStmt = db.prepare(`
-      INSERT INTO ${LIMITS_TABLE} (key, points, expire) VALUES (?, ?, ?)
-      ON CONFLICT(key) DO UPDATE SET
-        points = CASE WHEN expire IS NULL OR expire > ? THEN points + excluded.points ELSE excluded.points END,
-        expire = CASE WHEN expire IS NULL OR expire > ? THEN expire ELSE excluded.expire END
-      RETURNING points, expire`);
-    this.replaceStmt = db.prepare(`INSERT OR REPLACE INTO ${LIMITS_TABLE} (key, points, expire) VALUES (?, ?, ?) RETURNING points, expire`);
-    this.getStmt = db.prepare(`SELECT points, expire FROM ${LIMITS_TABLE} WHERE key = ? AND (expire > ? OR expire IS NULL)`);
-  }
-
-  // Overrides of the store hooks RateLimiterStoreAbstract calls (not in the library's typings).
-  _upsert(rlKey: string, points: number, msDuration: number, forceExpire = false): Promise<StoredWindow> {
-    try {
-      const now = Date.now();
-      const expire = msDuration > 0 ? now + msDuration : null;
-      const row = (forceExpire ? this.replaceStmt.get(rlKey, points, expire) : this.upsertStmt.get(rlKey, points, expire, now, now)) as StoredWindow;
-      return Promise.resolve(row);
-    } catch (err) {
-      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
-    }
-  }
-
-  /** Points used in the key's current window, read synchronously (0 when there is none). */
-  usedNow(key: string): number {
-    return (this.getStmt.get(this.getKey(key), Date.now()) as StoredWindow | undefined)?.points ?? 0;
-  }
-
-  _get(rlKey: string): Promise<StoredWindow | null> {
-    try {
-      return Promise.resolve((this.getStmt.get(rlKey, Date.now()) as StoredWindow | undefined) ?? null);
-    } catch (err) {
-      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
-    }
-  }
-}
-
 function isRes(x: unknown): x is RateLimiterRes {
   return x instanceof RateLimiterRes;
 }
 
 export class RateLimits {
-  private readonly limiters = new Map<string, PreparedSQLiteLimiter>();
+  private readonly limiters = new Map<string, RateLimiterAbstract>();
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly createLimiter: CreateLimiter) {}
 
-  private limiter(kind: Kind, points: number): PreparedSQLiteLimiter {
+  private limiter(kind: Kind, points: number): RateLimiterAbstract {
     const id = `${kind}:${points}`;
     let l = this.limiters.get(id);
     if (!l) {
       // Same key prefix whatever the level, so an account that changes level keeps its counters.
-      l = new PreparedSQLiteLimiter(this.db, { keyPrefix: kind, points, duration: DURATION_SEC[kind] });
+      l = this.createLimiter({ keyPrefix: `gateway-${kind}`, points, duration: DURATION_SEC[kind], local: 'sqlite' });
       this.limiters.set(id, l);
     }
     return l;
@@ -145,8 +92,7 @@ export class RateLimits {
   /** Count one request in the RPM and RPD windows (0 = unlimited). Throws a 429 GatewayError. */
   async admitRequest(accountId: string, level: Level): Promise<WindowState[]> {
     const kinds = (['rpm', 'rpd'] as const).filter((k) => level[k] > 0);
-    // The store statements run synchronously inside consume(), so one transaction (one commit) holds both.
-    const pending = this.db.transaction(() => kinds.map((k) => this.limiter(k, level[k]).consume(accountId, 1)))();
+    const pending = kinds.map((k) => this.limiter(k, level[k]).consume(accountId, 1));
     for (const p of pending) p.catch(() => undefined);
     const done: WindowState[] = [];
     for (let i = 0; i < kinds.length; i++) {
@@ -180,16 +126,17 @@ export class RateLimits {
     return res ? this.state('tpm', level.tpm, res) : { kind: 'tpm', limit: level.tpm, remaining: level.tpm, resetMs: 60_000 };
   }
 
-  /**
-   * Move the TPM window from the reserved estimate to the tokens actually charged. The store
-   * statements run before this returns, so a caller's transaction includes them.
-   */
-  correctTokens(accountId: string, level: Level, delta: number): Promise<void> {
-    if (level.tpm <= 0 || delta === 0) return Promise.resolve();
+  /** Move the TPM window from the reserved estimate to the tokens actually charged. */
+  async correctTokens(accountId: string, level: Level, delta: number): Promise<void> {
+    if (level.tpm <= 0 || delta === 0) return;
     const l = this.limiter('tpm', level.tpm);
-    if (delta > 0) return l.penalty(accountId, Math.round(delta)).then(() => undefined);
+    if (delta > 0) {
+      await l.penalty(accountId, Math.round(delta));
+      return;
+    }
     // A refund never reaches into a later window: that would hand out extra tokens.
-    const refund = Math.min(l.usedNow(accountId), Math.round(-delta));
-    return refund > 0 ? l.reward(accountId, refund).then(() => undefined) : Promise.resolve();
+    const used = (await l.get(accountId))?.consumedPoints ?? 0;
+    const refund = Math.min(used, Math.round(-delta));
+    if (refund > 0) await l.reward(accountId, refund);
   }
 }

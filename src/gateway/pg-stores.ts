@@ -1,17 +1,17 @@
 /**
- * The gateway's state on PostgreSQL, for several instances: keys and accounts, the key pepper,
- * usage rows and music tasks. Same tables, rows and results as the SQLite classes (keys.ts,
- * pepper.ts, usage.ts, tasks.ts), with asynchronous methods of the same names. The gateway does
- * not use them yet: its stores are synchronous better-sqlite3 classes (see the report of issue
- * #8 for the interface it needs). Keys are read from the database on every request (no cache),
- * so a revocation on one instance holds on every instance at its next request.
+ * The gateway's state on PostgreSQL (DATABASE_URL), shared by several instances: keys and
+ * accounts, the key pepper, usage rows and music tasks. Same tables, rows and results as the
+ * SQLite classes (keys.ts, pepper.ts, usage.ts, tasks.ts), behind the same interfaces. Keys are
+ * read from the database on every request (no cache), so a revocation on one instance holds on
+ * every instance at its next request.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { inTransaction, pgMigrate, type Pool } from '../kernel/pg-store.ts';
 import type { Migration } from '../kernel/db.ts';
-import { SELECT_KEYS, toRecord, type KeyRecord, type KeyRow, type NewKey } from './keys.ts';
+import { KEY_INSERT_COLUMNS, keyDigest, mintKey, recordIfSameDigest, SELECT_KEYS, toRecord, type KeyRecord, type KeyRow, type KeyStore, type NewKey } from './keys.ts';
 import { MIN_PEPPER_LENGTH } from './pepper.ts';
-import type { EndReason, StoredUsageRow, UsageRow, UsageSource } from './usage.ts';
+import type { TaskStore } from './tasks.ts';
+import { toStoredUsage, USAGE_INSERT_COLUMNS, usageValues, type DbUsageRow, type StoredUsageRow, type UsageLog, type UsageRow } from './usage.ts';
 
 /** gateway/schema.ts in PostgreSQL terms (ms times as BIGINT). */
 export const pgGatewayMigrations: readonly Migration[] = [
@@ -112,47 +112,32 @@ export async function resolvePgPepper(pool: Pool, configured: string | undefined
   return row.value;
 }
 
-/** keys.ts `KeyStore` on PostgreSQL (same key format, HMAC and records). */
-export class PgKeyStore {
+/** keys.ts `SqliteKeyStore` on PostgreSQL (same key format, HMAC and records). */
+export class PgKeyStore implements KeyStore {
   constructor(
     private readonly pool: Pool,
     private readonly pepper: string,
     private readonly now: () => number = Date.now,
   ) {}
 
-  hash(key: string): string {
-    return createHmac('sha256', this.pepper).update(key, 'utf8').digest('hex');
-  }
-
   async create(input: NewKey): Promise<{ key: string; record: KeyRecord }> {
-    const key = `sk-${randomBytes(32).toString('base64url')}`;
-    const id = `key_${randomBytes(8).toString('hex')}`;
-    const accountId = input.account ?? id;
     const now = this.now();
+    const minted = mintKey(input, this.pepper, now);
     await inTransaction(this.pool, async (c) => {
       // Insert the account or keep it; lock its row so concurrent creations agree on its level.
-      await c.query('INSERT INTO gateway_accounts (id, level, created_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING', [accountId, input.level, now]);
-      const existing = (await c.query<{ level: string }>('SELECT level FROM gateway_accounts WHERE id = $1 FOR UPDATE', [accountId])).rows[0];
-      if (input.levelExplicit && existing && existing.level !== input.level) await c.query('UPDATE gateway_accounts SET level = $1 WHERE id = $2', [input.level, accountId]);
-      await c.query(
-        `INSERT INTO gateway_keys (id, key_hash, key_prefix, key_last4, name, account_id, quota_tokens, models, ips, expires_at, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [id, this.hash(key), key.slice(0, 7), key.slice(-4), input.name, accountId, input.quotaTokens, JSON.stringify(input.models), JSON.stringify(input.ips), input.expiresAt, now],
-      );
+      await c.query('INSERT INTO gateway_accounts (id, level, created_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING', [minted.accountId, input.level, now]);
+      const existing = (await c.query<{ level: string }>('SELECT level FROM gateway_accounts WHERE id = $1 FOR UPDATE', [minted.accountId])).rows[0];
+      if (input.levelExplicit && existing && existing.level !== input.level) await c.query('UPDATE gateway_accounts SET level = $1 WHERE id = $2', [input.level, minted.accountId]);
+      await c.query(`INSERT INTO gateway_keys (${KEY_INSERT_COLUMNS}) VALUES (${placeholders(minted.values.length)})`, minted.values);
     });
-    const record = await this.get(id);
-    if (!record) throw new Error(`key ${id} vanished after its creation`);
-    return { key, record };
+    const record = await this.get(minted.id);
+    if (!record) throw new Error(`key ${minted.id} vanished after its creation`);
+    return { key: minted.key, record };
   }
 
-  /** The key's record, whatever its state (expired and revoked included); `undefined` if unknown. */
   async findByKey(key: string): Promise<KeyRecord | undefined> {
-    const digest = this.hash(key);
-    const row = (await this.pool.query<KeyRow>(`${SELECT_KEYS} WHERE k.key_hash = $1`, [digest])).rows[0];
-    if (!row) return undefined;
-    const a = Buffer.from(row.key_hash, 'hex');
-    const b = Buffer.from(digest, 'hex');
-    return a.length === b.length && timingSafeEqual(a, b) ? toRecord(row) : undefined;
+    const digest = keyDigest(key, this.pepper);
+    return recordIfSameDigest((await this.pool.query<KeyRow>(`${SELECT_KEYS} WHERE k.key_hash = $1`, [digest])).rows[0], digest);
   }
 
   async get(id: string): Promise<KeyRecord | undefined> {
@@ -164,19 +149,9 @@ export class PgKeyStore {
     return (await this.pool.query<KeyRow>(`${SELECT_KEYS} ORDER BY k.created_at, k.id`)).rows.map(toRecord);
   }
 
-  /** Marks the key revoked (idempotent); `undefined` if there is no such key. */
   async revoke(id: string): Promise<KeyRecord | undefined> {
     await this.pool.query('UPDATE gateway_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [this.now(), id]);
     return this.get(id);
-  }
-
-  /** Add one request and its tokens to the key's usage (atomic across instances). */
-  async charge(id: string, tokens: number): Promise<void> {
-    await this.pool.query('UPDATE gateway_keys SET used_tokens = used_tokens + $1, request_count = request_count + 1, last_used_at = $2 WHERE id = $3', [
-      Math.max(0, Math.round(tokens)),
-      this.now(),
-      id,
-    ]);
   }
 
   async accountLevel(accountId: string): Promise<string | undefined> {
@@ -184,84 +159,43 @@ export class PgKeyStore {
   }
 }
 
-interface DbUsageRow {
-  id: number;
-  request_id: string;
-  created_at: number;
-  key_id: string;
-  account_id: string;
-  route: string;
-  method: string;
-  model: string | null;
-  stream: boolean;
-  status: number;
-  upstream_status: number | null;
-  error_code: string | null;
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  charged_tokens: number;
-  usage_source: UsageSource;
-  end_reason: EndReason;
-  ttfb_ms: number | null;
-  duration_ms: number;
+function placeholders(n: number): string {
+  return Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ');
 }
 
-/** usage.ts `UsageLog` on PostgreSQL. */
-export class PgUsageLog {
+/** usage.ts `SqliteUsageLog` on PostgreSQL. */
+export class PgUsageLog implements UsageLog {
   constructor(
     private readonly pool: Pool,
     private readonly now: () => number = Date.now,
   ) {}
 
   async record(r: UsageRow): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO gateway_usage (request_id, created_at, key_id, account_id, route, method, model, stream, status, upstream_status, error_code,
-         prompt_tokens, completion_tokens, total_tokens, charged_tokens, usage_source, end_reason, ttfb_ms, duration_ms)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
-      [
-        r.requestId, this.now(), r.keyId, r.accountId, r.route, r.method, r.model, r.stream, r.status, r.upstreamStatus, r.errorCode,
-        r.promptTokens, r.completionTokens, r.totalTokens, r.chargedTokens, r.usageSource, r.endReason, r.ttfbMs === null ? null : Math.round(r.ttfbMs), Math.round(r.durationMs),
-      ],
-    );
+    const at = this.now();
+    const values = usageValues(r, at, r.stream);
+    await inTransaction(this.pool, async (c) => {
+      // The key's totals are incremented in place, so concurrent instances never lose a charge.
+      await c.query('UPDATE gateway_keys SET used_tokens = used_tokens + $1, request_count = request_count + 1, last_used_at = $2 WHERE id = $3', [
+        Math.max(0, Math.round(r.chargedTokens)),
+        at,
+        r.keyId,
+      ]);
+      await c.query(`INSERT INTO gateway_usage (${USAGE_INSERT_COLUMNS}) VALUES (${placeholders(values.length)})`, values);
+    });
   }
 
-  /** The newest rows of one key, newest first. */
   async forKey(keyId: string, limit = 100): Promise<StoredUsageRow[]> {
-    const rows = (await this.pool.query<DbUsageRow>('SELECT * FROM gateway_usage WHERE key_id = $1 ORDER BY id DESC LIMIT $2', [keyId, limit])).rows;
-    return rows.map((r) => ({
-      id: r.id,
-      createdAt: r.created_at,
-      requestId: r.request_id,
-      keyId: r.key_id,
-      accountId: r.account_id,
-      route: r.route,
-      method: r.method,
-      model: r.model,
-      stream: r.stream,
-      status: r.status,
-      upstreamStatus: r.upstream_status,
-      errorCode: r.error_code,
-      promptTokens: r.prompt_tokens,
-      completionTokens: r.completion_tokens,
-      totalTokens: r.total_tokens,
-      chargedTokens: r.charged_tokens,
-      usageSource: r.usage_source,
-      endReason: r.end_reason,
-      ttfbMs: r.ttfb_ms,
-      durationMs: r.duration_ms,
-    }));
+    return (await this.pool.query<DbUsageRow>('SELECT * FROM gateway_usage WHERE key_id = $1 ORDER BY id DESC LIMIT $2', [keyId, limit])).rows.map(toStoredUsage);
   }
 }
 
-/** tasks.ts `TaskStore` on PostgreSQL. */
-export class PgTaskStore {
+/** tasks.ts `SqliteTaskStore` on PostgreSQL. */
+export class PgTaskStore implements TaskStore {
   constructor(
     private readonly pool: Pool,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The cached envelope text of a finished task, if any. */
   async cached(accountId: string, taskId: string): Promise<string | undefined> {
     return (await this.pool.query<{ body: string }>('SELECT body FROM gateway_music_tasks WHERE account_id = $1 AND task_id = $2', [accountId, taskId])).rows[0]?.body;
   }
@@ -278,7 +212,6 @@ export class PgTaskStore {
     await this.pool.query('INSERT INTO gateway_task_owners (task_id, account_id, created_at) VALUES ($1, $2, $3) ON CONFLICT (task_id) DO NOTHING', [taskId, accountId, this.now()]);
   }
 
-  /** The account that created the task through this gateway; `undefined` if it was not created here. */
   async owner(taskId: string): Promise<string | undefined> {
     return (await this.pool.query<{ account_id: string }>('SELECT account_id FROM gateway_task_owners WHERE task_id = $1', [taskId])).rows[0]?.account_id;
   }

@@ -1,9 +1,6 @@
 /** The gateway's own tables (named migrations, run on the shared database). */
 import type { Migration } from '../kernel/db.ts';
 
-/** Table used by rate-limiter-flexible's RateLimiterSQLite (its own column layout). */
-export const LIMITS_TABLE = 'gateway_rate_limits';
-
 export const gatewayMigrations: readonly Migration[] = [
   {
     name: 'gateway-001-keys',
@@ -68,7 +65,7 @@ export const gatewayMigrations: readonly Migration[] = [
   {
     name: 'gateway-003-rate-limits',
     sql: `
-      CREATE TABLE ${LIMITS_TABLE} (
+      CREATE TABLE gateway_rate_limits (
         key    TEXT PRIMARY KEY,
         points INTEGER NOT NULL DEFAULT 0,
         expire INTEGER
@@ -92,5 +89,10 @@ export const gatewayMigrations: readonly Migration[] = [
         created_at INTEGER NOT NULL
       ) STRICT;
     `,
+  },
+  {
+    // The windows moved to the kernel limiter's table (src/kernel/limiter.ts), shared with PostgreSQL and Redis deployments.
+    name: 'gateway-005-drop-own-rate-limits',
+    sql: 'DROP TABLE gateway_rate_limits;',
   },
 ];

@@ -8,30 +8,38 @@ import { isObject } from './body.ts';
 
 export const FINAL_STATES = new Set(['SUCCESS', 'FAILURE']);
 
-export class TaskStore {
+/** Music tasks: SQLite (`SqliteTaskStore`) or PostgreSQL (`PgTaskStore` in pg-stores.ts). */
+export interface TaskStore {
+  /** The cached envelope text of a finished task, if any. */
+  cached(accountId: string, taskId: string): Promise<string | undefined>;
+  store(accountId: string, taskId: string, status: string, body: string): Promise<void>;
+  recordOwner(taskId: string, accountId: string): Promise<void>;
+  /** The account that created the task through this gateway; `undefined` if it was not created here. */
+  owner(taskId: string): Promise<string | undefined>;
+}
+
+export class SqliteTaskStore implements TaskStore {
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The cached envelope text of a finished task, if any. */
-  cached(accountId: string, taskId: string): string | undefined {
+  async cached(accountId: string, taskId: string): Promise<string | undefined> {
     const row = this.db.prepare('SELECT body FROM gateway_music_tasks WHERE account_id = ? AND task_id = ?').get(accountId, taskId) as { body: string } | undefined;
     return row?.body;
   }
 
-  store(accountId: string, taskId: string, status: string, body: string): void {
+  async store(accountId: string, taskId: string, status: string, body: string): Promise<void> {
     this.db
       .prepare('INSERT INTO gateway_music_tasks (account_id, task_id, status, body, stored_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (account_id, task_id) DO UPDATE SET status = excluded.status, body = excluded.body, stored_at = excluded.stored_at')
       .run(accountId, taskId, status, body, this.now());
   }
 
-  recordOwner(taskId: string, accountId: string): void {
+  async recordOwner(taskId: string, accountId: string): Promise<void> {
     this.db.prepare('INSERT OR IGNORE INTO gateway_task_owners (task_id, account_id, created_at) VALUES (?, ?, ?)').run(taskId, accountId, this.now());
   }
 
-  /** The account that created the task through this gateway; `undefined` if it was not created here. */
-  owner(taskId: string): string | undefined {
+  async owner(taskId: string): Promise<string | undefined> {
     return (this.db.prepare('SELECT account_id FROM gateway_task_owners WHERE task_id = ?').get(taskId) as { account_id: string } | undefined)?.account_id;
   }
 }

@@ -90,7 +90,8 @@ export interface StoredUsageRow extends UsageRow {
   createdAt: number;
 }
 
-interface DbUsageRow {
+/** A gateway_usage row as SQL returns it (`stream` is 0/1 in SQLite, a boolean in PostgreSQL). */
+export interface DbUsageRow {
   id: number;
   request_id: string;
   created_at: number;
@@ -99,7 +100,7 @@ interface DbUsageRow {
   route: string;
   method: string;
   model: string | null;
-  stream: number;
+  stream: number | boolean;
   status: number;
   upstream_status: number | null;
   error_code: string | null;
@@ -113,50 +114,70 @@ interface DbUsageRow {
   duration_ms: number;
 }
 
-export class UsageLog {
-  private readonly insert;
+export const USAGE_INSERT_COLUMNS =
+  'request_id, created_at, key_id, account_id, route, method, model, stream, status, upstream_status, error_code, prompt_tokens, completion_tokens, total_tokens, charged_tokens, usage_source, end_reason, ttfb_ms, duration_ms';
+
+/** The values of one row in USAGE_INSERT_COLUMNS order (`stream` as the backend stores it). */
+export function usageValues(r: UsageRow, createdAt: number, stream: number | boolean): unknown[] {
+  return [
+    r.requestId, createdAt, r.keyId, r.accountId, r.route, r.method, r.model, stream, r.status, r.upstreamStatus, r.errorCode,
+    r.promptTokens, r.completionTokens, r.totalTokens, r.chargedTokens, r.usageSource, r.endReason, r.ttfbMs === null ? null : Math.round(r.ttfbMs), Math.round(r.durationMs),
+  ];
+}
+
+export function toStoredUsage(r: DbUsageRow): StoredUsageRow {
+  return {
+    id: r.id,
+    createdAt: r.created_at,
+    requestId: r.request_id,
+    keyId: r.key_id,
+    accountId: r.account_id,
+    route: r.route,
+    method: r.method,
+    model: r.model,
+    stream: r.stream === 1 || r.stream === true,
+    status: r.status,
+    upstreamStatus: r.upstream_status,
+    errorCode: r.error_code,
+    promptTokens: r.prompt_tokens,
+    completionTokens: r.completion_tokens,
+    totalTokens: r.total_tokens,
+    chargedTokens: r.charged_tokens,
+    usageSource: r.usage_source,
+    endReason: r.end_reason,
+    ttfbMs: r.ttfb_ms,
+    durationMs: r.duration_ms,
+  };
+}
+
+/** The usage log: SQLite (`SqliteUsageLog`) or PostgreSQL (`PgUsageLog` in pg-stores.ts). */
+export interface UsageLog {
+  /** Settle one request in one transaction: its row, and its charged tokens and count added to its key. */
+  record(row: UsageRow): Promise<void>;
+  /** The newest rows of one key, newest first. */
+  forKey(keyId: string, limit?: number): Promise<StoredUsageRow[]>;
+}
+
+export class SqliteUsageLog implements UsageLog {
+  private readonly settle;
 
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,
   ) {
-    this.insert = db.prepare(`
-      INSERT INTO gateway_usage (request_id, created_at, key_id, account_id, route, method, model, stream, status, upstream_status, error_code,
-        prompt_tokens, completion_tokens, total_tokens, charged_tokens, usage_source, end_reason, ttfb_ms, duration_ms)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const insert = db.prepare(`INSERT INTO gateway_usage (${USAGE_INSERT_COLUMNS}) VALUES (${USAGE_INSERT_COLUMNS.split(',').map(() => '?').join(', ')})`);
+    const charge = db.prepare('UPDATE gateway_keys SET used_tokens = used_tokens + ?, request_count = request_count + 1, last_used_at = ? WHERE id = ?');
+    this.settle = db.transaction((r: UsageRow, at: number) => {
+      charge.run(Math.max(0, Math.round(r.chargedTokens)), at, r.keyId);
+      insert.run(...usageValues(r, at, r.stream ? 1 : 0));
+    });
   }
 
-  record(r: UsageRow): void {
-    this.insert.run(
-      r.requestId, this.now(), r.keyId, r.accountId, r.route, r.method, r.model, r.stream ? 1 : 0, r.status, r.upstreamStatus, r.errorCode,
-      r.promptTokens, r.completionTokens, r.totalTokens, r.chargedTokens, r.usageSource, r.endReason, r.ttfbMs, Math.round(r.durationMs),
-    );
+  async record(r: UsageRow): Promise<void> {
+    this.settle(r, this.now());
   }
 
-  /** The newest rows of one key, newest first. */
-  forKey(keyId: string, limit = 100): StoredUsageRow[] {
-    const rows = this.db.prepare('SELECT * FROM gateway_usage WHERE key_id = ? ORDER BY id DESC LIMIT ?').all(keyId, limit) as DbUsageRow[];
-    return rows.map((r) => ({
-      id: r.id,
-      createdAt: r.created_at,
-      requestId: r.request_id,
-      keyId: r.key_id,
-      accountId: r.account_id,
-      route: r.route,
-      method: r.method,
-      model: r.model,
-      stream: r.stream === 1,
-      status: r.status,
-      upstreamStatus: r.upstream_status,
-      errorCode: r.error_code,
-      promptTokens: r.prompt_tokens,
-      completionTokens: r.completion_tokens,
-      totalTokens: r.total_tokens,
-      chargedTokens: r.charged_tokens,
-      usageSource: r.usage_source,
-      endReason: r.end_reason,
-      ttfbMs: r.ttfb_ms,
-      durationMs: r.duration_ms,
-    }));
+  async forKey(keyId: string, limit = 100): Promise<StoredUsageRow[]> {
+    return (this.db.prepare('SELECT * FROM gateway_usage WHERE key_id = ? ORDER BY id DESC LIMIT ?').all(keyId, limit) as DbUsageRow[]).map(toStoredUsage);
   }
 }

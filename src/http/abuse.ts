@@ -50,7 +50,7 @@ export const memoryLimiterFactory: LimiterFactory = ({ name, points, durationSec
 export type KeyCheck = { ok: true } | { ok: false; status: number; message: string };
 
 /** Checks the caller's gateway key for /v2/apis (when APIS_REQUIRE_KEY is on). */
-export type KeyVerifier = (headers: IncomingHttpHeaders, ip: string) => KeyCheck;
+export type KeyVerifier = (headers: IncomingHttpHeaders, ip: string) => Promise<KeyCheck>;
 
 /**
  * The gateway's own key rules on its key store: the strict `Authorization: Bearer <key>` format
@@ -58,7 +58,7 @@ export type KeyVerifier = (headers: IncomingHttpHeaders, ip: string) => KeyCheck
  * model lists and account rate limits are /v1 matters and do not apply to /v2/apis.
  */
 export function keyVerifier(keys: KeyStore, now: () => number = Date.now): KeyVerifier {
-  return (headers, ip) => {
+  return async (headers, ip) => {
     let presented: string;
     try {
       presented = extractKey(headers, new URLSearchParams(), 'openai');
@@ -66,7 +66,7 @@ export function keyVerifier(keys: KeyStore, now: () => number = Date.now): KeyVe
       if (err instanceof GatewayError) return { ok: false, status: 401, message: `${err.message} This service requires a gateway key on /v2/apis (from \`npm run keys\` or the console).` };
       throw err;
     }
-    const record = KEY_PATTERN.test(presented) ? keys.findByKey(presented) : undefined;
+    const record = KEY_PATTERN.test(presented) ? await keys.findByKey(presented) : undefined;
     if (!record) return { ok: false, status: 401, message: 'The API key is not valid. Check it, or create a new one with `npm run keys` or the console.' };
     if (record.revokedAt !== null) return { ok: false, status: 401, message: 'This API key has been revoked. Create a new key.' };
     if (record.expiresAt !== null && record.expiresAt <= now()) return { ok: false, status: 401, message: 'This API key has expired. Create a new key.' };
@@ -136,7 +136,7 @@ export function apisAbuseLimits(opts: { settings: AbuseSettings; limiters?: Limi
       }
     }
     if (settings.requireKey && opts.verifyKey) {
-      const check = opts.verifyKey(ctx.req.headers, ip);
+      const check = await opts.verifyKey(ctx.req.headers, ip);
       if (!check.ok) {
         opts.metrics?.apisRejected('key');
         throw new AppError(check.status, check.message, check.status === 401 ? { headers: { 'WWW-Authenticate': 'Bearer' } } : {});

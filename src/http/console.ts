@@ -275,15 +275,16 @@ ${rows}
 </tbody></table></div>`;
 }
 
-function consolePage(deps: Required<ConsoleDeps>, opts: { form?: KeyForm; problems?: string[]; notice?: string }): string {
+async function consolePage(deps: Required<ConsoleDeps>, opts: { form?: KeyForm; problems?: string[]; notice?: string }): Promise<string> {
   const now = deps.now();
+  const keys = await deps.keys.list();
   return page(
     'Keys',
     `<div class="top"><h1>Key console</h1><form method="post" action="/console/logout"><button class="plain" type="submit">Log out</button></form></div>
 ${opts.notice ? `<p class="notice">${escapeHtml(opts.notice)}</p>` : ''}
 ${createForm(deps.levels, opts.form ?? EMPTY_FORM, opts.problems ?? [])}
 <h2>Keys</h2>
-${keysTable(deps.keys.list(), now)}
+${keysTable(keys, now)}
 <p class="hint">The same keys as <code>npm run keys -- list</code>. Usage counts every request and the tokens charged.</p>`,
   );
 }
@@ -338,10 +339,10 @@ export function createConsoleRouter(input: ConsoleDeps): Router<AppState> {
     return auth;
   };
 
-  router.get('/', (ctx) => {
+  router.get('/', async (ctx) => {
     if (!authOf(ctx, token, deps.now())) return html(ctx, 200, loginPage());
-    const revoked = typeof ctx.query.revoked === 'string' ? deps.keys.get(ctx.query.revoked) : undefined;
-    html(ctx, 200, consolePage(deps, revoked ? { notice: `Key "${revoked.name}" (${revoked.id}) is revoked.` } : {}));
+    const revoked = typeof ctx.query.revoked === 'string' ? await deps.keys.get(ctx.query.revoked) : undefined;
+    html(ctx, 200, await consolePage(deps, revoked ? { notice: `Key "${revoked.name}" (${revoked.id}) is revoked.` } : {}));
   });
 
   router.post('/login', async (ctx) => {
@@ -380,17 +381,17 @@ export function createConsoleRouter(input: ConsoleDeps): Router<AppState> {
       expires: raw.get('expires') ?? '',
     };
     const parsed = parseKeyForm(form, deps.levels, deps.now());
-    if (!parsed.key) return html(ctx, 400, consolePage(deps, { form, problems: parsed.problems }));
-    const { key, record } = deps.keys.create(parsed.key);
+    if (!parsed.key) return html(ctx, 400, await consolePage(deps, { form, problems: parsed.problems }));
+    const { key, record } = await deps.keys.create(parsed.key);
     ctx.state.log.info({ keyId: record.id, account: record.accountId, level: record.level }, 'console: key created');
     html(ctx, 201, createdPage(key, record));
   });
 
-  router.post('/keys/:id/revoke', (ctx) => {
+  router.post('/keys/:id/revoke', async (ctx) => {
     if (!guard(ctx)) return;
     const id = ctx.params.id ?? '';
-    const record = deps.keys.revoke(id);
-    if (!record) return html(ctx, 404, consolePage(deps, { notice: `No key with id ${id}.` }));
+    const record = await deps.keys.revoke(id);
+    if (!record) return html(ctx, 404, await consolePage(deps, { notice: `No key with id ${id}.` }));
     ctx.state.log.info({ keyId: record.id }, 'console: key revoked');
     ctx.status = 303;
     ctx.redirect(`/console?revoked=${encodeURIComponent(record.id)}`);

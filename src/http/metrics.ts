@@ -1,15 +1,15 @@
 /**
  * Prometheus metrics (prom-client), one registry per service: HTTP requests by route, status and
  * encoding with latency histograms, /v2/apis cache results, fetch runs per source (fed by the
- * engine's `onRun` hook), gateway tokens and limit rejections (read from the gateway's usage
- * log, one row per authenticated request, at scrape time), /v2/apis abuse rejections, and the
+ * engine's `onRun` hook), gateway tokens and limit rejections (from each usage row this
+ * instance's gateway writes), /v2/apis abuse rejections, and the
  * default process metrics (event-loop delay included). Served at GET /metrics.
  */
 import { Router } from '@koa/router';
 import type Koa from 'koa';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Db } from '../kernel/db.ts';
 import type { RunEvent } from '../kernel/engine.ts';
+import type { UsageRow } from '../gateway/usage.ts';
 import { gatewayRouteTemplate } from './openapi.ts';
 import type { AppContext, AppState } from './middleware.ts';
 
@@ -25,11 +25,8 @@ export interface Metrics {
   /** The engine's `onRun` observer. */
   onRun(event: RunEvent): void;
   apisRejected(reason: ApisRejection): void;
-  /**
-   * Count gateway tokens and 429s from the gateway's usage log (table `gateway_usage`, one row
-   * per authenticated request) from now on; called once the gateway has migrated its tables.
-   */
-  watchGatewayUsage(db: Db): void;
+  /** The gateway's `onUsage` observer: tokens and 429s of each settled request. */
+  gatewayUsage(row: UsageRow): void;
   /** Requests to /v1 and /v1beta since start, and how many of them answered 4xx/5xx. */
   gatewayCounts(): Promise<GatewayCounts>;
   /**
@@ -78,31 +75,20 @@ export function createMetrics(): Metrics {
     buckets: FETCH_BUCKETS,
     registers: [registry],
   });
-  let tailUsage: (() => UsageTailRow[]) | undefined;
   const tokens: Counter<'model' | 'kind'> = new Counter({
     name: 'gateway_tokens_total',
     help: 'Tokens charged by the AI gateway since start, by model and kind (prompt, completion).',
     labelNames: ['model', 'kind'] as const,
     registers: [registry],
-    collect: () => drain(),
   });
   const gatewayLimits: Counter<'code'> = new Counter({
     name: 'gateway_limit_rejections_total',
     help: 'AI gateway requests refused with 429 since start, by error code (rate_limit_exceeded = RPM/RPD/TPM, insufficient_quota).',
     labelNames: ['code'] as const,
     registers: [registry],
-    collect: () => drain(),
   });
   for (const code of ['rate_limit_exceeded', 'insufficient_quota']) gatewayLimits.inc({ code }, 0);
   const modelLabel = (m: string | null) => (!m ? 'unknown' : m.length > 64 ? `${m.slice(0, 64)}…` : m);
-  /** Add the usage rows written since the last scrape. */
-  function drain(): void {
-    for (const row of tailUsage?.() ?? []) {
-      if (row.prompt_tokens > 0) tokens.inc({ model: modelLabel(row.model), kind: 'prompt' }, row.prompt_tokens);
-      if (row.completion_tokens > 0) tokens.inc({ model: modelLabel(row.model), kind: 'completion' }, row.completion_tokens);
-      if (row.status === 429) gatewayLimits.inc({ code: row.error_code ?? 'unknown' });
-    }
-  }
   const apisLimits = new Counter({
     name: 'apis_rejections_total',
     help: '/v2/apis requests refused by the abuse limits (rate, force_update, deny, key).',
@@ -120,8 +106,10 @@ export function createMetrics(): Metrics {
     apisRejected(reason) {
       apisLimits.inc({ reason });
     },
-    watchGatewayUsage(db) {
-      tailUsage = usageTail(db);
+    gatewayUsage(row) {
+      if (row.promptTokens > 0) tokens.inc({ model: modelLabel(row.model), kind: 'prompt' }, row.promptTokens);
+      if (row.completionTokens > 0) tokens.inc({ model: modelLabel(row.model), kind: 'completion' }, row.completionTokens);
+      if (row.status === 429) gatewayLimits.inc({ code: row.errorCode ?? 'unknown' });
     },
     async gatewayCounts() {
       const all = (await requests.get()).values.filter((v) => v.labels.family === 'gateway');
@@ -144,26 +132,6 @@ export function createMetrics(): Metrics {
         await next();
       };
     },
-  };
-}
-
-interface UsageTailRow {
-  id: number;
-  model: string | null;
-  prompt_tokens: number;
-  completion_tokens: number;
-  status: number;
-  error_code: string | null;
-}
-
-/** Reads the gateway usage rows added since the previous call (by id, so each row counts once). */
-function usageTail(db: Db): () => UsageTailRow[] {
-  const read = db.prepare('SELECT id, model, prompt_tokens, completion_tokens, status, error_code FROM gateway_usage WHERE id > ? ORDER BY id LIMIT 100000');
-  let last = (db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM gateway_usage').get() as { id: number }).id;
-  return () => {
-    const rows = read.all(last) as UsageTailRow[];
-    if (rows.length) last = (rows.at(-1) as UsageTailRow).id;
-    return rows;
   };
 }
 

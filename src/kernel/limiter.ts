@@ -64,6 +64,54 @@ export async function pgLimiterBackend(pool: Pool): Promise<LimiterBackend> {
   return { kind: 'postgres', pool };
 }
 
+interface StoredWindow {
+  points: number;
+  expire: number | null;
+}
+
+/**
+ * RateLimiterSQLite with its statements prepared once. The stock class prepares them on every
+ * call and wraps each in a new transaction function, which cost about 0.2 ms per consume here;
+ * the SQL (and so the table and the semantics) is the library's own.
+ */
+class PreparedSqliteLimiter extends RateLimiterSQLite {
+  private readonly upsertStmt;
+  private readonly replaceStmt;
+  private readonly getStmt;
+
+  constructor(db: Db, opts: Omit<ConstructorParameters<typeof RateLimiterSQLite>[0], 'storeClient'>) {
+    super({ ...opts, storeClient: db, storeType: 'better-sqlite3', tableName: LIMITS_TABLE, tableCreated: true, clearExpiredByTimeout: false });
+    this.upsertStmt = db.prepare(`
+      INSERT INTO ${LIMITS_TABLE} (key, points, expire) VALUES (?, ?, ?)
+      ON CONFLICT(key) DO UPDATE SET
+        points = CASE WHEN expire IS NULL OR expire > ? THEN points + excluded.points ELSE excluded.points END,
+        expire = CASE WHEN expire IS NULL OR expire > ? THEN expire ELSE excluded.expire END
+      RETURNING points, expire`);
+    this.replaceStmt = db.prepare(`INSERT OR REPLACE INTO ${LIMITS_TABLE} (key, points, expire) VALUES (?, ?, ?) RETURNING points, expire`);
+    this.getStmt = db.prepare(`SELECT points, expire FROM ${LIMITS_TABLE} WHERE key = ? AND (expire > ? OR expire IS NULL)`);
+  }
+
+  // Overrides of the store hooks RateLimiterStoreAbstract calls (not in the library's typings).
+  _upsert(rlKey: string, points: number, msDuration: number, forceExpire = false): Promise<StoredWindow> {
+    try {
+      const now = Date.now();
+      const expire = msDuration > 0 ? now + msDuration : null;
+      const row = (forceExpire ? this.replaceStmt.get(rlKey, points, expire) : this.upsertStmt.get(rlKey, points, expire, now, now)) as StoredWindow;
+      return Promise.resolve(row);
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+
+  _get(rlKey: string): Promise<StoredWindow | null> {
+    try {
+      return Promise.resolve((this.getStmt.get(rlKey, Date.now()) as StoredWindow | undefined) ?? null);
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+}
+
 const SQLITE_SWEEP_MS = 300_000;
 const sweeping = new WeakSet<Db>();
 
@@ -86,15 +134,7 @@ export function createLimiter(opts: LimiterOptions, backend: LimiterBackend = { 
       return new RateLimiterMemory(base);
     case 'sqlite':
       sweepSqlite(backend.db);
-      return new RateLimiterSQLite({
-        ...base,
-        storeClient: backend.db,
-        storeType: 'better-sqlite3',
-        tableName: LIMITS_TABLE,
-        tableCreated: true,
-        clearExpiredByTimeout: false,
-        insuranceLimiter: new RateLimiterMemory(base),
-      });
+      return new PreparedSqliteLimiter(backend.db, { ...base, insuranceLimiter: new RateLimiterMemory(base) });
     case 'postgres':
       return new RateLimiterPostgres({
         ...base,

@@ -37,7 +37,7 @@ function rawRequest(port: number, lines: string[]): Promise<{ status: number; bo
 
 beforeAll(async () => {
   h = await startGateway({ env: { TRUST_PROXY: 'true' } });
-  key = makeKey(h.svc).key;
+  key = (await makeKey(h.svc)).key;
 });
 afterAll(() => h.close());
 
@@ -80,15 +80,15 @@ describe('401 invalid_api_key', () => {
   });
 
   it('expired key', async () => {
-    const expired = makeKey(h.svc, { expiresAt: Date.now() - 1000 }).key;
+    const expired = (await makeKey(h.svc, { expiresAt: Date.now() - 1000 })).key;
     const msg = await expect401(await postJson(h.base, '/v1/chat/completions', CHAT, bearer(expired)));
     expect(msg).toMatch(/expired/);
   });
 
   it('revoked key', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     expect((await fetch(`${h.base}/v1/models`, { headers: bearer(k.key) })).status).toBe(200);
-    h.svc.gateway.keys.revoke(k.record.id);
+    await h.svc.gateway.keys.revoke(k.record.id);
     const msg = await expect401(await fetch(`${h.base}/v1/models`, { headers: bearer(k.key) }));
     expect(msg).toMatch(/revoked/);
   });
@@ -145,7 +145,7 @@ describe('/v1beta credentials', () => {
 
 describe('key policy', () => {
   it('IP allowlist: IPv4 and IPv6 CIDRs, 403 ip_not_allowed otherwise', async () => {
-    const k = makeKey(h.svc, { ips: ['203.0.113.0/24', '2001:db8::/32'] }).key;
+    const k = (await makeKey(h.svc, { ips: ['203.0.113.0/24', '2001:db8::/32'] })).key;
     const call = (ip: string) => fetch(`${h.base}/v1/models`, { headers: { ...bearer(k), 'x-forwarded-for': ip } });
     expect((await call('203.0.113.77')).status).toBe(200);
     expect((await call('2001:db8:1::5')).status).toBe(200);
@@ -158,7 +158,7 @@ describe('key policy', () => {
   });
 
   it('model allowlist: exact names and * patterns; 403 model_not_allowed; the SDK raises PermissionDeniedError', async () => {
-    const k = makeKey(h.svc, { models: ['gpt-4o-mini', 'gemini-*'] });
+    const k = await makeKey(h.svc, { models: ['gpt-4o-mini', 'gemini-*'] });
     expect((await postJson(h.base, '/v1/chat/completions', CHAT, bearer(k.key))).status).toBe(200);
     const denied = await postJson(h.base, '/v1/chat/completions', { ...CHAT, model: 'gpt-4o' }, bearer(k.key));
     expect(denied.status).toBe(403);
@@ -179,14 +179,14 @@ describe('key policy', () => {
   });
 
   it('quota: usage is charged, then 429 insufficient_quota with x-should-retry: false', async () => {
-    const k = makeKey(h.svc, { quotaTokens: 20 });
+    const k = await makeKey(h.svc, { quotaTokens: 20 });
     const first = await postJson(h.base, '/v1/chat/completions', CHAT, bearer(k.key));
     expect(first.status).toBe(200);
     await usageRows(h.svc, k.record.id, 1);
-    expect(h.svc.gateway.keys.get(k.record.id)!.usedTokens).toBe(15);
+    expect((await h.svc.gateway.keys.get(k.record.id))!.usedTokens).toBe(15);
     expect((await postJson(h.base, '/v1/chat/completions', CHAT, bearer(k.key))).status).toBe(200);
     await usageRows(h.svc, k.record.id, 2);
-    expect(h.svc.gateway.keys.get(k.record.id)!.usedTokens).toBe(30);
+    expect((await h.svc.gateway.keys.get(k.record.id))!.usedTokens).toBe(30);
     const res = await postJson(h.base, '/v1/chat/completions', CHAT, bearer(k.key));
     expect(res.status).toBe(429);
     expect(res.headers.get('x-should-retry')).toBe('false');
@@ -231,7 +231,7 @@ describe('without AI_UPSTREAM_BASE_URL', () => {
 
   it('authenticates first, then answers 503 naming the variable', async () => {
     expect((await postJson(bare.base, '/v1/chat/completions', CHAT)).status).toBe(401);
-    const k = makeKey(bare.svc).key;
+    const k = (await makeKey(bare.svc)).key;
     const res = await postJson(bare.base, '/v1/chat/completions', CHAT, bearer(k));
     expect(res.status).toBe(503);
     const body = (await res.json()) as { error: { message: string; code: string } };
@@ -258,7 +258,7 @@ describe('secrets stay out of logs and usage rows', () => {
     const port = await svc.listen(0, '127.0.0.1');
     const base = `http://127.0.0.1:${port}`;
     try {
-      const k = makeKey(svc as never);
+      const k = await makeKey(svc as never);
       await postJson(base, '/v1/chat/completions', CHAT, bearer(k.key));
       await postJson(base, '/v1/chat/completions', { ...CHAT, mock: { status: 500 } }, bearer(k.key));
       await postJson(base, `/v1beta/models/gemini-2.0-flash:generateContent?key=${k.key}`, { contents: [{ parts: [{ text: 'x' }] }] });

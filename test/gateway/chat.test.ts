@@ -22,7 +22,7 @@ beforeEach(() => h.upstream.reset());
 
 describe('non-streamed', () => {
   it('forwards the original body bytes (unknown fields such as style survive) with our upstream credential', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const body = `{"model":"gpt-4o-mini","style":"openai","messages":[{"role":"user","content":"hi"}],"stream":false,"x_extra":{"a":[1,2]}}`;
     const res = await fetch(`${h.base}/v1/chat/completions`, { method: 'POST', headers: { ...bearer(k.key), 'content-type': 'application/json' }, body });
     expect(res.status).toBe(200);
@@ -36,18 +36,18 @@ describe('non-streamed', () => {
     expect(res.headers.get('x-ratelimit-remaining-requests')).toBe('599');
     const [row] = await usageRows(h.svc, k.record.id);
     expect(row).toMatchObject({ route: 'chat.completions', model: 'gpt-4o-mini', stream: false, status: 200, upstreamStatus: 200, promptTokens: 10, completionTokens: 5, totalTokens: 15, chargedTokens: 15, usageSource: 'upstream', endReason: 'completed' });
-    expect(h.svc.gateway.keys.get(k.record.id)).toMatchObject({ usedTokens: 15, requestCount: 1 });
+    expect(await h.svc.gateway.keys.get(k.record.id)).toMatchObject({ usedTokens: 15, requestCount: 1 });
   });
 
   it('works with the openai client', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const out = await client(k.key).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
     expect(out.choices[0]!.message.content).toBe('Hello from gpt-4o');
     expect(out.usage?.total_tokens).toBe(15);
   });
 
   it('400s for a body that is not a chat request', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     for (const [body, param] of [
       ['{nope', null],
       [JSON.stringify({ messages: [] }), 'model'],
@@ -64,7 +64,7 @@ describe('non-streamed', () => {
   it('413 for a body over AI_MAX_BODY_BYTES', async () => {
     const small = await startGateway({ upstream: h.upstream, env: { AI_MAX_BODY_BYTES: '2048' } });
     try {
-      const k = makeKey(small.svc);
+      const k = await makeKey(small.svc);
       const res = await postJson(small.base, '/v1/chat/completions', { ...CHAT, messages: [{ role: 'user', content: 'x'.repeat(5000) }] }, bearer(k.key));
       expect(res.status).toBe(413);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('request_too_large');
@@ -76,7 +76,7 @@ describe('non-streamed', () => {
 
 describe('streamed', () => {
   it('passes every chunk through in order, without [DONE] leaking, usage charged from the final chunk', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const stream = await client(k.key).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
     const contents: string[] = [];
     let usage: OpenAI.CompletionUsage | null | undefined;
@@ -91,7 +91,7 @@ describe('streamed', () => {
   });
 
   it('raw SSE: headers, the upstream bytes unchanged, the final [DONE]', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const res = await postJson(h.base, '/v1/chat/completions', { ...CHAT, stream: true }, bearer(k.key));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -120,7 +120,7 @@ describe('streamed', () => {
       res.write('data: {"choices":[{"index":0,"delta":{"content":"second"}}]}\n\n');
       res.end('data: [DONE]\n\n');
     });
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const res = await postJson(h.base, '/v1/chat/completions', { ...CHAT, stream: true }, bearer(k.key));
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();
@@ -141,7 +141,7 @@ describe('streamed', () => {
   });
 
   it('an upstream failure after the first byte becomes an SSE error event: the SDK raises APIError in the loop', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const stream = await client(k.key).chat.completions.create({ ...CHAT, stream: true, mock: { chunks: 5, delayMs: 20, errorAfter: 2 } } as Params);
     const got: string[] = [];
     const err = await (async () => {
@@ -156,7 +156,7 @@ describe('streamed', () => {
   });
 
   it('an upstream that goes silent mid-stream ends with an upstream_timeout error event', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const res = await postJson(h.base, '/v1/chat/completions', { ...CHAT, stream: true, mock: { chunks: 5, hangAfter: 1 } }, bearer(k.key));
     const text = await res.text();
     const last = text.split('\n\n').filter((b) => b.startsWith('data: ')).at(-1)!;
@@ -165,7 +165,7 @@ describe('streamed', () => {
   });
 
   it('a client that leaves mid-stream: the upstream request is closed and undelivered output is not charged', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const res = await postJson(h.base, '/v1/chat/completions', { ...CHAT, stream: true, stream_options: { include_usage: true }, mock: { chunks: 200, delayMs: 20, completionTokens: 5000 } }, bearer(k.key));
     const reader = res.body!.getReader();
     let text = '';
@@ -177,11 +177,11 @@ describe('streamed', () => {
     // The upstream would have reported 5010 tokens at the end; only the prompt and what was delivered is billed.
     expect(row!.usageSource).toBe('estimated');
     expect(row!.chargedTokens).toBeLessThan(100);
-    expect(h.svc.gateway.keys.get(k.record.id)!.usedTokens).toBe(row!.chargedTokens);
+    expect((await h.svc.gateway.keys.get(k.record.id))!.usedTokens).toBe(row!.chargedTokens);
   });
 
   it('a client that leaves before the first byte is charged nothing', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const req = http.request(`${h.base}/v1/chat/completions`, { method: 'POST', headers: { ...bearer(k.key), 'content-type': 'application/json' } });
     req.on('error', () => undefined);
     req.end(JSON.stringify({ ...CHAT, stream: true, mock: { firstDelayMs: 1000 } }));
@@ -195,7 +195,7 @@ describe('streamed', () => {
 
 describe('upstream failures', () => {
   it('upstream 5xx → 502 bad_gateway', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const err = await client(k.key).chat.completions.create({ ...CHAT, mock: { status: 503 } } as never).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.InternalServerError);
     expect((err as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
@@ -205,21 +205,21 @@ describe('upstream failures', () => {
   });
 
   it('upstream 4xx is passed through with its body', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const res = await postJson(h.base, '/v1/chat/completions', { ...CHAT, mock: { status: 422 } }, bearer(k.key));
     expect(res.status).toBe(422);
     expect(await res.json()).toEqual({ error: { message: 'mock status 422', type: 'mock_error', param: null, code: 'mock_422' } });
   });
 
   it('upstream 429 is passed through with its Retry-After', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const res = await postJson(h.base, '/v1/chat/completions', { ...CHAT, mock: { status: 429, retryAfter: '7' } }, bearer(k.key));
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('7');
   });
 
   it('our upstream credential rejected (401/403) → 502 upstream_auth_failed, never a 401', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     for (const status of [401, 403]) {
       const err = await client(k.key).chat.completions.create({ ...CHAT, mock: { status } } as never).catch((e: unknown) => e);
       expect(err).not.toBeInstanceOf(OpenAI.AuthenticationError);
@@ -229,7 +229,7 @@ describe('upstream failures', () => {
   });
 
   it('no first byte within AI_FIRST_BYTE_TIMEOUT_MS → 504 upstream_timeout', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const res = await postJson(h.base, '/v1/chat/completions', { ...CHAT, stream: true, mock: { firstDelayMs: 5000 } }, bearer(k.key));
     expect(res.status).toBe(504);
     expect(((await res.json()) as { error: unknown }).error).toMatchObject({ type: 'upstream_error', code: 'upstream_timeout' });
@@ -242,7 +242,7 @@ describe('upstream failures', () => {
     await new Promise<void>((r) => closed.close(() => r()));
     const g = await startGateway({ upstream: h.upstream, env: { AI_UPSTREAM_BASE_URL: `http://127.0.0.1:${port}` } });
     try {
-      const k = makeKey(g.svc);
+      const k = await makeKey(g.svc);
       const res = await postJson(g.base, '/v1/chat/completions', CHAT, bearer(k.key));
       expect(res.status).toBe(502);
       expect(((await res.json()) as { error: unknown }).error).toMatchObject({ type: 'upstream_error', code: 'upstream_unreachable', param: null });
@@ -255,7 +255,7 @@ describe('upstream failures', () => {
     h.upstream.script('POST', '/v1/chat/completions', (_req, res) => {
       res.socket?.destroy();
     });
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const res = await postJson(h.base, '/v1/chat/completions', CHAT, bearer(k.key));
     expect(res.status).toBe(502);
   });
@@ -274,7 +274,7 @@ describe('upstream failures', () => {
       res.end('data: [DONE]\n\n');
       finished = true;
     });
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const req = http.request(`${h.base}/v1/chat/completions`, { method: 'POST', headers: { ...bearer(k.key), 'content-type': 'application/json' } });
     const response = await new Promise<http.IncomingMessage>((resolve) => {
       req.on('response', resolve);

@@ -19,7 +19,7 @@ beforeEach(() => h.upstream.reset());
 
 describe('generateContent', () => {
   it('with the apiKey (x-goog-api-key): candidates and usageMetadata, usage charged', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const res = await genai(k.key).models.generateContent({ model: 'gemini-2.0-flash', contents: 'Say hi', config: { temperature: 0.2, maxOutputTokens: 64 } });
     expect(res.text).toBe('Hi from gemini-2.0-flash');
     expect(res.candidates?.[0]?.finishReason).toBe('STOP');
@@ -33,13 +33,13 @@ describe('generateContent', () => {
   });
 
   it('with Authorization: Bearer in httpOptions.headers', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const res = await genai(k.key, true).models.generateContent({ model: 'gemini-2.0-flash', contents: 'Say hi' });
     expect(res.text).toBe('Hi from gemini-2.0-flash');
   });
 
   it('errors are Google-shaped: the client raises ApiError with the status', async () => {
-    const k = makeKey(h.svc, { models: ['gemini-*'] });
+    const k = await makeKey(h.svc, { models: ['gemini-*'] });
     const err = await genai(k.key).models.generateContent({ model: 'gpt-4o', contents: 'x' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(403);
@@ -55,7 +55,7 @@ describe('generateContent', () => {
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end('{"error":{"code":500,"message":"boom","status":"INTERNAL"}}');
     });
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const res = await postJson(h.base, '/v1beta/models/gemini-2.0-flash:generateContent', { contents: [{ parts: [{ text: 'x' }] }] }, bearer(k.key));
     expect(res.status).toBe(502);
     expect(await res.json()).toMatchObject({ error: { code: 502, status: 'UNAVAILABLE', details: [{ reason: 'bad_gateway' }] } });
@@ -64,7 +64,7 @@ describe('generateContent', () => {
 
 describe('streamGenerateContent', () => {
   it('streams the SSE chunks as they come; alt=sse reaches the upstream; usage from the last chunk', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const stream = await genai(k.key).models.generateContentStream({ model: 'gemini-2.0-flash', contents: 'Say hi' });
     const parts: string[] = [];
     let usage: number | undefined;
@@ -81,7 +81,7 @@ describe('streamGenerateContent', () => {
   });
 
   it('without alt=sse it is still a stream (a JSON array), and usage is still read', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const res = await postJson(h.base, '/v1beta/models/gemini-2.0-flash:streamGenerateContent', { contents: [{ parts: [{ text: 'x' }] }] }, bearer(k.key));
     expect(res.status).toBe(200);
     const parsed = JSON.parse(await res.text()) as { candidates: { content: { parts: { text: string }[] } }[] }[];
@@ -98,7 +98,7 @@ describe('streamGenerateContent', () => {
       await new Promise((r) => setTimeout(r, 20));
       res.socket?.destroy();
     });
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const stream = await genai(k.key).models.generateContentStream({ model: 'gemini-2.0-flash', contents: 'Say hi' });
     const parts: string[] = [];
     const err = await (async () => {

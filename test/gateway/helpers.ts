@@ -32,7 +32,7 @@ export async function startGateway(opts: { env?: Record<string, string>; upstrea
   };
 }
 
-export function makeKey(svc: TestService, partial: Partial<NewKey> = {}): { key: string; record: KeyRecord } {
+export function makeKey(svc: TestService, partial: Partial<NewKey> = {}): Promise<{ key: string; record: KeyRecord }> {
   return svc.gateway.keys.create({
     name: 'test',
     level: partial.level ?? 'pro',
@@ -51,7 +51,7 @@ export const bearer = (key: string): Record<string, string> => ({ Authorization:
 export async function usageRows(svc: TestService, keyId: string, count = 1, timeoutMs = 5000): Promise<StoredUsageRow[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const rows = svc.gateway.usage.forKey(keyId, 1000);
+    const rows = await svc.gateway.usage.forKey(keyId, 1000);
     if (rows.length >= count || Date.now() > deadline) return rows;
     await sleep(10);
   }

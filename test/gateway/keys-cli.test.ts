@@ -104,7 +104,7 @@ describe('pepper', () => {
   it('AI_KEY_PEPPER keys the hashes: a key works only under the pepper it was created with; a short pepper is refused', async () => {
     const file = path.join(dir, 'pepper.sqlite');
     const a = await startGateway({ upstream, env: { DB_PATH: file, AI_KEY_PEPPER: 'pepper-A-0123456789abcdef' } });
-    const { key } = makeKey(a.svc);
+    const { key } = await makeKey(a.svc);
     expect((await fetch(`${a.base}/v1/dashboard/billing/subscription`, { headers: bearer(key) })).status).toBe(200);
     await a.close();
     const b = await startGateway({ upstream, env: { DB_PATH: file, AI_KEY_PEPPER: 'pepper-B-0123456789abcdef' } });

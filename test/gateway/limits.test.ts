@@ -34,8 +34,8 @@ async function errorOf(res: Response): Promise<{ type: string; code: string; mes
 
 describe('RPM', () => {
   it('counts every request of the account (failures included), then 429 with Retry-After and x-ratelimit-*', async () => {
-    const a = makeKey(h.svc, { level: 'rpm2', account: 'acct-rpm' });
-    const b = makeKey(h.svc, { level: 'rpm2', account: 'acct-rpm' });
+    const a = await makeKey(h.svc, { level: 'rpm2', account: 'acct-rpm' });
+    const b = await makeKey(h.svc, { level: 'rpm2', account: 'acct-rpm' });
     const ok = await postJson(h.base, '/v1/chat/completions', CHAT, bearer(a.key));
     expect(ok.status).toBe(200);
     expect(ok.headers.get('x-ratelimit-limit-requests')).toBe('2');
@@ -54,12 +54,12 @@ describe('RPM', () => {
     expect(await errorOf(limited)).toMatchObject({ type: 'requests', code: 'rate_limit_exceeded' });
     expect((await errorOf(await postJson(h.base, '/v1/chat/completions', CHAT, bearer(b.key)))).code).toBe('rate_limit_exceeded');
     // Another account is not affected.
-    const other = makeKey(h.svc, { level: 'rpm2' });
+    const other = await makeKey(h.svc, { level: 'rpm2' });
     expect((await postJson(h.base, '/v1/chat/completions', CHAT, bearer(other.key))).status).toBe(200);
   });
 
   it('the openai client raises RateLimitError with a readable retry-after', async () => {
-    const k = makeKey(h.svc, { level: 'rpm2' });
+    const k = await makeKey(h.svc, { level: 'rpm2' });
     const client = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: k.key, maxRetries: 0 });
     await client.models.list();
     await client.models.list();
@@ -74,7 +74,7 @@ describe('RPM', () => {
 
 describe('RPD', () => {
   it('a separate daily window', async () => {
-    const k = makeKey(h.svc, { level: 'rpd3' });
+    const k = await makeKey(h.svc, { level: 'rpd3' });
     for (let i = 0; i < 3; i++) {
       const res = await fetch(`${h.base}/v1/dashboard/billing/subscription`, { headers: bearer(k.key) });
       expect(res.status).toBe(200);
@@ -91,7 +91,7 @@ describe('RPD', () => {
 
 describe('TPM', () => {
   it('reserves an estimate before the call, corrects it to the usage after, then refuses', async () => {
-    const k = makeKey(h.svc, { level: 'tpm40' });
+    const k = await makeKey(h.svc, { level: 'tpm40' });
     const first = await postJson(h.base, '/v1/chat/completions', CHAT, bearer(k.key));
     expect(first.status).toBe(200);
     const estimate = Math.ceil(JSON.stringify(CHAT).length / 4);
@@ -111,7 +111,7 @@ describe('TPM', () => {
   });
 
   it('max_tokens counts in the estimate: a request larger than the whole window is refused up front', async () => {
-    const k = makeKey(h.svc, { level: 'tpm40' });
+    const k = await makeKey(h.svc, { level: 'tpm40' });
     const res = await postJson(h.base, '/v1/chat/completions', { ...CHAT, max_tokens: 1000 }, bearer(k.key));
     expect(res.status).toBe(429);
     expect((await errorOf(res)).message).toMatch(/more than the tokens per min/);
@@ -123,7 +123,7 @@ describe('persistence', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-limits-'));
     const env = { AI_LEVELS: LEVELS, DB_PATH: path.join(dir, 'app.sqlite') };
     const first = await startGateway({ upstream, env });
-    const k = makeKey(first.svc, { level: 'rpm2' });
+    const k = await makeKey(first.svc, { level: 'rpm2' });
     expect((await fetch(`${first.base}/v1/models`, { headers: bearer(k.key) })).status).toBe(200);
     expect((await fetch(`${first.base}/v1/models`, { headers: bearer(k.key) })).status).toBe(200);
     await first.close();

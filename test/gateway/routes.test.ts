@@ -17,7 +17,7 @@ describe('POST /v1/rerank', () => {
   const docs = ['apples are red', 'bananas are yellow', 'cherries and apples', 'dates are sweet'];
 
   it('returns results ordered by relevance_score, highest first, cut to top_n', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const res = await postJson(h.base, '/v1/rerank', { model: 'rerank-1', query: 'apples', documents: docs, top_n: 3 }, bearer(k.key));
     expect(res.status).toBe(200);
     const body = (await res.json()) as { results: { index: number; relevance_score: number }[]; usage: { prompt_tokens: number; total_tokens: number } };
@@ -31,14 +31,14 @@ describe('POST /v1/rerank', () => {
   });
 
   it('without top_n every document is returned, still ordered', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const res = await postJson(h.base, '/v1/rerank', { model: 'rerank-1', query: 'apples', documents: docs }, bearer(k.key));
     const body = (await res.json()) as { results: { index: number; relevance_score: number }[] };
     expect(body.results.map((r) => r.index)).toEqual([0, 2, 3, 1]);
   });
 
   it('validates documents and top_n before forwarding', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const cases: [unknown, string][] = [
       [{ model: 'rerank-1', query: 'q', documents: [] }, 'documents'],
       [{ model: 'rerank-1', query: 'q', documents: 'abc' }, 'documents'],
@@ -62,7 +62,7 @@ describe('POST /v1/images/edits', () => {
   const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(50_000, 7)]);
 
   it('the openai client: image file, model and prompt reach the upstream intact', async () => {
-    const k = makeKey(h.svc, { models: ['gpt-image-1'] });
+    const k = await makeKey(h.svc, { models: ['gpt-image-1'] });
     const client = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: k.key, maxRetries: 0 });
     const out = await client.images.edit({ model: 'gpt-image-1', image: await toFile(png, 'cat.png', { type: 'image/png' }), prompt: 'add a hat' });
     expect(out.data?.[0]?.url).toBe('https://img.example/edited.png');
@@ -87,7 +87,7 @@ describe('POST /v1/images/edits', () => {
   }
 
   it('clear 400s for a missing file, prompt or model, 403 for a model not permitted; the upstream never gets a complete form', async () => {
-    const k = makeKey(h.svc, { models: ['gpt-image-1'] });
+    const k = await makeKey(h.svc, { models: ['gpt-image-1'] });
     const cases: [FormData, number, string | null][] = [
       [form([{ name: 'model', value: 'gpt-image-1' }, { name: 'prompt', value: 'x' }]), 400, 'image'],
       [form([{ name: 'model', value: 'gpt-image-1' }, { name: 'image', file: png }]), 400, 'prompt'],
@@ -106,7 +106,7 @@ describe('POST /v1/images/edits', () => {
   });
 
   it('413 over AI_MAX_UPLOAD_BYTES', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const big = Buffer.alloc(300 * 1024, 1);
     const res = await fetch(`${h.base}/v1/images/edits`, { method: 'POST', headers: bearer(k.key), body: form([{ name: 'model', value: 'gpt-image-1' }, { name: 'prompt', value: 'x' }, { name: 'image', file: big }]) });
     expect(res.status).toBe(413);
@@ -117,7 +117,7 @@ describe('POST /v1/images/edits', () => {
 
 describe('GET /v1/music/tasks/{task_id}', () => {
   it('returns the spec envelope with two songs, and caches finished tasks', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const first = await fetch(`${h.base}/v1/music/tasks/task-success-1`, { headers: bearer(k.key) });
     expect(first.status).toBe(200);
     expect(first.headers.get('x-cache')).toBe('MISS');
@@ -139,7 +139,7 @@ describe('GET /v1/music/tasks/{task_id}', () => {
   });
 
   it('unfinished tasks are asked again each time; failures are cached with their fail_reason', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     for (let i = 0; i < 2; i++) expect((await fetch(`${h.base}/v1/music/tasks/task-running-1`, { headers: bearer(k.key) })).headers.get('x-cache')).toBe('MISS');
     expect(h.upstream.requests.filter((r) => r.path === '/v1/music/tasks/task-running-1')).toHaveLength(2);
     const failed = (await (await fetch(`${h.base}/v1/music/tasks/task-fail-1`, { headers: bearer(k.key) })).json()) as { data: { status: string; fail_reason: string } };
@@ -148,14 +148,14 @@ describe('GET /v1/music/tasks/{task_id}', () => {
   });
 
   it('an unknown task is the upstream 404; a bad id 400', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     expect((await fetch(`${h.base}/v1/music/tasks/nope`, { headers: bearer(k.key) })).status).toBe(404);
     expect((await fetch(`${h.base}/v1/music/tasks/${'x'.repeat(200)}`, { headers: bearer(k.key) })).status).toBe(400);
   });
 
   it('a task created through the gateway belongs to its account', async () => {
-    const owner = makeKey(h.svc);
-    const other = makeKey(h.svc);
+    const owner = await makeKey(h.svc);
+    const other = await makeKey(h.svc);
     const created = (await (await postJson(h.base, '/v1/music/generations', { model: 'suno-v4', prompt: 'a song' }, bearer(owner.key))).json()) as { data: string };
     expect(created.data).toMatch(/^task-new-/);
     expect((await fetch(`${h.base}/v1/music/tasks/${created.data}`, { headers: bearer(owner.key) })).status).toBe(200);
@@ -167,8 +167,8 @@ describe('GET /v1/music/tasks/{task_id}', () => {
 
 describe('GET /v1/models and billing', () => {
   it('lists the upstream models filtered by the key (the openai client)', async () => {
-    const all = makeKey(h.svc);
-    const some = makeKey(h.svc, { models: ['gpt-4o*', 'rerank-1'] });
+    const all = await makeKey(h.svc);
+    const some = await makeKey(h.svc, { models: ['gpt-4o*', 'rerank-1'] });
     const ids = async (key: string) => {
       const out: string[] = [];
       for await (const m of new OpenAI({ baseURL: `${h.base}/v1`, apiKey: key, maxRetries: 0 }).models.list()) out.push(m.id);
@@ -180,7 +180,7 @@ describe('GET /v1/models and billing', () => {
 
   it('billing subscription is computed from the key', async () => {
     const expires = Date.parse('2031-06-30T00:00:00Z');
-    const k = makeKey(h.svc, { quotaTokens: 5000, expiresAt: expires });
+    const k = await makeKey(h.svc, { quotaTokens: 5000, expiresAt: expires });
     await postJson(h.base, '/v1/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }, bearer(k.key));
     await usageRows(h.svc, k.record.id, 1);
     const res = await fetch(`${h.base}/v1/dashboard/billing/subscription`, { headers: bearer(k.key) });
@@ -202,7 +202,7 @@ describe('GET /v1/models and billing', () => {
     });
     const usage = await fetch(`${h.base}/v1/dashboard/billing/usage`, { headers: bearer(k.key) });
     expect(await usage.json()).toEqual({ object: 'list', total_usage: 1.5, used_tokens: 15 });
-    const unlimited = (await (await fetch(`${h.base}/v1/dashboard/billing/subscription`, { headers: bearer(makeKey(h.svc).key) })).json()) as Record<string, unknown>;
+    const unlimited = (await (await fetch(`${h.base}/v1/dashboard/billing/subscription`, { headers: bearer((await makeKey(h.svc)).key) })).json()) as Record<string, unknown>;
     expect(unlimited).toMatchObject({ hard_limit_usd: 100_000_000, access_until: 0, unlimited: true, quota_tokens: null });
     expect((await fetch(`${h.base}/v1/dashboard/billing/subscription`)).status).toBe(401);
   });
@@ -210,7 +210,7 @@ describe('GET /v1/models and billing', () => {
 
 describe('pass-through categories', () => {
   it('audio speech: binary answer streamed back', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const client = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: k.key, maxRetries: 0 });
     const res = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'hello' });
     expect(res.headers.get('content-type')).toBe('audio/mpeg');
@@ -222,7 +222,7 @@ describe('pass-through categories', () => {
   });
 
   it('transcription: the multipart upload is streamed through', async () => {
-    const k = makeKey(h.svc, { models: ['whisper-1'] });
+    const k = await makeKey(h.svc, { models: ['whisper-1'] });
     const client = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: k.key, maxRetries: 0 });
     const audio = Buffer.alloc(100_000, 3);
     const out = await client.audio.transcriptions.create({ model: 'whisper-1', file: await toFile(audio, 'a.mp3', { type: 'audio/mpeg' }) });
@@ -234,7 +234,7 @@ describe('pass-through categories', () => {
   });
 
   it('embeddings: JSON forwarded, usage charged', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const out = await new OpenAI({ baseURL: `${h.base}/v1`, apiKey: k.key, maxRetries: 0 }).embeddings.create({ model: 'emb', input: 'hello', encoding_format: 'float' });
     expect(out.data[0]!.embedding).toEqual([0.1, 0.2]);
     const [row] = await usageRows(h.svc, k.record.id);
@@ -242,7 +242,7 @@ describe('pass-through categories', () => {
   });
 
   it('videos and voices are forwarded, any method; the upstream 404 passes through', async () => {
-    const k = makeKey(h.svc);
+    const k = await makeKey(h.svc);
     const res = await fetch(`${h.base}/v1/videos/abc`, { headers: bearer(k.key) });
     expect(res.status).toBe(404);
     expect(h.upstream.last('/v1/videos/abc')!.method).toBe('GET');

@@ -77,33 +77,37 @@ describe.skipIf(!!avail.missing)(`gateway stores on PostgreSQL, two instances${a
     expect(listed).toEqual(expect.arrayContaining([first.record.id, second.record.id]));
   });
 
-  it('charges from both instances add up', async () => {
+  const usageRow = (requestId: string, keyId = 'key_u'): UsageRow => ({
+    requestId,
+    keyId,
+    accountId: 'acct_u',
+    route: '/v1/chat/completions',
+    method: 'POST',
+    model: 'gpt-4o-mini',
+    stream: true,
+    status: 200,
+    upstreamStatus: 200,
+    errorCode: null,
+    promptTokens: 10,
+    completionTokens: 5,
+    totalTokens: 15,
+    chargedTokens: 15,
+    usageSource: 'upstream',
+    endReason: 'completed',
+    ttfbMs: 12.6,
+    durationMs: 40.2,
+  });
+
+  it('requests settled on both instances at once all add to the key, each with its row', async () => {
     const { record } = await keysA.create(newKey());
-    await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? keysA : keysB).charge(record.id, 10.4)));
+    const logs = [new PgUsageLog(poolA), new PgUsageLog(poolB)];
+    await Promise.all(Array.from({ length: 10 }, (_, i) => logs[i % 2]!.record({ ...usageRow(`c${i}`, record.id), chargedTokens: 10 })));
     expect(await keysB.get(record.id)).toMatchObject({ usedTokens: 100, requestCount: 10, lastUsedAt: expect.any(Number) });
+    expect(await logs[1]!.forKey(record.id)).toHaveLength(10);
   });
 
   it('usage rows written by either instance, newest first', async () => {
-    const row = (requestId: string): UsageRow => ({
-      requestId,
-      keyId: 'key_u',
-      accountId: 'acct_u',
-      route: '/v1/chat/completions',
-      method: 'POST',
-      model: 'gpt-4o-mini',
-      stream: true,
-      status: 200,
-      upstreamStatus: 200,
-      errorCode: null,
-      promptTokens: 10,
-      completionTokens: 5,
-      totalTokens: 15,
-      chargedTokens: 15,
-      usageSource: 'upstream',
-      endReason: 'completed',
-      ttfbMs: 12.6,
-      durationMs: 40.2,
-    });
+    const row = (requestId: string) => usageRow(requestId);
     await new PgUsageLog(poolA).record(row('r1'));
     await new PgUsageLog(poolB).record({ ...row('r2'), stream: false, ttfbMs: null, usageSource: 'estimated' });
     const rows = await new PgUsageLog(poolA).forKey('key_u');

@@ -174,15 +174,15 @@ describe('APIS_REQUIRE_KEY', () => {
   });
 
   it('accepts a valid key, refuses it once revoked or from an address outside its allowlist', async () => {
-    const { key, record } = newKey();
+    const { key, record } = await newKey();
     const auth = { authorization: `Bearer ${key}` };
     expect((await svc.get(QR, { headers: auth })).status).toBe(200);
-    svc.gateway.keys.revoke(record.id);
+    await svc.gateway.keys.revoke(record.id);
     const revoked = await svc.get(QR, { headers: auth });
     expect(revoked.status).toBe(401);
     expect((await envelope(revoked)).message).toMatch(/revoked/);
 
-    const limited = newKey(['192.0.2.0/24']);
+    const limited = await newKey(['192.0.2.0/24']);
     const res = await svc.get(QR, { headers: { authorization: `Bearer ${limited.key}` } });
     expect(res.status).toBe(403);
     expect((await envelope(res)).message).toContain('127.0.0.1');

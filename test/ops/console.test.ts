@@ -76,22 +76,22 @@ describe('console', () => {
   });
 
   it('refuses cross-site and origin-less posts made with the cookie (CSRF)', async () => {
-    const before = svc.gateway.keys.list().length;
+    const before = (await svc.gateway.keys.list()).length;
     expect((await post('/console/keys', 'name=evil', { origin: 'https://evil.example' })).status).toBe(403);
     const bare = await svc.get('/console/keys', { method: 'POST', headers: { 'content-type': FORM, cookie }, body: 'name=evil' });
     expect(bare.status).toBe(403);
     expect((await post('/console/keys', 'name=evil', { origin: 'null' })).status).toBe(403);
-    expect(svc.gateway.keys.list().length).toBe(before);
+    expect((await svc.gateway.keys.list()).length).toBe(before);
   });
 
   it('applies the key rules: problems are listed and nothing is created', async () => {
-    const before = svc.gateway.keys.list().length;
+    const before = (await svc.gateway.keys.list()).length;
     const res = await post('/console/keys', new URLSearchParams({ name: '', level: 'gold', quota: '12x', ips: '300.1.1.1', models: `gpt-4,${'m'.repeat(201)}`, expires: '2001-01-01' }).toString());
     expect(res.status).toBe(400);
     const problems = cheerio.load(await res.text())('.problems li').map((_, el) => cheerio.load(el).text()).get();
     expect(problems).toHaveLength(6);
     expect(problems.join('\n')).toMatch(/Name.*\n.*Level: one of free, default, pro.*\n.*Quota.*\n.*Models.*1 to 200 characters.*\n.*IP allowlist.*300\.1\.1\.1.*\n.*Expiry: the date must be in the future/);
-    expect(svc.gateway.keys.list().length).toBe(before);
+    expect((await svc.gateway.keys.list()).length).toBe(before);
   });
 
   it('creates a key shown once, lists it with its usage, and revokes it', async () => {
@@ -101,9 +101,9 @@ describe('console', () => {
     const key = $('#new-key').text();
     const id = $('#new-key-id').text();
     expect(key).toMatch(/^sk-[A-Za-z0-9_-]{43}$/);
-    const record = svc.gateway.keys.get(id);
+    const record = await svc.gateway.keys.get(id);
     expect(record).toMatchObject({ name: 'ci <bot>', accountId: 'team-a', level: 'pro', quotaTokens: 5000, models: ['gpt-*'], ips: ['127.0.0.1/32'], expiresAt: Date.parse('2999-12-31T23:59:59.999Z') });
-    expect(svc.gateway.keys.findByKey(key)?.id).toBe(id);
+    expect((await svc.gateway.keys.findByKey(key))?.id).toBe(id);
 
     const models = await svc.get('/v1/models', { headers: { authorization: `Bearer ${key}` } });
     expect(models.status).toBe(200);
@@ -120,7 +120,7 @@ describe('console', () => {
     const revoke = await post(`/console/keys/${id}/revoke`, '');
     expect(revoke.status).toBe(303);
     expect(revoke.headers.get('location')).toBe(`/console?revoked=${id}`);
-    expect(svc.gateway.keys.get(id)?.revokedAt).not.toBeNull();
+    expect((await svc.gateway.keys.get(id))?.revokedAt).not.toBeNull();
     const after = cheerio.load(await (await svc.get(`/console?revoked=${id}`, { headers: { cookie } })).text());
     expect(after('.notice').text()).toContain('is revoked');
     expect(after(`tr[data-key-id="${id}"] .state`).text()).toMatch(/^revoked /);

@@ -1,6 +1,6 @@
 /**
  * GET /v1/music/tasks/{task_id}: the upstream's task envelope, forwarded. Finished tasks
- * (SUCCESS, FAILURE) are cached per account and answered from SQLite afterwards. A task created
+ * (SUCCESS, FAILURE) are cached per account and answered from the gateway's store afterwards. A task created
  * through this gateway may only be read by the account that created it (404 for others).
  */
 import type { GatewayCall } from '../call.ts';
@@ -13,10 +13,10 @@ export async function musicTask(call: GatewayCall, params: readonly string[]): P
   const taskId = params[0] ?? '';
   if (!TASK_ID.test(taskId)) throw badRequest('The task id must be 1 to 128 letters, digits, "_", "-", "." or ":".', 'task_id');
   const { tasks } = call.deps;
-  const owner = tasks.owner(taskId);
+  const owner = await tasks.owner(taskId);
   if (owner !== undefined && owner !== call.key.accountId)
     throw new GatewayError(404, `No music task "${taskId}" for this account.`, { type: 'invalid_request_error', code: 'task_not_found', param: 'task_id' });
-  const cached = tasks.cached(call.key.accountId, taskId);
+  const cached = await tasks.cached(call.key.accountId, taskId);
   if (cached !== undefined) {
     call.ctx.set('x-cache', 'HIT');
     call.ctx.type = 'application/json';
@@ -28,9 +28,9 @@ export async function musicTask(call: GatewayCall, params: readonly string[]): P
   call.ctx.set('x-cache', 'MISS');
   await call.relay(up, {
     usage: 'none',
-    inspect: (body) => {
+    inspect: async (body) => {
       const status = envelopeStatus(body, taskId);
-      if (up.status === 200 && status !== undefined && FINAL_STATES.has(status)) tasks.store(call.key.accountId, taskId, status, JSON.stringify(body));
+      if (up.status === 200 && status !== undefined && FINAL_STATES.has(status)) await tasks.store(call.key.accountId, taskId, status, JSON.stringify(body));
     },
   });
 }

@@ -58,9 +58,9 @@ export function passThrough(call: GatewayCall): Promise<void> {
 export function createMusicTask(call: GatewayCall): Promise<void> {
   return forwardBody(call, {
     usage: 'none',
-    inspect: (body) => {
+    inspect: async (body) => {
       const id = createdTaskId(body);
-      if (id && call.upstreamStatus !== null && call.upstreamStatus < 300) call.deps.tasks.recordOwner(id, call.key.accountId);
+      if (id && call.upstreamStatus !== null && call.upstreamStatus < 300) await call.deps.tasks.recordOwner(id, call.key.accountId);
     },
   });
 }
