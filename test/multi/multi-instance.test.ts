@@ -7,20 +7,24 @@
  * - each schedule slot is fetched once across the instances (job locks), and every instance
  *   serves the shared snapshot;
  * - the /v2/apis abuse limit is shared (one counter);
+ * - a gateway key made with `npm run keys` (on PostgreSQL) works on every instance, the
+ *   account's RPM is one window across them, usage adds up, and a revocation holds everywhere;
  * - kill -9 of the instance holding the job lock mid-fetch: another instance takes the job over
  *   (Redis: once the lock expires; PostgreSQL: as soon as the dead session is gone), and the
  *   survivors keep serving.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisLockKey } from '../../src/kernel/job-lock.ts';
 import { advisoryKey } from '../../src/kernel/pg-store.ts';
+import { ModelUpstream } from '../gateway/model-upstream.ts';
 import { FIXTURE_DIR, Upstream } from '../support/upstream.ts';
 import { createTestDatabase, dropRedisPrefix, randomSuffix, requireServices, TEST_REDIS_URL, waitFor } from './services.ts';
 
@@ -31,6 +35,9 @@ const SOURCE = 'hot-microblog';
 const SLOT_MS = 3_000;
 const LOCK_TTL_MS = 2_000;
 const JOB = `fetch:${SOURCE}|`;
+const GATEWAY_RPM = 4;
+const AI_LEVELS = JSON.stringify({ shared: { rpm: GATEWAY_RPM, rpd: 1000, tpm: 0 } });
+const execFileAsync = promisify(execFile);
 
 interface Instance {
   id: string;
@@ -70,6 +77,7 @@ describe.skipIf(!!avail.missing).each<Deployment>([
   { name: 'PostgreSQL only', redis: false },
 ])(`three instances, $name${avail.label}`, (deployment) => {
   const upstream = new Upstream();
+  const models = new ModelUpstream();
   const prefix = `apis_test_${randomSuffix()}:`;
   const instances: Instance[] = [];
   /** Arrival times of the upstream fetches of the source. */
@@ -119,6 +127,9 @@ describe.skipIf(!!avail.missing).each<Deployment>([
       APIS_RATE_LIMIT: '5',
       APIS_RATE_WINDOW_SEC: '600',
       LOG_LEVEL: 'warn',
+      AI_UPSTREAM_BASE_URL: models.url,
+      AI_UPSTREAM_API_KEY: 'upstream-credential',
+      AI_LEVELS,
     };
     const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const output: string[] = [];
@@ -144,8 +155,22 @@ describe.skipIf(!!avail.missing).each<Deployment>([
     );
   }
 
+  /** `npm run keys -- <args> --json` against the deployment's PostgreSQL database. */
+  async function keysCommand(args: string[]): Promise<Record<string, unknown>> {
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), DATABASE_URL: db.url, DB_PATH: path.join(dataDir, 'cli.sqlite'), AI_LEVELS, LOG_LEVEL: 'silent' };
+    const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', 'src/cli/keys.ts', ...args, '--json'], { cwd: ROOT, env });
+    return JSON.parse(stdout) as Record<string, unknown>;
+  }
+  const chat = (inst: Instance, key: string) =>
+    fetch(`http://127.0.0.1:${inst.port}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-forwarded-for': freshIp() },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+
   beforeAll(async () => {
     await upstream.start();
+    await models.start();
     const fixture = fs.readFileSync(path.join(FIXTURE_DIR, HOST, `${UPSTREAM_PATH}.json`));
     upstream.serve(HOST, UPSTREAM_PATH, async () => {
       hits.push(Date.now());
@@ -179,6 +204,7 @@ describe.skipIf(!!avail.missing).each<Deployment>([
       }),
     );
     await upstream.stop();
+    await models.stop();
     await admin?.end();
     redis?.disconnect();
     await db?.drop();
@@ -233,7 +259,47 @@ describe.skipIf(!!avail.missing).each<Deployment>([
     expect((await get(instances[2]!, '/v2/apis')).status).toBe(200);
   });
 
-  it.todo('a gateway key created through one instance works on another (needs the gateway key store on PostgreSQL)');
+  it('a gateway key from `npm run keys` works on every instance, with one RPM window and one usage count; its revocation holds everywhere', async () => {
+    const created = await keysCommand(['create', '--name', 'multi', '--account', 'team-multi', '--level', 'shared']);
+    const key = String(created.key);
+    const id = String(created.id);
+
+    const answers: number[] = [];
+    for (let n = 0; n < GATEWAY_RPM; n++) {
+      const res = await chat(instances[n % 3]!, key);
+      answers.push(res.status);
+      expect(res.headers.get('x-ratelimit-remaining-requests'), instances[n % 3]!.id).toBe(String(GATEWAY_RPM - 1 - n));
+      await res.arrayBuffer();
+    }
+    expect(answers).toEqual([200, 200, 200, 200]);
+    // The account's requests-per-minute window is used up on every instance, not only on the one that counted last.
+    for (const inst of instances) {
+      const res = await chat(inst, key);
+      expect(res.status, inst.id).toBe(429);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('rate_limit_exceeded');
+    }
+
+    // Usage is settled in the shared database; the keys command sees every instance's requests.
+    const shown = await waitFor(
+      'the usage of all seven requests',
+      async () => {
+        const s = await keysCommand(['show', id]);
+        return (s.recent_requests as unknown[]).length === 7 ? s : undefined;
+      },
+      10_000,
+      200,
+    );
+    expect(shown).toMatchObject({ requests: 7, account: 'team-multi', level: 'shared' });
+    expect(shown.used_tokens).toBeGreaterThan(0);
+    expect((shown.recent_requests as { status: number }[]).map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 429, 429, 429]);
+
+    expect(await keysCommand(['revoke', id])).toMatchObject({ id, revoked_at: expect.any(String) });
+    for (const inst of instances) {
+      const res = await chat(inst, key);
+      expect(res.status, inst.id).toBe(401);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/revoked/);
+    }
+  }, 60_000);
 
   it('kill -9 of the lock holder mid-fetch: another instance takes the job over and the survivors keep serving', async () => {
     stall = { release: () => undefined, arrived: false };
