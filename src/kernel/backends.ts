@@ -7,8 +7,9 @@
  * | DATABASE_URL   | PostgreSQL     | PostgreSQL                  | PostgreSQL advisory |
  * | + REDIS_URL    | PostgreSQL     | Redis                       | Redis SET NX PX     |
  *
- * (`JOB_LOCK` overrides the lock choice.) SQLite is always opened at DB_PATH: the parts of the
- * service that have no PostgreSQL version yet keep their tables there.
+ * (`JOB_LOCK` overrides the lock choice; the gateway's keys and usage follow the snapshot store,
+ * see gateway/store.ts.) SQLite is always opened at DB_PATH: `Service.db` and the local limiter
+ * backend are there whatever the deployment.
  */
 import os from 'node:os';
 import { Redis } from 'ioredis';
