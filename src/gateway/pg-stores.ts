@@ -171,17 +171,17 @@ export class PgUsageLog implements UsageLog {
   ) {}
 
   async record(r: UsageRow): Promise<void> {
-    const at = this.now();
-    const values = usageValues(r, at, r.stream);
-    await inTransaction(this.pool, async (c) => {
-      // The key's totals are incremented in place, so concurrent instances never lose a charge.
-      await c.query('UPDATE gateway_keys SET used_tokens = used_tokens + $1, request_count = request_count + 1, last_used_at = $2 WHERE id = $3', [
-        Math.max(0, Math.round(r.chargedTokens)),
-        at,
-        r.keyId,
-      ]);
-      await c.query(`INSERT INTO gateway_usage (${USAGE_INSERT_COLUMNS}) VALUES (${placeholders(values.length)})`, values);
-    });
+    const values = usageValues(r, this.now(), r.stream);
+    const n = values.length;
+    // One statement, so one round trip and atomic: a data-modifying WITH always runs to completion.
+    // The key's totals are incremented in place, so concurrent instances never lose a charge.
+    await this.pool.query(
+      `WITH charge AS (
+         UPDATE gateway_keys SET used_tokens = used_tokens + $${n + 1}, request_count = request_count + 1, last_used_at = $2 WHERE id = $3
+       )
+       INSERT INTO gateway_usage (${USAGE_INSERT_COLUMNS}) VALUES (${placeholders(n)})`,
+      [...values, Math.max(0, Math.round(r.chargedTokens))],
+    );
   }
 
   async forKey(keyId: string, limit = 100): Promise<StoredUsageRow[]> {

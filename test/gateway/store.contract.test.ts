@@ -1,0 +1,185 @@
+/**
+ * The gateway store contract: one suite, run against SQLite (two connections to one file) and
+ * PostgreSQL (two pools on one database) as two instances use them: one pepper, keys created on
+ * one instance valid on the other, revocation seen at once everywhere, requests settled
+ * atomically, usage rows and music tasks shared.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KEY_PATTERN, type KeyStore, type NewKey } from '../../src/gateway/keys.ts';
+import { openPgGatewayStore, openSqliteGatewayStore, type GatewayStore } from '../../src/gateway/store.ts';
+import type { UsageRow } from '../../src/gateway/usage.ts';
+import { openDatabase } from '../../src/kernel/db.ts';
+import { openPgPool } from '../../src/kernel/pg-store.ts';
+import { createTestDatabase, requireServices } from '../multi/services.ts';
+
+const newKey = (over: Partial<NewKey> = {}): NewKey => ({
+  name: 'test',
+  level: 'default',
+  levelExplicit: false,
+  quotaTokens: null,
+  models: [],
+  ips: [],
+  expiresAt: null,
+  ...over,
+});
+
+interface Backend {
+  /** Two stores on one database, as two instances open it (no configured pepper). */
+  openPair(): Promise<[GatewayStore, GatewayStore]>;
+  /** A store on the same database with a configured pepper. */
+  openWithPepper(pepper: string): Promise<GatewayStore>;
+  close(): Promise<void>;
+}
+
+async function sqliteBackend(): Promise<Backend> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-store-'));
+  const file = path.join(dir, 'app.sqlite');
+  const dbs: ReturnType<typeof openDatabase>[] = [];
+  const open = (pepper: string | undefined) => {
+    const db = openDatabase(file);
+    dbs.push(db);
+    return openSqliteGatewayStore(db, pepper);
+  };
+  return {
+    openPair: async () => [open(undefined), open(undefined)],
+    openWithPepper: async (pepper) => open(pepper),
+    async close() {
+      for (const db of dbs) db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function pgBackend(): Promise<Backend> {
+  const db = await createTestDatabase();
+  const pools: ReturnType<typeof openPgPool>[] = [];
+  const open = (pepper: string | undefined) => {
+    const pool = openPgPool(db.url, { max: 3 });
+    pools.push(pool);
+    return openPgGatewayStore(pool, pepper);
+  };
+  return {
+    openPair: () => Promise.all([open(undefined), open(undefined)]),
+    openWithPepper: open,
+    async close() {
+      for (const pool of pools) await pool.end();
+      await db.drop();
+    },
+  };
+}
+
+const pgAvail = await requireServices({ postgres: true });
+
+describe.each([
+  { name: 'SQLite', open: sqliteBackend, skip: undefined },
+  { name: 'PostgreSQL', open: pgBackend, skip: pgAvail.missing },
+])('gateway store contract: $name, two instances', ({ open, skip }) => {
+  if (skip) {
+    it.skip(`skipped: ${skip}`, () => undefined);
+    return;
+  }
+  let backend: Backend;
+  let a: GatewayStore;
+  let b: GatewayStore;
+  let keysA: KeyStore;
+  let keysB: KeyStore;
+  beforeAll(async () => {
+    backend = await open();
+    [a, b] = await backend.openPair();
+    keysA = a.keys;
+    keysB = b.keys;
+  });
+  afterAll(async () => {
+    await backend?.close();
+  });
+
+  it('instances opened together agree on one generated pepper; a configured pepper must be long enough', async () => {
+    const { key } = await keysA.create(newKey());
+    expect((await keysB.findByKey(key))?.name).toBe('test');
+    const peppered = await backend.openWithPepper('p'.repeat(16));
+    expect(await peppered.keys.findByKey(key)).toBeUndefined();
+    await expect(backend.openWithPepper('short')).rejects.toThrow(/at least 16/);
+  });
+
+  it('a key created on one instance is valid on the other; a revocation holds everywhere at once', async () => {
+    const { key, record } = await keysA.create(newKey({ name: 'shared', models: ['gpt-4o*'], ips: ['10.0.0.0/8'], quotaTokens: 1000, expiresAt: Date.parse('2030-01-01T00:00:00Z') }));
+    expect(key).toMatch(KEY_PATTERN);
+    expect(record).toMatchObject({ name: 'shared', accountId: record.id, level: 'default', models: ['gpt-4o*'], ips: ['10.0.0.0/8'], quotaTokens: 1000, usedTokens: 0, revokedAt: null });
+    expect(record.hint).toBe(`${key.slice(0, 7)}…${key.slice(-4)}`);
+    expect(await keysB.findByKey(key)).toEqual(record);
+    expect(await keysB.findByKey(`sk-${'A'.repeat(43)}`)).toBeUndefined();
+    const revoked = await keysB.revoke(record.id);
+    expect(revoked?.revokedAt).toEqual(expect.any(Number));
+    expect((await keysA.findByKey(key))?.revokedAt).toBe(revoked?.revokedAt);
+    expect((await keysA.revoke(record.id))?.revokedAt).toBe(revoked?.revokedAt);
+    expect(await keysA.revoke('key_missing')).toBeUndefined();
+  });
+
+  it('keys of one account share its level; an explicit level updates it', async () => {
+    const first = await keysA.create(newKey({ account: 'acct-1', level: 'free' }));
+    const second = await keysB.create(newKey({ account: 'acct-1', level: 'pro' }));
+    expect(second.record.level).toBe('free');
+    await keysB.create(newKey({ account: 'acct-1', level: 'pro', levelExplicit: true }));
+    expect(await keysA.accountLevel('acct-1')).toBe('pro');
+    expect((await keysA.get(first.record.id))?.level).toBe('pro');
+    expect(await keysA.accountLevel('nobody')).toBeUndefined();
+    const listed = (await keysB.list()).map((k) => k.id);
+    expect(listed).toEqual(expect.arrayContaining([first.record.id, second.record.id]));
+  });
+
+  const usageRow = (requestId: string, keyId = 'key_u'): UsageRow => ({
+    requestId,
+    keyId,
+    accountId: 'acct_u',
+    route: '/v1/chat/completions',
+    method: 'POST',
+    model: 'gpt-4o-mini',
+    stream: true,
+    status: 200,
+    upstreamStatus: 200,
+    errorCode: null,
+    promptTokens: 10,
+    completionTokens: 5,
+    totalTokens: 15,
+    chargedTokens: 15,
+    usageSource: 'upstream',
+    endReason: 'completed',
+    ttfbMs: 12.6,
+    durationMs: 40.2,
+  });
+
+  it('requests settled on both instances at once all add to the key, each with its row', async () => {
+    const { record } = await keysA.create(newKey());
+    const logs = [a.usage, b.usage];
+    await Promise.all(Array.from({ length: 10 }, (_, i) => logs[i % 2]!.record({ ...usageRow(`c${i}`, record.id), chargedTokens: 10 })));
+    expect(await keysB.get(record.id)).toMatchObject({ usedTokens: 100, requestCount: 10, lastUsedAt: expect.any(Number) });
+    expect(await logs[1]!.forKey(record.id)).toHaveLength(10);
+  });
+
+  it('usage rows written by either instance, newest first', async () => {
+    const row = (requestId: string) => usageRow(requestId);
+    await a.usage.record(row('r1'));
+    await b.usage.record({ ...row('r2'), stream: false, ttfbMs: null, usageSource: 'estimated' });
+    const rows = await a.usage.forKey('key_u');
+    expect(rows.map((r) => [r.requestId, r.stream, r.ttfbMs, r.usageSource, r.durationMs])).toEqual([
+      ['r2', false, null, 'estimated', 40],
+      ['r1', true, 13, 'upstream', 40],
+    ]);
+    expect(rows[0]).toMatchObject({ id: expect.any(Number), createdAt: expect.any(Number), totalTokens: 15 });
+  });
+
+  it('music tasks: the owner recorded first stays; finished tasks are cached per account', async () => {
+    await a.tasks.recordOwner('task-1', 'acct-a');
+    await b.tasks.recordOwner('task-1', 'acct-b');
+    expect(await b.tasks.owner('task-1')).toBe('acct-a');
+    expect(await a.tasks.owner('task-2')).toBeUndefined();
+    expect(await b.tasks.cached('acct-a', 'task-1')).toBeUndefined();
+    await a.tasks.store('acct-a', 'task-1', 'IN_PROGRESS', '{"v":1}');
+    await b.tasks.store('acct-a', 'task-1', 'SUCCESS', '{"v":2}');
+    expect(await a.tasks.cached('acct-a', 'task-1')).toBe('{"v":2}');
+    expect(await a.tasks.cached('acct-b', 'task-1')).toBeUndefined();
+  });
+});
