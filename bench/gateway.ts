@@ -1,7 +1,8 @@
 /**
  * Gateway benchmark (not a test; nothing asserts speed): `npx tsx bench/gateway.ts`, also run by
- * `npm run bench`. Three processes: a fixed-timing upstream, the real service (createService,
- * SQLite limiter and usage rows on), and this load generator. Each scenario is measured straight
+ * `npm run bench`. Three processes: a fixed-timing upstream, the real service (keys, limiter
+ * windows and usage rows in SQLite; in PostgreSQL and Redis when DATABASE_URL / REDIS_URL are set
+ * for the benchmark, as a multi-instance deployment runs), and this load generator. Each scenario is measured straight
  * against the upstream and through the gateway:
  *   1. added latency of a non-streamed chat completion (p50/p99 of sequential requests; req/s at 50 connections);
  *   2. added time to the first streamed event (upstream sends it after 100 ms);
@@ -67,12 +68,14 @@ async function runUpstream(): Promise<void> {
 
 // ---------------------------------------------------------------- gateway (child process)
 async function runGateway(upstreamUrl: string): Promise<void> {
-  const { createService } = await import('../src/service.ts');
+  const { createServiceAsync } = await import('../src/service.ts');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-bench-'));
   const big = 1_000_000_000;
-  const svc = createService({
+  const shared = Object.fromEntries((['DATABASE_URL', 'REDIS_URL'] as const).flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
+  const svc = await createServiceAsync({
     sources: [],
     env: {
+      ...shared,
       DB_PATH: path.join(dir, 'app.sqlite'),
       SCHEDULER_ENABLED: 'false',
       LOG_LEVEL: 'silent',
