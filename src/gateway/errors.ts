@@ -138,3 +138,12 @@ export function upstreamInvalidResponse(detail: string): GatewayError {
 export function internalError(): GatewayError {
   return new GatewayError(500, 'Internal server error. The failure was logged; please try again later.', { type: 'server_error', code: 'internal_error' });
 }
+
+/** The key store (the database) did not answer: the key could not be checked, so nothing was forwarded. */
+export function storeUnavailable(): GatewayError {
+  return new GatewayError(503, 'The gateway cannot check API keys right now (its database is unavailable). Please retry shortly.', {
+    type: 'server_error',
+    code: 'service_unavailable',
+    headers: { 'retry-after': '2' },
+  });
+}

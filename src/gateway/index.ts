@@ -11,7 +11,7 @@ import type { Logger } from '../kernel/log.ts';
 import { clientIp, type AppContext, type AppState } from '../http/middleware.ts';
 import { extractKey, unknownKey } from './auth.ts';
 import { GatewayCall, type GatewayDeps } from './call.ts';
-import { errorBody, GatewayError, insufficientQuota, internalError, invalidApiKey, ipNotAllowed, unknownUrl, upstreamNotConfigured, type GatewayFamily } from './errors.ts';
+import { errorBody, GatewayError, insufficientQuota, internalError, invalidApiKey, ipNotAllowed, storeUnavailable, unknownUrl, upstreamNotConfigured, type GatewayFamily } from './errors.ts';
 import { KEY_PATTERN, type KeyRecord, type KeyStore } from './keys.ts';
 import { levelsFromSettings, type Levels } from './levels.ts';
 import { RateLimits } from './limits.ts';
@@ -105,7 +105,13 @@ export function createGateway(opts: GatewayOptions): Gateway {
 
 async function authenticate(ctx: AppContext, family: GatewayFamily, deps: GatewayDeps): Promise<KeyRecord> {
   const presented = extractKey(ctx.req.headers, new URLSearchParams(ctx.querystring), family);
-  const key = KEY_PATTERN.test(presented) ? await deps.keys.findByKey(presented) : undefined;
+  let key: KeyRecord | undefined;
+  try {
+    key = KEY_PATTERN.test(presented) ? await deps.keys.findByKey(presented) : undefined;
+  } catch (err) {
+    deps.log.error({ err: { message: (err as Error).message } }, 'key lookup failed');
+    throw storeUnavailable();
+  }
   if (!key) throw unknownKey(presented);
   if (key.revokedAt !== null) throw invalidApiKey('This API key has been revoked. Create a new key.');
   if (key.expiresAt !== null && key.expiresAt <= Date.now()) throw invalidApiKey(`This API key expired at ${new Date(key.expiresAt).toISOString()}. Create a new key.`);

@@ -66,7 +66,12 @@ export function keyVerifier(keys: KeyStore, now: () => number = Date.now): KeyVe
       if (err instanceof GatewayError) return { ok: false, status: 401, message: `${err.message} This service requires a gateway key on /v2/apis (from \`npm run keys\` or the console).` };
       throw err;
     }
-    const record = KEY_PATTERN.test(presented) ? await keys.findByKey(presented) : undefined;
+    let record;
+    try {
+      record = KEY_PATTERN.test(presented) ? await keys.findByKey(presented) : undefined;
+    } catch {
+      return { ok: false, status: 503, message: 'API keys cannot be checked right now (the key database is unavailable). Please retry shortly.' };
+    }
     if (!record) return { ok: false, status: 401, message: 'The API key is not valid. Check it, or create a new one with `npm run keys` or the console.' };
     if (record.revokedAt !== null) return { ok: false, status: 401, message: 'This API key has been revoked. Create a new key.' };
     if (record.expiresAt !== null && record.expiresAt <= now()) return { ok: false, status: 401, message: 'This API key has expired. Create a new key.' };
@@ -139,7 +144,8 @@ export function apisAbuseLimits(opts: { settings: AbuseSettings; limiters?: Limi
       const check = await opts.verifyKey(ctx.req.headers, ip);
       if (!check.ok) {
         opts.metrics?.apisRejected('key');
-        throw new AppError(check.status, check.message, check.status === 401 ? { headers: { 'WWW-Authenticate': 'Bearer' } } : {});
+        const headers: Record<string, string> = check.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : check.status === 503 ? { 'Retry-After': '2' } : {};
+        throw new AppError(check.status, check.message, { headers, expose: true });
       }
     }
     if (force && forceRequested(ctx)) {

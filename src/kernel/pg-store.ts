@@ -35,6 +35,8 @@ export function openPgPool(url: string, opts: PgPoolOptions = {}): Pool {
   return new pg.Pool({
     connectionString: url,
     max: opts.max ?? 10,
+    // A request waiting for a connection fails after this instead of hanging while the server is unreachable.
+    connectionTimeoutMillis: 5_000,
     ...(opts.applicationName ? { application_name: opts.applicationName.slice(0, 63) } : {}),
     types,
   });

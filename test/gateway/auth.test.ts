@@ -245,6 +245,24 @@ describe('without AI_UPSTREAM_BASE_URL', () => {
   });
 });
 
+describe('when the key store fails', () => {
+  it('answers 503 service_unavailable with Retry-After, never a 500, and forwards nothing', async () => {
+    const own = await startGateway({ upstream: h.upstream });
+    try {
+      const k = await makeKey(own.svc);
+      const before = h.upstream.requests.length;
+      own.svc.db.close();
+      const res = await postJson(own.base, '/v1/chat/completions', CHAT, bearer(k.key));
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('2');
+      expect(((await res.json()) as { error: { code: string; type: string } }).error).toMatchObject({ code: 'service_unavailable', type: 'server_error' });
+      expect(h.upstream.requests.length).toBe(before);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe('secrets stay out of logs and usage rows', () => {
   it('no log line and no stored row holds a key, even at debug level and for failures', async () => {
     const lines: string[] = [];

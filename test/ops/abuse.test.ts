@@ -187,4 +187,14 @@ describe('APIS_REQUIRE_KEY', () => {
     expect(res.status).toBe(403);
     expect((await envelope(res)).message).toContain('127.0.0.1');
   });
+
+  // Last: it closes this service's database.
+  it('answers 503 with Retry-After, not a 500, when the key store does not answer', async () => {
+    const { key } = await newKey();
+    svc.db.close();
+    const res = await svc.get(QR, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('2');
+    expect((await envelope(res)).message).toMatch(/cannot be checked/);
+  });
 });
