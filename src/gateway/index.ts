@@ -75,6 +75,13 @@ export function createGateway(opts: GatewayOptions): Gateway {
     onUsage: opts.onUsage,
   };
   let closed = false;
+  /** Accounting still being written; close() waits for it. */
+  const accounting = new Set<Promise<void>>();
+  const settle = (call: GatewayCall): void => {
+    if (closed) return;
+    const done: Promise<void> = account(call, deps).finally(() => accounting.delete(done));
+    accounting.add(done);
+  };
 
   const middleware: Koa.Middleware<AppState> = async (ctx, next) => {
     const family = familyOf(ctx.path);
@@ -88,7 +95,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
       ctx.status = 204;
       return;
     }
-    await handle(ctx, family === 'unversioned' ? 'openai' : family, family === 'unversioned', deps, () => closed);
+    await handle(ctx, family === 'unversioned' ? 'openai' : family, family === 'unversioned', deps, settle);
   };
 
   return {
@@ -98,6 +105,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     levels,
     async close() {
       closed = true;
+      await Promise.all(accounting);
       await upstream?.close();
     },
   };
@@ -118,7 +126,11 @@ async function authenticate(ctx: AppContext, family: GatewayFamily, deps: Gatewa
   return key;
 }
 
-async function handle(ctx: AppContext, family: GatewayFamily, unversioned: boolean, deps: GatewayDeps, isClosed: () => boolean): Promise<void> {
+/**
+ * One gateway request. Its accounting (`settle`) is not awaited: the answer leaves without
+ * waiting for the usage row and the TPM correction to reach the database.
+ */
+async function handle(ctx: AppContext, family: GatewayFamily, unversioned: boolean, deps: GatewayDeps, settle: (call: GatewayCall) => void): Promise<void> {
   let call: GatewayCall | undefined;
   try {
     if (unversioned)
@@ -142,9 +154,8 @@ async function handle(ctx: AppContext, family: GatewayFamily, unversioned: boole
       });
     if (match.route.upstream && !deps.upstream) throw upstreamNotConfigured();
     if (quotaExhausted(key.quotaTokens, key.usedTokens)) throw insufficientQuota(key.quotaTokens ?? 0);
-    call.windows = await deps.limits.admitRequest(key.accountId, level);
-    const tokens = await deps.limits.tokenState(key.accountId, level);
-    if (tokens) call.windows.push(tokens);
+    const [windows, tokens] = await Promise.all([deps.limits.admitRequest(key.accountId, level), deps.limits.tokenState(key.accountId, level)]);
+    call.windows = tokens ? [...windows, tokens] : windows;
     call.setLimitHeaders();
     await match.route.handle(call, match.params);
   } catch (err) {
@@ -159,7 +170,7 @@ async function handle(ctx: AppContext, family: GatewayFamily, unversioned: boole
     ctx.type = 'application/json';
     ctx.body = errorBody(gerr, family);
   } finally {
-    if (call && !isClosed()) await account(call, deps);
+    if (call) settle(call);
   }
 }
 
