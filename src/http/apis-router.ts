@@ -11,15 +11,17 @@ import { describeAccepted, parseParams } from '../kernel/params.ts';
 import { paramEntries, supportedEncodings, type Registry } from '../kernel/registry.ts';
 import { ALL_ENCODINGS, type AnySource, type Encoding, type RouteSpec } from '../kernel/source.ts';
 import type { Store } from '../kernel/store.ts';
-import { clientIp, type AppContext, type AppState } from './middleware.ts';
+import { clientIp, setHeaders, type AppContext, type AppState } from './middleware.ts';
 
 export const ENCODING_PARAM = 'encoding';
 export const FORCE_PARAM = 'force-update';
 const MAX_BODY_BYTES = 1024 * 1024;
 export const SERVICE_NAME = 'apis-gateway';
 
+const NO_BODY: Readonly<Record<string, string>> = Object.freeze({});
+
+/** The parameters of a POST body (see the handler for how they combine with the query). */
 async function readBody(ctx: Koa.Context): Promise<Record<string, string>> {
-  if (ctx.method !== 'POST') return {};
   const declared = Number(ctx.get('content-length') || 0);
   if (declared > MAX_BODY_BYTES) throw new AppError(413, `Request body is larger than ${MAX_BODY_BYTES} bytes.`);
   const chunks: Buffer[] = [];
@@ -47,6 +49,14 @@ async function readBody(ctx: Koa.Context): Promise<Record<string, string>> {
   if (type.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(raw));
   // A plain-text body is the value of the source's first required string parameter (e.g. hash `content`).
   return { '': raw };
+}
+
+/**
+ * Whether the request carries a validator. Without one `ctx.fresh` is false, and it is worth
+ * asking first: Koa's `fresh` copies every response header to answer.
+ */
+function isConditional(ctx: Koa.Context): boolean {
+  return !!(ctx.req.headers['if-none-match'] || ctx.req.headers['if-modified-since']);
 }
 
 function firstValue(v: string | string[] | undefined): string | undefined {
@@ -94,11 +104,15 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
 
   for (const source of deps.registry.sources) {
     const encodings = supportedEncodings(source);
+    const paramSpecs = paramEntries(source);
+    // A plain-text POST body fills the first required string parameter that is not in the path.
+    const plainBodyTarget = paramSpecs.find(([, s]) => s.type === 'string' && s.required && s.in !== 'path')?.[0];
     for (const route of source.routes) {
+      const routeEncodings = route.forceEncoding ? [route.forceEncoding] : encodings;
+      const fixed = Object.entries(route.fixed ?? {});
       const handler = async (ctx: AppContext & { params: Record<string, string> }) => {
         const query = ctx.query as Record<string, string | string[] | undefined>;
         const requested = firstValue(query[ENCODING_PARAM]);
-        const routeEncodings = route.forceEncoding ? [route.forceEncoding] : encodings;
         let encoding: Encoding;
         if (route.forceEncoding) encoding = route.forceEncoding;
         else if (requested === undefined || requested === '') encoding = source.view.defaultEncoding ?? 'json';
@@ -110,17 +124,14 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
         ctx.state.encoding = encoding;
 
         const raw: Record<string, string | undefined> = {};
-        const body = await readBody(ctx);
-        for (const [name, spec] of paramEntries(source)) {
+        const body = ctx.method === 'POST' ? await readBody(ctx) : NO_BODY;
+        for (const [name, spec] of paramSpecs) {
           if (spec.in === 'client-ip') raw[name] = clientIp(ctx);
           else if (spec.in !== 'path') raw[name] = firstValue(query[name]) ?? body[name];
         }
-        if (body[''] !== undefined) {
-          const target = paramEntries(source).find(([, s]) => s.type === 'string' && s.required && s.in !== 'path');
-          if (target && raw[target[0]] === undefined) raw[target[0]] = body[''];
-        }
-        for (const [name, value] of Object.entries(ctx.params)) raw[name] = value;
-        for (const [name, value] of Object.entries(route.fixed ?? {})) raw[name] = value;
+        if (body[''] !== undefined && plainBodyTarget !== undefined && raw[plainBodyTarget] === undefined) raw[plainBodyTarget] = body[''];
+        for (const name in ctx.params) raw[name] = ctx.params[name];
+        for (const [name, value] of fixed) raw[name] = value;
         const params = parseParams(source.params, raw);
 
         let result;
@@ -141,12 +152,12 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
           store: deps.store,
           http: deps.engine.http(source),
           now: deps.engine.now(),
-          selfUrl: `${ctx.protocol}://${ctx.host}${ctx.originalUrl}`,
+          request: ctx.request,
           serviceName: SERVICE_NAME,
         });
         ctx.status = out.status;
-        for (const [k, v] of Object.entries(out.headers)) ctx.set(k, v);
-        if (out.status === 200 && ctx.fresh && out.headers.ETag) {
+        setHeaders(ctx, out.headers);
+        if (out.status === 200 && out.headers.ETag && isConditional(ctx) && ctx.fresh) {
           ctx.status = 304;
           ctx.body = null;
           return;
