@@ -11,6 +11,7 @@ import { createApisRouter } from './http/apis-router.ts';
 import { createMetaRouter } from './http/meta-router.ts';
 import { cors, errorHandler, requestLog, type AppState } from './http/middleware.ts';
 import { apisAbuseLimits } from './http/abuse.ts';
+import { routesWithExactPaths } from './http/exact-routes.ts';
 import { opsRouters, type OpsDeps } from './http/ops.ts';
 
 export interface AppDeps {
@@ -42,7 +43,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const startedAt = deps.startedAt ?? Date.now();
   const apis = createApisRouter(deps);
   const meta = createMetaRouter({ ...deps, now: deps.engine.now, startedAt });
-  app.use(apis.routes());
+  app.use(routesWithExactPaths(apis));
   app.use(apis.allowedMethods({ throw: true, methodNotAllowed: () => new AppError(405, 'Method not allowed: the /v2/apis endpoints answer GET (some also POST).') }));
   app.use(meta.routes());
   for (const router of opsRouters({ ...deps.ops, registry: deps.registry, store: deps.store, scheduler: deps.scheduler, now: deps.engine.now, startedAt })) app.use(router.routes());

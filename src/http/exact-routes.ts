@@ -1,0 +1,59 @@
+/**
+ * A router's middleware that looks fixed paths up in a Map first. @koa/router tests every route's
+ * pattern on every request and composes the matched handlers anew each time; with ~60 routes that
+ * was a visible share of a cached answer's cost. A path goes into the Map only where the router
+ * itself would run that one route alone for it, and a hit sets the same context fields the router
+ * sets, so the answer is the same either way; everything else goes to the router.
+ */
+import type { Layer, Router, RouterContext } from '@koa/router';
+import type Koa from 'koa';
+import type { AppState } from './middleware.ts';
+
+type AppLayer = Layer<AppState>;
+type Dispatched = RouterContext<AppState> & { routeMatched?: boolean; _matchedRoute?: string | RegExp; _matchedRouteName?: string };
+
+interface ExactRoute {
+  path: string;
+  layer: AppLayer;
+  /** Every layer whose path matches, whatever its method (the router's `ctx.matched`). */
+  matched: AppLayer[];
+  handler: (ctx: Dispatched, next: Koa.Next) => unknown;
+}
+
+export function routesWithExactPaths(router: Router<AppState>): Koa.Middleware<AppState> {
+  const routed = router.routes() as unknown as (ctx: Dispatched, next: Koa.Next) => Promise<unknown>;
+  // Options that change which path the router matches (or whether it matches at all) keep the router's own search.
+  if (router.host || router.opts.routerPath || router.exclusive) return routed as unknown as Koa.Middleware<AppState>;
+  const exact = new Map<string, Map<string, ExactRoute>>();
+  for (const layer of router.stack) {
+    const path = layer.path;
+    if (typeof path !== 'string' || layer.stack.length !== 1) continue;
+    for (const method of layer.methods) {
+      const found = router.match(path, method);
+      if (found.pathAndMethod.length !== 1 || found.pathAndMethod[0] !== layer) continue;
+      let byMethod = exact.get(path);
+      if (!byMethod) exact.set(path, (byMethod = new Map()));
+      if (!byMethod.has(method)) byMethod.set(method, { path, layer, matched: found.path, handler: layer.stack[0] as ExactRoute['handler'] });
+    }
+  }
+
+  const exactRoutes = function exactRoutes(ctx: Dispatched, next: Koa.Next) {
+    const hit = exact.get(ctx.path)?.get(ctx.method);
+    if (!hit) return routed(ctx, next);
+    const { layer } = hit;
+    // What @koa/router's dispatch sets before it runs a route (see its `middleware()`).
+    if (ctx.matched) ctx.matched.push(...hit.matched);
+    else ctx.matched = hit.matched.slice();
+    ctx.router = router;
+    ctx.routeMatched = true;
+    ctx.captures = layer.captures(ctx.path);
+    ctx.params = ctx.request.params = layer.params(ctx.path, ctx.captures, ctx.params);
+    ctx.routerPath = hit.path;
+    ctx.routerName = layer.name || undefined;
+    ctx._matchedRoute = hit.path;
+    if (layer.name) ctx._matchedRouteName = layer.name;
+    return hit.handler(ctx, next);
+  };
+  // Like the router's own middleware, it names its router (the OpenAPI test introspects the app this way).
+  return Object.assign(exactRoutes, { router }) as unknown as Koa.Middleware<AppState>;
+}
