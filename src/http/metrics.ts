@@ -131,9 +131,9 @@ export function createMetrics(): Metrics {
       };
     },
     requestMiddleware() {
-      return async function requestMetrics(ctx: AppContext, next: Koa.Next): Promise<void> {
+      return function requestMetrics(ctx: AppContext, next: Koa.Next): Promise<void> {
         const started = performance.now();
-        ctx.res.once('close', () => {
+        ctx.res.on('close', () => {
           const family = requestFamily(ctx.path);
           const route = routeLabel(ctx, family);
           requests.inc({ family, route, method: ctx.method, status: String(ctx.res.statusCode), encoding: ctx.state.encoding ?? '' });
@@ -141,7 +141,7 @@ export function createMetrics(): Metrics {
           const xCache = ctx.response.get('X-Cache');
           if (family === 'apis' && (xCache === 'HIT' || xCache === 'STALE' || xCache === 'MISS')) cache.inc({ route, result: xCache.toLowerCase() });
         });
-        await next();
+        return next();
       };
     },
   };
