@@ -126,17 +126,27 @@ async function proxied(url: string | undefined, deps: RenderDeps, what: 'image' 
   return { status: 200, type: typeof ct === 'string' ? ct : what === 'image' ? 'image/png' : 'audio/mpeg', body: res.body, headers };
 }
 
-/** X-Cache, Cache-Control and, for stored data, Last-Modified and ETag (text answers of computed data add their own ETag). */
-function freshnessHeaders(r: ReadResult, encoding: Encoding, now: number): Record<string, string> {
+/** Last-Modified and ETag of stored data in one encoding: they change only with the data. */
+interface Validators {
+  lastModified: string;
+  etag: string;
+}
+
+function storedValidators(r: ReadResult, encoding: Encoding): Validators {
+  return { lastModified: new Date(r.fetchedAt).toUTCString(), etag: `"${r.hash.slice(0, 20)}-${encoding}"` };
+}
+
+/** X-Cache, Cache-Control and, for stored data, its validators (text answers of computed data add their own ETag). */
+function freshnessHeaders(r: ReadResult, now: number, validators: Validators | undefined): Record<string, string> {
   const freshness: Record<string, string> = { 'X-Cache': r.cache === 'NONE' ? 'MISS' : r.cache };
-  if (r.cache === 'NONE') {
+  if (r.cache === 'NONE' || !validators) {
     freshness['Cache-Control'] = 'no-cache';
   } else {
     const maxAge = r.expiresAt === null ? 3600 : Math.max(0, Math.floor((r.expiresAt - now) / 1000));
     const swr = 'freshness' in r.source ? r.source.freshness.ttlSec : 60;
     freshness['Cache-Control'] = `public, max-age=${maxAge}, stale-while-revalidate=${swr}`;
-    freshness['Last-Modified'] = new Date(r.fetchedAt).toUTCString();
-    freshness.ETag = `"${r.hash.slice(0, 20)}-${encoding}"`;
+    freshness['Last-Modified'] = validators.lastModified;
+    freshness.ETag = validators.etag;
   }
   if (r.note) freshness['X-Cache-Note'] = encodeURIComponent(r.note).slice(0, 300);
   return freshness;
@@ -150,23 +160,25 @@ function textAnswer(r: ReadResult, freshness: Record<string, string>, body: stri
 
 /** Render a read result in one encoding. Throws AppError for what the data cannot provide. */
 export async function render(r: ReadResult, encoding: Encoding, deps: RenderDeps): Promise<Rendered> {
-  const freshness = freshnessHeaders(r, encoding, deps.now);
   // Stored data renders the same way until it is refetched: keep the text of hot keys (the key
-  // holds the fetch time and cache state, which the footers show). (A string,
-  // not a Buffer: Node writes headers and a string body in one write, a Buffer in two.)
+  // holds the fetch time and cache state, which the footers show), with its validators. Kept as
+  // bytes: a string's byte length would be counted again for every answer's Content-Length.
   const cacheKey = r.cache === 'NONE' || (encoding === 'rss' && r.source.view.feedFromHistory) ? undefined : `${r.source.id}|${r.paramsKey}|${encoding}|${r.hash}|${r.fetchedAt}|${r.cache}`;
   const cached = cacheKey ? bodyCache.get(cacheKey) : undefined;
-  if (cached) return textAnswer(r, freshness, cached.body, cached.type);
+  const validators = r.cache === 'NONE' ? undefined : (cached?.validators ?? storedValidators(r, encoding));
+  const freshness = freshnessHeaders(r, deps.now, validators);
+  // Only stored data is kept (never NONE), so there is no body ETag to add.
+  if (cached) return { status: 200, type: cached.type, body: cached.body, headers: freshness };
   const out = await renderBody(r, encoding, deps, freshness);
-  if (cacheKey && out.status === 200 && out.type && typeof out.body === 'string' && encoding in CONTENT_TYPES) {
+  if (cacheKey && validators && out.status === 200 && out.type && typeof out.body === 'string' && encoding in CONTENT_TYPES) {
     if (bodyCache.size >= BODY_CACHE_SIZE) bodyCache.delete(bodyCache.keys().next().value as string);
-    bodyCache.set(cacheKey, { body: out.body, type: out.type });
+    bodyCache.set(cacheKey, { body: Buffer.from(out.body), type: out.type, validators });
   }
   return out;
 }
 
 const BODY_CACHE_SIZE = 256;
-const bodyCache = new Map<string, { body: string; type: string }>();
+const bodyCache = new Map<string, { body: Buffer; type: string; validators: Validators }>();
 
 async function renderBody(r: ReadResult, encoding: Encoding, deps: RenderDeps, freshness: Record<string, string>): Promise<Rendered> {
   const view = r.source.view;
