@@ -12,7 +12,7 @@ import type { AppState } from './middleware.ts';
 type AppLayer = Layer<AppState>;
 type Dispatched = RouterContext<AppState> & { routeMatched?: boolean; _matchedRoute?: string | RegExp; _matchedRouteName?: string };
 
-interface ExactRoute {
+export interface ExactRoute {
   path: string;
   layer: AppLayer;
   /** Every layer whose path matches, whatever its method (the router's `ctx.matched`). */
@@ -20,11 +20,10 @@ interface ExactRoute {
   handler: (ctx: Dispatched, next: Koa.Next) => unknown;
 }
 
-export function routesWithExactPaths(router: Router<AppState>): Koa.Middleware<AppState> {
-  const routed = router.routes() as unknown as (ctx: Dispatched, next: Koa.Next) => Promise<unknown>;
-  // Options that change which path the router matches (or whether it matches at all) keep the router's own search.
-  if (router.host || router.opts.routerPath || router.exclusive) return routed as unknown as Koa.Middleware<AppState>;
+/** Fixed path → method → the one route the router runs for it; empty for routers whose options change matching. */
+export function exactPathIndex(router: Router<AppState>): ReadonlyMap<string, ReadonlyMap<string, ExactRoute>> {
   const exact = new Map<string, Map<string, ExactRoute>>();
+  if (router.host || router.opts.routerPath || router.exclusive) return exact;
   for (const layer of router.stack) {
     const path = layer.path;
     if (typeof path !== 'string' || layer.stack.length !== 1) continue;
@@ -36,22 +35,31 @@ export function routesWithExactPaths(router: Router<AppState>): Koa.Middleware<A
       if (!byMethod.has(method)) byMethod.set(method, { path, layer, matched: found.path, handler: layer.stack[0] as ExactRoute['handler'] });
     }
   }
+  return exact;
+}
 
+/** Sets what @koa/router's dispatch sets before it runs a route (see its `middleware()`). */
+export function markRouted(ctx: Koa.Context, router: Router<AppState>, hit: ExactRoute): void {
+  const routed = ctx as Dispatched;
+  const { layer } = hit;
+  if (routed.matched) routed.matched.push(...hit.matched);
+  else routed.matched = hit.matched.slice();
+  routed.router = router;
+  routed.routeMatched = true;
+  routed.captures = layer.captures(routed.path);
+  routed.params = routed.request.params = layer.params(routed.path, routed.captures, routed.params);
+  routed.routerPath = hit.path;
+  routed.routerName = layer.name || undefined;
+  routed._matchedRoute = hit.path;
+  if (layer.name) routed._matchedRouteName = layer.name;
+}
+
+export function routesWithExactPaths(router: Router<AppState>, exact = exactPathIndex(router)): Koa.Middleware<AppState> {
+  const routed = router.routes() as unknown as (ctx: Dispatched, next: Koa.Next) => Promise<unknown>;
   const exactRoutes = function exactRoutes(ctx: Dispatched, next: Koa.Next) {
     const hit = exact.get(ctx.path)?.get(ctx.method);
     if (!hit) return routed(ctx, next);
-    const { layer } = hit;
-    // What @koa/router's dispatch sets before it runs a route (see its `middleware()`).
-    if (ctx.matched) ctx.matched.push(...hit.matched);
-    else ctx.matched = hit.matched.slice();
-    ctx.router = router;
-    ctx.routeMatched = true;
-    ctx.captures = layer.captures(ctx.path);
-    ctx.params = ctx.request.params = layer.params(ctx.path, ctx.captures, ctx.params);
-    ctx.routerPath = hit.path;
-    ctx.routerName = layer.name || undefined;
-    ctx._matchedRoute = hit.path;
-    if (layer.name) ctx._matchedRouteName = layer.name;
+    markRouted(ctx, router, hit);
     return hit.handler(ctx, next);
   };
   // Like the router's own middleware, it names its router (the OpenAPI test introspects the app this way).

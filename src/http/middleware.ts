@@ -40,20 +40,29 @@ export function setHeaders(ctx: Koa.Context, headers: Readonly<Record<string, st
   for (const name in headers) ctx.res.setHeader(name, headers[name] as string);
 }
 
+/** Gives the request its id (the caller's X-Request-Id when well-formed) and its state; returns the start time. */
+export function startRequest(ctx: AppContext, log: Logger): number {
+  const started = performance.now();
+  const incoming = ctx.req.headers['x-request-id'];
+  ctx.state = new RequestState(typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID(), log);
+  ctx.res.setHeader('X-Request-Id', ctx.state.rid);
+  return started;
+}
+
+/** The access log line of a finished request. */
+export function logRequest(ctx: AppContext, log: Logger, started: number): void {
+  if (!log.isLevelEnabled('info')) return;
+  const ms = Math.round((performance.now() - started) * 10) / 10;
+  ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms, encoding: ctx.state.encoding, cache: ctx.response.get('X-Cache') || undefined }, 'request');
+}
+
 export function requestLog(log: Logger) {
   return async function requestLog(ctx: AppContext, next: Koa.Next): Promise<void> {
-    const started = performance.now();
-    const incoming = ctx.req.headers['x-request-id'];
-    const state = new RequestState(typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID(), log);
-    ctx.state = state;
-    ctx.res.setHeader('X-Request-Id', state.rid);
+    const started = startRequest(ctx, log);
     try {
       await next();
     } finally {
-      if (log.isLevelEnabled('info')) {
-        const ms = Math.round((performance.now() - started) * 10) / 10;
-        state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms, encoding: state.encoding, cache: ctx.response.get('X-Cache') || undefined }, 'request');
-      }
+      logRequest(ctx, log, started);
     }
   };
 }
@@ -85,9 +94,13 @@ const CORS_HEADERS = {
 };
 
 /** Open CORS for the read-only API (as the 60s project does). */
+export function allowCors(ctx: Koa.Context): void {
+  setHeaders(ctx, CORS_HEADERS);
+}
+
 export function cors() {
   return function cors(ctx: AppContext, next: Koa.Next): Promise<void> {
-    setHeaders(ctx, CORS_HEADERS);
+    allowCors(ctx);
     if (ctx.method === 'OPTIONS') {
       ctx.set('Access-Control-Allow-Methods', 'GET, HEAD, POST, OPTIONS');
       ctx.set('Access-Control-Allow-Headers', ctx.get('Access-Control-Request-Headers') || '*');
