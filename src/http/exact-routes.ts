@@ -15,6 +15,8 @@ type Dispatched = RouterContext<AppState> & { routeMatched?: boolean; _matchedRo
 export interface ExactRoute {
   path: string;
   layer: AppLayer;
+  /** The layer's captures of its own path: what it captures from every request it is found for. */
+  captures: string[];
   /** Every layer whose path matches, whatever its method (the router's `ctx.matched`). */
   matched: AppLayer[];
   handler: (ctx: Dispatched, next: Koa.Next) => unknown;
@@ -32,7 +34,7 @@ export function exactPathIndex(router: Router<AppState>): ReadonlyMap<string, Re
       if (found.pathAndMethod.length !== 1 || found.pathAndMethod[0] !== layer) continue;
       let byMethod = exact.get(path);
       if (!byMethod) exact.set(path, (byMethod = new Map()));
-      if (!byMethod.has(method)) byMethod.set(method, { path, layer, matched: found.path, handler: layer.stack[0] as ExactRoute['handler'] });
+      if (!byMethod.has(method)) byMethod.set(method, { path, layer, captures: layer.captures(path), matched: found.path, handler: layer.stack[0] as ExactRoute['handler'] });
     }
   }
   return exact;
@@ -46,7 +48,7 @@ export function markRouted(ctx: Koa.Context, router: Router<AppState>, hit: Exac
   else routed.matched = hit.matched.slice();
   routed.router = router;
   routed.routeMatched = true;
-  routed.captures = layer.captures(routed.path);
+  routed.captures = hit.captures.slice();
   routed.params = routed.request.params = layer.params(routed.path, routed.captures, routed.params);
   routed.routerPath = hit.path;
   routed.routerName = layer.name || undefined;
