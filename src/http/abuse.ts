@@ -116,10 +116,6 @@ function tooMany(message: string, msBeforeNext: number): AppError {
 
 type AbuseOptions = { settings: AbuseSettings; limiters?: LimiterFactory; verifyKey?: KeyVerifier; metrics?: Metrics };
 
-export function apisAbuseLimits(opts: AbuseOptions) {
-  return limitApisRequests(apisAbuseCheck(opts));
-}
-
 /** Middleware running `check` (see apisAbuseCheck) on every /v2/apis request. */
 export function limitApisRequests(check: (ctx: AppContext) => Promise<void>) {
   return async function apisAbuseLimits(ctx: AppContext, next: Koa.Next): Promise<void> {
