@@ -8,7 +8,6 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Router } from '@koa/router';
-import type Koa from 'koa';
 import { familyOf } from '../gateway/routes/index.ts';
 import type { Logger } from '../kernel/log.ts';
 import { applyAnswer, writeTextAnswer, type Answer } from './apis-router.ts';

@@ -3,7 +3,8 @@
  * pattern on every request and composes the matched handlers anew each time; with ~60 routes that
  * was a visible share of a cached answer's cost. A path goes into the Map only where the router
  * itself would run that one route alone for it, and a hit sets the same context fields the router
- * sets, so the answer is the same either way; everything else goes to the router.
+ * sets, so the answer is the same either way; everything else goes to the router. The index and
+ * the context fields are shared with the /v2/apis fast path (apis-fast-path.ts).
  */
 import type { Layer, Router, RouterContext } from '@koa/router';
 import type Koa from 'koa';
