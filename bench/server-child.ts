@@ -8,10 +8,18 @@ import type { AddressInfo } from 'node:net';
 import { createService } from '../src/service.ts';
 import { Upstream } from '../test/support/upstream.ts';
 
-type Msg = { type: 'body'; body: string; headers: Record<string, string> } | { type: 'stop' };
+type Msg = { type: 'body'; body: string; headers: Record<string, string> } | { type: 'stop' } | { type: 'cpu' };
 
 const mode = process.argv[2];
 const send = (m: unknown) => process.send?.(m);
+
+// CPU time used so far (µs, user + system): the parent divides the difference over a round by
+// the requests served, a per-request cost that machine load disturbs less than req/s.
+process.on('message', (m: Msg) => {
+  if (m.type !== 'cpu') return;
+  const { user, system } = process.cpuUsage();
+  send({ type: 'cpu', us: user + system });
+});
 
 if (mode === 'service') {
   const upstream = await new Upstream().start();

@@ -1,4 +1,5 @@
 /** Builds the Koa application from its parts; never listens (tests and main.ts do). */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa from 'koa';
 import type { Config } from './config.ts';
 import type { Engine } from './kernel/engine.ts';
@@ -10,7 +11,9 @@ import type { Store } from './kernel/store.ts';
 import { createApisRouter } from './http/apis-router.ts';
 import { createMetaRouter } from './http/meta-router.ts';
 import { cors, errorHandler, requestLog, type AppState } from './http/middleware.ts';
-import { apisAbuseLimits } from './http/abuse.ts';
+import { apisAbuseCheck, limitApisRequests } from './http/abuse.ts';
+import { apisFastPath, type FastPath, type KoaInternals } from './http/apis-fast-path.ts';
+import { exactPathIndex, routesWithExactPaths } from './http/exact-routes.ts';
 import { opsRouters, type OpsDeps } from './http/ops.ts';
 
 export interface AppDeps {
@@ -30,20 +33,35 @@ export interface AppDeps {
   ops?: OpsDeps;
 }
 
+/** Koa with the /v2/apis fast path ahead of its middleware chain (see http/apis-fast-path.ts). */
+class ServiceApp extends Koa<AppState> {
+  fastPath: FastPath | undefined;
+
+  override callback(): ReturnType<Koa<AppState>['callback']> {
+    const handle = super.callback();
+    const fast = this.fastPath;
+    if (!fast) return handle;
+    return (req, res) => fast(req as IncomingMessage, res as ServerResponse) ?? handle(req, res);
+  }
+}
+
 export function createApp(deps: AppDeps): Koa<AppState> {
-  const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
+  const app = new ServiceApp({ proxy: deps.config.trustProxy });
   app.silent = true;
   app.use(requestLog(deps.log));
   if (deps.ops?.metrics) app.use(deps.ops.metrics.requestMiddleware());
   if (deps.gateway) app.use(deps.gateway);
   app.use(errorHandler());
   app.use(cors());
-  if (deps.ops?.abuse) app.use(apisAbuseLimits({ ...deps.ops.abuse, metrics: deps.ops.metrics }));
+  const checkAbuse = deps.ops?.abuse ? apisAbuseCheck({ ...deps.ops.abuse, metrics: deps.ops.metrics }) : undefined;
+  if (checkAbuse) app.use(limitApisRequests(checkAbuse));
   const startedAt = deps.startedAt ?? Date.now();
   const apis = createApisRouter(deps);
   const meta = createMetaRouter({ ...deps, now: deps.engine.now, startedAt });
-  app.use(apis.routes());
-  app.use(apis.allowedMethods({ throw: true, methodNotAllowed: () => new AppError(405, 'Method not allowed: the /v2/apis endpoints answer GET (some also POST).') }));
+  const exact = exactPathIndex(apis.router);
+  app.use(routesWithExactPaths(apis.router, exact));
+  app.fastPath = apisFastPath({ app: app as unknown as KoaInternals, log: deps.log, metrics: deps.ops?.metrics, checkAbuse, router: apis.router, exact, answers: apis.answers });
+  app.use(apis.router.allowedMethods({ throw: true, methodNotAllowed: () => new AppError(405, 'Method not allowed: the /v2/apis endpoints answer GET (some also POST).') }));
   app.use(meta.routes());
   for (const router of opsRouters({ ...deps.ops, registry: deps.registry, store: deps.store, scheduler: deps.scheduler, now: deps.engine.now, startedAt })) app.use(router.routes());
   app.use(async function notFoundFallback(ctx) {

@@ -29,12 +29,19 @@ export interface Rendered {
   headers: Record<string, string>;
 }
 
+/** The parts of a request's absolute URL (a Koa request has them). */
+export interface RequestUrl {
+  readonly protocol: string;
+  readonly host: string;
+  readonly originalUrl: string;
+}
+
 export interface RenderDeps {
   store: Store;
   http: HttpClient;
   now: number;
-  /** Absolute URL of this request (RSS self link). */
-  selfUrl: string;
+  /** The request, whose absolute URL is the RSS self link (read by the feeds only). */
+  request: RequestUrl;
   serviceName: string;
 }
 
@@ -58,16 +65,17 @@ function genericInput(r: ReadResult): GenericInput {
 
 async function renderRss(r: ReadResult, deps: RenderDeps): Promise<string> {
   const { source } = r;
+  const selfUrl = `${deps.request.protocol}://${deps.request.host}${deps.request.originalUrl}`;
   const view = source.view;
   const title = view.title?.(r.data, r.params) ?? source.name;
   const feed = new Feed({
-    id: deps.selfUrl,
+    id: selfUrl,
     title,
     description: source.description,
-    link: source.homepage ?? deps.selfUrl,
+    link: source.homepage ?? selfUrl,
     updated: new Date(r.fetchedAt),
     generator: deps.serviceName,
-    feedLinks: { rss: deps.selfUrl },
+    feedLinks: { rss: selfUrl },
     ...('freshness' in source ? { ttl: Math.max(1, Math.round(source.freshness.ttlSec / 60)) } : {}),
   });
   let rows: Row[];
@@ -87,7 +95,7 @@ async function renderRss(r: ReadResult, deps: RenderDeps): Promise<string> {
       title: row.title,
       id: guid,
       guid,
-      link: row.link ?? source.homepage ?? deps.selfUrl,
+      link: row.link ?? source.homepage ?? selfUrl,
       date: new Date(row.date ?? seen.get(guid) ?? r.fetchedAt),
     };
     const description = row.contentHtml ?? (row.summary ? escapeHtml(row.summary) : undefined);
@@ -118,63 +126,73 @@ async function proxied(url: string | undefined, deps: RenderDeps, what: 'image' 
   return { status: 200, type: typeof ct === 'string' ? ct : what === 'image' ? 'image/png' : 'audio/mpeg', body: res.body, headers };
 }
 
-/** Render a read result in one encoding. Throws AppError for what the data cannot provide. */
-export async function render(r: ReadResult, encoding: Encoding, deps: RenderDeps): Promise<Rendered> {
-  const view = r.source.view;
+/** Last-Modified and ETag of stored data in one encoding: they change only with the data. */
+interface Validators {
+  lastModified: string;
+  etag: string;
+}
+
+function storedValidators(r: ReadResult, encoding: Encoding): Validators {
+  return { lastModified: new Date(r.fetchedAt).toUTCString(), etag: `"${r.hash.slice(0, 20)}-${encoding}"` };
+}
+
+/** X-Cache, Cache-Control and, for stored data, its validators (text answers of computed data add their own ETag). */
+function freshnessHeaders(r: ReadResult, now: number, validators: Validators | undefined): Record<string, string> {
   const freshness: Record<string, string> = { 'X-Cache': r.cache === 'NONE' ? 'MISS' : r.cache };
-  if (r.cache === 'NONE') {
+  if (r.cache === 'NONE' || !validators) {
     freshness['Cache-Control'] = 'no-cache';
   } else {
-    const maxAge = r.expiresAt === null ? 3600 : Math.max(0, Math.floor((r.expiresAt - deps.now) / 1000));
+    const maxAge = r.expiresAt === null ? 3600 : Math.max(0, Math.floor((r.expiresAt - now) / 1000));
     const swr = 'freshness' in r.source ? r.source.freshness.ttlSec : 60;
     freshness['Cache-Control'] = `public, max-age=${maxAge}, stale-while-revalidate=${swr}`;
-    freshness['Last-Modified'] = new Date(r.fetchedAt).toUTCString();
-    freshness.ETag = `"${r.hash.slice(0, 20)}-${encoding}"`;
+    freshness['Last-Modified'] = validators.lastModified;
+    freshness.ETag = validators.etag;
   }
   if (r.note) freshness['X-Cache-Note'] = encodeURIComponent(r.note).slice(0, 300);
+  return freshness;
+}
 
-  const text = (body: string, type: string): Rendered => {
-    const headers = { ...freshness };
-    if (r.cache === 'NONE') headers.ETag = `"${sha1(body).slice(0, 20)}"`;
-    return { status: 200, type, body, headers };
-  };
+/** A 200 text answer; `freshness` is this call's own header object and becomes the answer's. */
+function textAnswer(r: ReadResult, freshness: Record<string, string>, body: string, type: string): Rendered {
+  if (r.cache === 'NONE') freshness.ETag = `"${sha1(body).slice(0, 20)}"`;
+  return { status: 200, type, body, headers: freshness };
+}
 
+/** Render a read result in one encoding. Throws AppError for what the data cannot provide. */
+export async function render(r: ReadResult, encoding: Encoding, deps: RenderDeps): Promise<Rendered> {
   // Stored data renders the same way until it is refetched: keep the text of hot keys (the key
-  // holds the fetch time and cache state, which the footers show). (A string,
-// not a Buffer: Node writes headers and a string body in one write, a Buffer in two.)
+  // holds the fetch time and cache state, which the footers show), with its validators. Kept as
+  // bytes: a string's byte length would be counted again for every answer's Content-Length.
   const cacheKey = r.cache === 'NONE' || (encoding === 'rss' && r.source.view.feedFromHistory) ? undefined : `${r.source.id}|${r.paramsKey}|${encoding}|${r.hash}|${r.fetchedAt}|${r.cache}`;
   const cached = cacheKey ? bodyCache.get(cacheKey) : undefined;
-  if (cached) return text(cached.body, cached.type);
-  const out = await renderBody(r, encoding, deps, text, freshness);
-  if (cacheKey && out.status === 200 && out.type && typeof out.body === 'string' && encoding in CONTENT_TYPES) {
+  const validators = r.cache === 'NONE' ? undefined : (cached?.validators ?? storedValidators(r, encoding));
+  const freshness = freshnessHeaders(r, deps.now, validators);
+  // Only stored data is kept (never NONE), so there is no body ETag to add.
+  if (cached) return { status: 200, type: cached.type, body: cached.body, headers: freshness };
+  const out = await renderBody(r, encoding, deps, freshness);
+  if (cacheKey && validators && out.status === 200 && out.type && typeof out.body === 'string' && encoding in CONTENT_TYPES) {
     if (bodyCache.size >= BODY_CACHE_SIZE) bodyCache.delete(bodyCache.keys().next().value as string);
-    bodyCache.set(cacheKey, { body: out.body, type: out.type });
+    bodyCache.set(cacheKey, { body: Buffer.from(out.body), type: out.type, validators });
   }
   return out;
 }
 
 const BODY_CACHE_SIZE = 256;
-const bodyCache = new Map<string, { body: string; type: string }>();
+const bodyCache = new Map<string, { body: Buffer; type: string; validators: Validators }>();
 
-async function renderBody(
-  r: ReadResult,
-  encoding: Encoding,
-  deps: RenderDeps,
-  text: (body: string, type: string) => Rendered,
-  freshness: Record<string, string>,
-): Promise<Rendered> {
+async function renderBody(r: ReadResult, encoding: Encoding, deps: RenderDeps, freshness: Record<string, string>): Promise<Rendered> {
   const view = r.source.view;
   switch (encoding) {
     case 'json':
-      return text(envelope(r.payload), CONTENT_TYPES.json);
+      return textAnswer(r, freshness, envelope(r.payload), CONTENT_TYPES.json);
     case 'text':
-      return text(view.text ? await view.text(r.data, r.params) : renderText(genericInput(r)), CONTENT_TYPES.text);
+      return textAnswer(r, freshness, view.text ? await view.text(r.data, r.params) : renderText(genericInput(r)), CONTENT_TYPES.text);
     case 'markdown':
-      return text(view.markdown ? await view.markdown(r.data, r.params) : renderMarkdown(genericInput(r)), CONTENT_TYPES.markdown);
+      return textAnswer(r, freshness, view.markdown ? await view.markdown(r.data, r.params) : renderMarkdown(genericInput(r)), CONTENT_TYPES.markdown);
     case 'html':
-      return text(view.html ? await view.html(r.data, r.params) : renderHtml(genericInput(r)), CONTENT_TYPES.html);
+      return textAnswer(r, freshness, view.html ? await view.html(r.data, r.params) : renderHtml(genericInput(r)), CONTENT_TYPES.html);
     case 'rss':
-      return text(await renderRss(r, deps), CONTENT_TYPES.rss);
+      return textAnswer(r, freshness, await renderRss(r, deps), CONTENT_TYPES.rss);
     case 'image': {
       if (view.image) {
         const img = await view.image(r.data, r.params);

@@ -119,15 +119,26 @@ function tooMany(message: string, msBeforeNext: number): AppError {
   return new AppError(429, `${message} Try again in ${wait} s.`, { headers: { 'Retry-After': String(wait) } });
 }
 
-export function apisAbuseLimits(opts: { settings: AbuseSettings; limiters?: LimiterFactory; verifyKey?: KeyVerifier; metrics?: Metrics }) {
+type AbuseOptions = { settings: AbuseSettings; limiters?: LimiterFactory; verifyKey?: KeyVerifier; metrics?: Metrics };
+
+/** Middleware running `check` (see apisAbuseCheck) on every /v2/apis request. */
+export function limitApisRequests(check: (ctx: AppContext) => Promise<void>) {
+  return async function apisAbuseLimits(ctx: AppContext, next: Koa.Next): Promise<void> {
+    if (!isApisPath(ctx.path)) return next();
+    await check(ctx);
+    await next();
+  };
+}
+
+/** The checks of one /v2/apis request, in the order above; rejects with the AppError that refuses it. */
+export function apisAbuseCheck(opts: AbuseOptions): (ctx: AppContext) => Promise<void> {
   const { settings } = opts;
   const factory = opts.limiters ?? memoryLimiterFactory;
   const perIp = settings.rateLimit > 0 ? factory({ name: 'apis-ip', points: settings.rateLimit, durationSec: settings.rateWindowSec }) : undefined;
   const force = settings.forceUpdateLimit > 0 ? factory({ name: 'apis-force', points: settings.forceUpdateLimit, durationSec: 60 }) : undefined;
   if (settings.requireKey && !opts.verifyKey) throw new ConfigError(['APIS_REQUIRE_KEY=true needs the gateway key store, which is not available']);
 
-  return async function apisAbuseLimits(ctx: AppContext, next: Koa.Next): Promise<void> {
-    if (!isApisPath(ctx.path)) return next();
+  return async function checkApisRequest(ctx: AppContext): Promise<void> {
     const ip = clientIp(ctx);
     if (settings.denyIps.length && ipPermitted(settings.denyIps, ip)) {
       opts.metrics?.apisRejected('deny');
@@ -155,6 +166,5 @@ export function apisAbuseLimits(opts: { settings: AbuseSettings; limiters?: Limi
         throw tooMany(`Too many force-update requests from ${ip}: at most ${settings.forceUpdateLimit} per minute (drop force-update to read the cache).`, d.msBeforeNext);
       }
     }
-    await next();
   };
 }

@@ -4,22 +4,24 @@
  */
 import { Router } from '@koa/router';
 import type Koa from 'koa';
-import { render } from '../encoding/index.ts';
+import { CONTENT_TYPES, render, type Rendered } from '../encoding/index.ts';
 import type { Engine } from '../kernel/engine.ts';
 import { AppError, badParam, unsupportedEncoding } from '../kernel/errors.ts';
 import { describeAccepted, parseParams } from '../kernel/params.ts';
 import { paramEntries, supportedEncodings, type Registry } from '../kernel/registry.ts';
 import { ALL_ENCODINGS, type AnySource, type Encoding, type RouteSpec } from '../kernel/source.ts';
 import type { Store } from '../kernel/store.ts';
-import { clientIp, type AppContext, type AppState } from './middleware.ts';
+import { clientIp, setHeaders, type AppContext, type AppState } from './middleware.ts';
 
 export const ENCODING_PARAM = 'encoding';
 export const FORCE_PARAM = 'force-update';
 const MAX_BODY_BYTES = 1024 * 1024;
 export const SERVICE_NAME = 'apis-gateway';
 
+const NO_BODY: Readonly<Record<string, string>> = Object.freeze({});
+
+/** The parameters of a POST body (see the handler for how they combine with the query). */
 async function readBody(ctx: Koa.Context): Promise<Record<string, string>> {
-  if (ctx.method !== 'POST') return {};
   const declared = Number(ctx.get('content-length') || 0);
   if (declared > MAX_BODY_BYTES) throw new AppError(413, `Request body is larger than ${MAX_BODY_BYTES} bytes.`);
   const chunks: Buffer[] = [];
@@ -47,6 +49,14 @@ async function readBody(ctx: Koa.Context): Promise<Record<string, string>> {
   if (type.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(raw));
   // A plain-text body is the value of the source's first required string parameter (e.g. hash `content`).
   return { '': raw };
+}
+
+/**
+ * Whether the request carries a validator. Without one `ctx.fresh` is false, and it is worth
+ * asking first: Koa's `fresh` copies every response header to answer.
+ */
+function isConditional(ctx: Koa.Context): boolean {
+  return !!(ctx.req.headers['if-none-match'] || ctx.req.headers['if-modified-since']);
 }
 
 function firstValue(v: string | string[] | undefined): string | undefined {
@@ -83,8 +93,18 @@ export function catalogueEntry(s: AnySource, route: RouteSpec) {
   };
 }
 
-export function createApisRouter(deps: { registry: Registry; engine: Engine; store: Store }): Router<AppState> {
+/** Validates a request to one route, reads or computes its data and renders it. */
+export type Answer = (ctx: AppContext & { params: Record<string, string> }) => Promise<Rendered>;
+
+export interface ApisRouter {
+  router: Router<AppState>;
+  /** The answer behind each route handler of the router (the fast path calls it directly). */
+  answers: ReadonlyMap<unknown, Answer>;
+}
+
+export function createApisRouter(deps: { registry: Registry; engine: Engine; store: Store }): ApisRouter {
   const router = new Router<AppState>();
+  const answers = new Map<unknown, Answer>();
 
   router.get('/v2/apis', (ctx) => {
     const endpoints = deps.registry.sources.flatMap((s) => s.routes.map((r) => catalogueEntry(s, r)));
@@ -94,11 +114,15 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
 
   for (const source of deps.registry.sources) {
     const encodings = supportedEncodings(source);
+    const paramSpecs = paramEntries(source);
+    // A plain-text POST body fills the first required string parameter that is not in the path.
+    const plainBodyTarget = paramSpecs.find(([, s]) => s.type === 'string' && s.required && s.in !== 'path')?.[0];
     for (const route of source.routes) {
-      const handler = async (ctx: AppContext & { params: Record<string, string> }) => {
+      const routeEncodings = route.forceEncoding ? [route.forceEncoding] : encodings;
+      const fixed = Object.entries(route.fixed ?? {});
+      const answer: Answer = async (ctx) => {
         const query = ctx.query as Record<string, string | string[] | undefined>;
         const requested = firstValue(query[ENCODING_PARAM]);
-        const routeEncodings = route.forceEncoding ? [route.forceEncoding] : encodings;
         let encoding: Encoding;
         if (route.forceEncoding) encoding = route.forceEncoding;
         else if (requested === undefined || requested === '') encoding = source.view.defaultEncoding ?? 'json';
@@ -110,17 +134,14 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
         ctx.state.encoding = encoding;
 
         const raw: Record<string, string | undefined> = {};
-        const body = await readBody(ctx);
-        for (const [name, spec] of paramEntries(source)) {
+        const body = ctx.method === 'POST' ? await readBody(ctx) : NO_BODY;
+        for (const [name, spec] of paramSpecs) {
           if (spec.in === 'client-ip') raw[name] = clientIp(ctx);
           else if (spec.in !== 'path') raw[name] = firstValue(query[name]) ?? body[name];
         }
-        if (body[''] !== undefined) {
-          const target = paramEntries(source).find(([, s]) => s.type === 'string' && s.required && s.in !== 'path');
-          if (target && raw[target[0]] === undefined) raw[target[0]] = body[''];
-        }
-        for (const [name, value] of Object.entries(ctx.params)) raw[name] = value;
-        for (const [name, value] of Object.entries(route.fixed ?? {})) raw[name] = value;
+        if (body[''] !== undefined && plainBodyTarget !== undefined && raw[plainBodyTarget] === undefined) raw[plainBodyTarget] = body[''];
+        for (const name in ctx.params) raw[name] = ctx.params[name];
+        for (const [name, value] of fixed) raw[name] = value;
         const params = parseParams(source.params, raw);
 
         let result;
@@ -137,29 +158,66 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
           result = await deps.engine.read(source, params, { force });
         }
 
-        const out = await render(result, encoding, {
+        return render(result, encoding, {
           store: deps.store,
           http: deps.engine.http(source),
           now: deps.engine.now(),
-          selfUrl: `${ctx.protocol}://${ctx.host}${ctx.originalUrl}`,
+          request: ctx.request,
           serviceName: SERVICE_NAME,
         });
-        ctx.status = out.status;
-        for (const [k, v] of Object.entries(out.headers)) ctx.set(k, v);
-        if (out.status === 200 && ctx.fresh && out.headers.ETag) {
-          ctx.status = 304;
-          ctx.body = null;
-          return;
-        }
-        if (out.body === null) return; // redirects: Koa answers with the status text
-        if (out.type) ctx.type = out.type;
-        ctx.body = out.body;
       };
+      const handler = async (ctx: AppContext & { params: Record<string, string> }) => {
+        const out = await answer(ctx);
+        if (!writeTextAnswer(ctx, out)) applyAnswer(ctx, out);
+      };
+      answers.set(handler, answer);
       const path = `/v2/apis${route.path}`;
       router.get(path, handler);
       if (route.methods?.includes('POST')) router.post(path, handler);
     }
   }
-  return router;
+  return { router, answers };
 }
 
+/** Whether the request's validators match a 200 answer whose headers are set (Koa's `ctx.fresh`). */
+function notModified(ctx: Koa.Context, out: Rendered): boolean {
+  return out.status === 200 && !!out.headers.ETag && isConditional(ctx) && ctx.fresh;
+}
+
+const TEXT_TYPES = new Set<string | undefined>(Object.values(CONTENT_TYPES));
+
+/**
+ * Sends a 200 text answer (or its 304) on the Node response: the bytes Koa's respond sends, without
+ * Koa's response setters, which cost more than the rest of a cached answer. Returns false, having
+ * done nothing, for any other answer.
+ */
+export function writeTextAnswer(ctx: Koa.Context, out: Rendered): boolean {
+  if (out.status !== 200 || !TEXT_TYPES.has(out.type) || !(typeof out.body === 'string' || Buffer.isBuffer(out.body))) return false;
+  const res = ctx.res;
+  ctx.respond = false;
+  res.statusCode = 200;
+  setHeaders(ctx, out.headers);
+  if (notModified(ctx, out)) {
+    res.statusCode = 304;
+    res.end();
+    return true;
+  }
+  res.setHeader('Content-Type', out.type as string);
+  res.setHeader('Content-Length', String(typeof out.body === 'string' ? Buffer.byteLength(out.body) : out.body.length));
+  res.end(ctx.method === 'HEAD' || !ctx.writable ? undefined : out.body);
+  return true;
+}
+
+/** Any other answer (redirects, images, streams) through Koa's response. */
+export function applyAnswer(ctx: Koa.Context, out: Rendered): void {
+  ctx.status = out.status;
+  setHeaders(ctx, out.headers);
+  if (notModified(ctx, out)) {
+    ctx.status = 304;
+    ctx.body = null;
+    return;
+  }
+  if (out.body === null) return; // redirects: Koa answers with the status text
+  if (out.type) ctx.type = out.type;
+  ctx.body = out.body;
+}

@@ -12,6 +12,7 @@ import type { RunEvent } from '../kernel/engine.ts';
 import type { UsageRow } from '../gateway/usage.ts';
 import { gatewayRouteTemplate } from './openapi.ts';
 import type { AppContext, AppState } from './middleware.ts';
+import { RequestTally, type CacheResult } from './request-tally.ts';
 
 export type ApisRejection = 'rate' | 'force_update' | 'deny' | 'key';
 
@@ -29,10 +30,9 @@ export interface Metrics {
   gatewayUsage(row: UsageRow): void;
   /** Requests to /v1 and /v1beta since start, and how many of them answered 4xx/5xx. */
   gatewayCounts(): Promise<GatewayCounts>;
-  /**
-   * Middleware counting every request when its response ends (streamed answers are timed to
-   * their last byte). Mounted first, before the gateway, so /v1 is measured too.
-   */
+  /** Count this request when its response ends (streamed answers are timed to their last byte). */
+  track(ctx: AppContext): void;
+  /** Middleware that tracks every request. Mounted first, before the gateway, so /v1 is measured too. */
   requestMiddleware(): (ctx: AppContext, next: Koa.Next) => Promise<void>;
 }
 
@@ -43,24 +43,27 @@ export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
 
-  const requests = new Counter({
+  const requests: Counter<'family' | 'route' | 'method' | 'status' | 'encoding'> = new Counter({
     name: 'http_requests_total',
     help: 'HTTP requests by family (apis, gateway, service), route template, method, status and encoding.',
     labelNames: ['family', 'route', 'method', 'status', 'encoding'] as const,
     registers: [registry],
+    collect: (): void => tally.flush(),
   });
-  const latency = new Histogram({
+  const latency: Histogram<'family' | 'route' | 'method'> = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time from the request to the end of the response (streams included), by family and route template.',
     labelNames: ['family', 'route', 'method'] as const,
     buckets: LATENCY_BUCKETS,
     registers: [registry],
+    collect: (): void => tally.flush(),
   });
-  const cache = new Counter({
+  const cache: Counter<'route' | 'result'> = new Counter({
     name: 'apis_cache_total',
     help: '/v2/apis answers from cached data by route and X-Cache result (hit, stale, miss).',
     labelNames: ['route', 'result'] as const,
     registers: [registry],
+    collect: (): void => tally.flush(),
   });
   const fetches = new Counter({
     name: 'source_fetch_total',
@@ -97,6 +100,24 @@ export function createMetrics(): Metrics {
   });
   for (const reason of ['rate', 'force_update', 'deny', 'key'] as const) apisLimits.inc({ reason }, 0);
 
+  const tally: RequestTally = new RequestTally({ requests, latency, cache });
+  function track(ctx: AppContext): void {
+    const started = performance.now();
+    ctx.res.on('close', () => {
+      const family = requestFamily(ctx.path);
+      const xCache = family === 'apis' ? ctx.response.get('X-Cache') : undefined;
+      tally.add({
+        family,
+        route: routeLabel(ctx, family),
+        method: ctx.method,
+        status: ctx.res.statusCode,
+        encoding: ctx.state.encoding ?? '',
+        seconds: (performance.now() - started) / 1000,
+        cache: xCache === 'HIT' || xCache === 'STALE' || xCache === 'MISS' ? (xCache.toLowerCase() as CacheResult) : undefined,
+      });
+    });
+  }
+
   return {
     registry,
     onRun(e) {
@@ -118,18 +139,11 @@ export function createMetrics(): Metrics {
         errors: all.filter((v) => Number(v.labels.status) >= 400).reduce((n, v) => n + v.value, 0),
       };
     },
+    track,
     requestMiddleware() {
-      return async function requestMetrics(ctx: AppContext, next: Koa.Next): Promise<void> {
-        const started = performance.now();
-        ctx.res.once('close', () => {
-          const family = requestFamily(ctx.path);
-          const route = routeLabel(ctx, family);
-          requests.inc({ family, route, method: ctx.method, status: String(ctx.res.statusCode), encoding: ctx.state.encoding ?? '' });
-          latency.observe({ family, route, method: ctx.method }, (performance.now() - started) / 1000);
-          const xCache = ctx.response.get('X-Cache');
-          if (family === 'apis' && (xCache === 'HIT' || xCache === 'STALE' || xCache === 'MISS')) cache.inc({ route, result: xCache.toLowerCase() });
-        });
-        await next();
+      return function requestMetrics(ctx: AppContext, next: Koa.Next): Promise<void> {
+        track(ctx);
+        return next();
       };
     },
   };

@@ -15,22 +15,54 @@ export interface AppState {
 
 export type AppContext = Koa.ParameterizedContext<AppState>;
 
+const REQUEST_ID = /^[\w.-]{1,64}$/;
+
+/** Per-request state. The child logger is made only when something logs (most requests log one line at most). */
+class RequestState implements AppState {
+  encoding?: Encoding;
+  #log: Logger | undefined;
+
+  constructor(
+    readonly rid: string,
+    private readonly root: Logger,
+  ) {}
+
+  get log(): Logger {
+    return (this.#log ??= this.root.child({ rid: this.rid }));
+  }
+}
+
+/**
+ * Sets response headers straight on the Node response: Koa's `ctx.set` allocates arrays per call.
+ * Only for string values, before the headers are sent (as every caller here is).
+ */
+export function setHeaders(ctx: Koa.Context, headers: Readonly<Record<string, string>>): void {
+  for (const name in headers) ctx.res.setHeader(name, headers[name] as string);
+}
+
+/** Gives the request its id (the caller's X-Request-Id when well-formed) and its state; returns the start time. */
+export function startRequest(ctx: AppContext, log: Logger): number {
+  const started = performance.now();
+  const incoming = ctx.req.headers['x-request-id'];
+  ctx.state = new RequestState(typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID(), log);
+  ctx.res.setHeader('X-Request-Id', ctx.state.rid);
+  return started;
+}
+
+/** The access log line of a finished request. */
+export function logRequest(ctx: AppContext, log: Logger, started: number): void {
+  if (!log.isLevelEnabled('info')) return;
+  const ms = Math.round((performance.now() - started) * 10) / 10;
+  ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms, encoding: ctx.state.encoding, cache: ctx.response.get('X-Cache') || undefined }, 'request');
+}
+
 export function requestLog(log: Logger) {
   return async function requestLog(ctx: AppContext, next: Koa.Next): Promise<void> {
-    const started = performance.now();
-    const incoming = ctx.get('x-request-id');
-    ctx.state.rid = /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-    // The child logger is made only when something logs (most requests log one line at most).
-    let child: Logger | undefined;
-    Object.defineProperty(ctx.state, 'log', { get: () => (child ??= log.child({ rid: ctx.state.rid })), configurable: true, enumerable: true });
-    ctx.set('X-Request-Id', ctx.state.rid);
+    const started = startRequest(ctx, log);
     try {
       await next();
     } finally {
-      if (log.isLevelEnabled('info')) {
-        const ms = Math.round((performance.now() - started) * 10) / 10;
-        ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms, encoding: ctx.state.encoding, cache: ctx.response.get('X-Cache') || undefined }, 'request');
-      }
+      logRequest(ctx, log, started);
     }
   };
 }
@@ -56,19 +88,27 @@ export function errorHandler() {
   };
 }
 
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'X-Cache, X-Cache-Note, ETag, Last-Modified, Retry-After, X-Request-Id',
+};
+
 /** Open CORS for the read-only API (as the 60s project does). */
+export function allowCors(ctx: Koa.Context): void {
+  setHeaders(ctx, CORS_HEADERS);
+}
+
 export function cors() {
-  return async function cors(ctx: AppContext, next: Koa.Next): Promise<void> {
-    ctx.set('Access-Control-Allow-Origin', '*');
-    ctx.set('Access-Control-Expose-Headers', 'X-Cache, X-Cache-Note, ETag, Last-Modified, Retry-After, X-Request-Id');
+  return function cors(ctx: AppContext, next: Koa.Next): Promise<void> {
+    allowCors(ctx);
     if (ctx.method === 'OPTIONS') {
       ctx.set('Access-Control-Allow-Methods', 'GET, HEAD, POST, OPTIONS');
       ctx.set('Access-Control-Allow-Headers', ctx.get('Access-Control-Request-Headers') || '*');
       ctx.set('Access-Control-Max-Age', '86400');
       ctx.status = 204;
-      return;
+      return Promise.resolve();
     }
-    await next();
+    return next();
   };
 }
 

@@ -111,13 +111,19 @@ export class Engine {
    */
   private async snapshot(sourceId: string, key: string): Promise<Snapshot | undefined> {
     const memoKey = `${sourceId}|${key}`;
-    const hit = this.memo.get(memoKey);
     const now = Date.now();
-    if (hit && hit.until > now) return hit.snap;
+    const hit = this.remembered(memoKey, now);
+    if (hit) return hit.snap;
     const snap = await this.deps.store.getSnapshot(sourceId, key);
     if (this.memo.size > 5000) this.memo.clear();
     this.memo.set(memoKey, { snap, until: now + SNAPSHOT_MEMO_MS });
     return snap;
+  }
+
+  /** The memo entry of a snapshot while its second lasts (read without waiting a turn). */
+  private remembered(memoKey: string, now: number): { snap: Snapshot | undefined } | undefined {
+    const hit = this.memo.get(memoKey);
+    return hit && hit.until > now ? hit : undefined;
   }
 
   /** Abort in-flight runs and refuse new ones. */
@@ -301,7 +307,7 @@ export class Engine {
     }
 
     const now = this.now();
-    let snap = await this.snapshot(source.id, key);
+    let snap = this.remembered(`${source.id}|${key}`, Date.now())?.snap ?? (await this.snapshot(source.id, key));
 
     if (opts.force) {
       const flightKey = `${source.id}|${key}`;

@@ -175,7 +175,7 @@ export interface LimitDecision {
 /**
  * The `{ name, points, durationSec } → { consume(key) }` factory shape of the /v2/apis abuse
  * limits (src/http/abuse.ts `LimiterFactory`), on top of a `CreateLimiter`:
- * `apisAbuseLimits({ settings, limiters: decisionLimiters(service.createLimiter) })`.
+ * `apisAbuseCheck({ settings, limiters: decisionLimiters(service.createLimiter) })`.
  */
 export function decisionLimiters(create: CreateLimiter) {
   return (opts: { name: string; points: number; durationSec: number }) => {
