@@ -73,14 +73,12 @@ async function pgBackend(): Promise<Backend> {
 
 const pgAvail = await requireServices({ postgres: true });
 
-describe.each([
+const backends = [
   { name: 'SQLite', open: sqliteBackend, skip: undefined },
   { name: 'PostgreSQL', open: pgBackend, skip: pgAvail.missing },
-])('gateway store contract: $name, two instances', ({ open, skip }) => {
-  if (skip) {
-    it.skip(`skipped: ${skip}`, () => undefined);
-    return;
-  }
+];
+
+for (const { name, open, skip } of backends) describe.skipIf(!!skip)(`gateway store contract: ${name}, two instances${skip ? ` (skipped: ${skip})` : ''}`, () => {
   let backend: Backend;
   let a: GatewayStore;
   let b: GatewayStore;
