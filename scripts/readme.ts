@@ -15,8 +15,8 @@ import { settings, type Setting } from '../src/config.ts';
 import { CATEGORIES, categoryOf } from '../src/http/categories.ts';
 import { catalogueEntry } from '../src/http/apis-router.ts';
 import { ENCODING_DOCS } from '../src/http/openapi.ts';
-import { createRegistry, paramEntries, sourceSettings, supportedEncodings, type Registry } from '../src/kernel/registry.ts';
-import { ALL_ENCODINGS, type AnySource, type ParamSpec, type RouteSpec } from '../src/kernel/source.ts';
+import { createRegistry, paramEntries, routeExample, sourceSettings, supportedEncodings, type Registry } from '../src/kernel/registry.ts';
+import { ALL_ENCODINGS, type ParamSpec } from '../src/kernel/source.ts';
 
 export const README = path.resolve(import.meta.dirname, '../README.md');
 const BASE = 'http://localhost:4399';
@@ -34,24 +34,6 @@ function describeParam(name: string, spec: ParamSpec, inPath: boolean): string {
   if (spec.type === 'integer' && (spec.min !== undefined || spec.max !== undefined)) bits.push(`${spec.min ?? '…'}–${spec.max ?? '…'}`);
   if (spec.default !== undefined) bits.push(`default \`${String(spec.default)}\``);
   return `\`${name}\` (${bits.join(', ')}): ${spec.doc}`;
-}
-
-/** The route's example: the source's own when it is for this route, else one built from defaults and examples. */
-function exampleOf(s: AnySource, route: RouteSpec): string {
-  const re = (r: RouteSpec) => new RegExp(`^/v2/apis${r.path.replace(/:\w+/g, '[^/?]+')}(\\?|$)`);
-  // The route the source's example is for: a literal route wins over one with path parameters.
-  const owner = [...s.routes].sort((a, b) => (a.path.match(/:/g)?.length ?? 0) - (b.path.match(/:/g)?.length ?? 0)).find((r) => re(r).test(s.example));
-  if (owner === route) return s.example;
-  const specs = (s.params ?? {}) as Record<string, ParamSpec>;
-  const filled = route.path.replace(/:(\w+)/g, (_, name: string) => {
-    const spec = specs[name];
-    const v = spec?.example ?? (spec && spec.default !== undefined ? String(spec.default) : spec?.type === 'string' ? spec.enum?.[0] : undefined);
-    return encodeURIComponent(v ?? name);
-  });
-  const required = paramEntries(s)
-    .filter(([name, spec]) => spec.required && spec.in !== 'path' && spec.in !== 'client-ip' && !(route.fixed && name in route.fixed))
-    .map(([name, spec]) => `${name}=${encodeURIComponent(spec.example ?? 'x')}`);
-  return `/v2/apis${filled}${required.length ? `?${required.join('&')}` : ''}`;
 }
 
 function curl(example: string): string {
@@ -78,7 +60,7 @@ export function endpointsBlock(registry: Registry): string {
         if (s.mode !== 'local') params.push('`force-update` (boolean)');
         const methods = route.methods?.includes('POST') ? ' (GET, POST)' : '';
         const title = `**${s.name}**${methods}<br>${entry.description}`;
-        out.push(`| \`${entry.path}\`<br>${cell(title)} | ${cell(params.join('<br>') || '—')} | ${entry.encodings.join(', ')} | ${curl(exampleOf(s, route))} |`);
+        out.push(`| \`${entry.path}\`<br>${cell(title)} | ${cell(params.join('<br>') || '—')} | ${entry.encodings.join(', ')} | ${curl(routeExample(s, route))} |`);
       }
     }
   }
@@ -88,7 +70,7 @@ export function endpointsBlock(registry: Registry): string {
     const route = user?.routes.find((r) => !r.forceEncoding);
     let example = '';
     if (user && route) {
-      const base = exampleOf(user, route).replace(/([?&])encoding=[^&]*&?/, '$1').replace(/[?&]$/, '');
+      const base = routeExample(user, route).replace(/([?&])encoding=[^&]*&?/, '$1').replace(/[?&]$/, '');
       example = ` Example: ${curl(`${base}${base.includes('?') ? '&' : '?'}encoding=${e}`)}.`;
     }
     out.push(`- **${e}**: ${ENCODING_DOCS[e]}${example}`);

@@ -94,7 +94,7 @@ export default defineSource({
   homepage: 'https://60s.viki.moe',
   routes: [
     { path: '/60s' },
-    { path: '/60s/rss', forceEncoding: 'rss', summary: 'RSS 2.0 feed of the digest: one item per day, the last 10 days.' },
+    { path: '/60s/rss', forceEncoding: 'rss', example: '/v2/apis/60s/rss', summary: 'RSS 2.0 feed of the digest: one item per day, the last 10 days.' },
   ],
   params: {
     date: { type: 'date', doc: 'Day of the digest (YYYY-MM-DD, Asia/Shanghai); today by default.', example: '2026-08-22' },

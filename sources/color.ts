@@ -358,7 +358,7 @@ export default defineSource({
     'Colour tools for a base colour (given or random). /color/random: HEX, RGB, HSL, HSV, CMYK and Lab (D65), luminance, WCAG contrast against white and black with AA/AAA checks, related colours. /color/palette: palettes by colour theory (monochromatic, complementary, analogous, triadic, split-complementary, tetradic). encoding=html shows swatches.',
   routes: [
     { path: '/color/random', fixed: { tool: 'random' }, summary: 'One colour (given or random) in HEX, RGB, HSL, HSV, CMYK and Lab (D65), with WCAG contrast and AA/AAA checks; encoding=html shows a swatch page.' },
-    { path: '/color/palette', fixed: { tool: 'palette' }, summary: 'Palettes of a base colour (given or random) by colour theory; encoding=html shows the swatches.' },
+    { path: '/color/palette', fixed: { tool: 'palette' }, example: '/v2/apis/color/palette?color=3366CC&encoding=html', summary: 'Palettes of a base colour (given or random) by colour theory; encoding=html shows the swatches.' },
   ],
   params: {
     color: colorParam,

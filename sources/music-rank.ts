@@ -265,7 +265,7 @@ export default defineSource({
     // Listed before /:id so that "list" is never read as an id; `id` fixed empty so that a
     // query `?id=` cannot turn the directory into a chart (or into another cache key).
     { path: '/music-rank/list', fixed: { id: '' }, summary: 'The official NetEase Cloud Music charts: id, name, description, cover, update frequency and time.' },
-    { path: '/music-rank/:id', summary: 'The tracks of one NetEase Cloud Music chart or public playlist, by its numeric id (from /v2/apis/music-rank/list).' },
+    { path: '/music-rank/:id', example: '/v2/apis/music-rank/3778678?encoding=text', summary: 'The tracks of one NetEase Cloud Music chart or public playlist, by its numeric id (from /v2/apis/music-rank/list).' },
   ],
   params: {
     id: {

@@ -103,10 +103,10 @@ export default defineSource({
   homepage: 'https://m.douban.com/subject_collection/movie_weekly_best',
   routes: [
     { path: '/review-a/weekly/movie', fixed: { type: 'movie' }, summary: 'Douban weekly word-of-mouth movie chart.' },
-    { path: '/review-a/weekly/tv_chinese', fixed: { type: 'tv_chinese' }, summary: 'Douban weekly chart of Chinese-language series.' },
-    { path: '/review-a/weekly/tv_global', fixed: { type: 'tv_global' }, summary: 'Douban weekly chart of series worldwide.' },
-    { path: '/review-a/weekly/show_chinese', fixed: { type: 'show_chinese' }, summary: 'Douban weekly chart of Chinese variety shows.' },
-    { path: '/review-a/weekly/show_global', fixed: { type: 'show_global' }, summary: 'Douban weekly chart of variety shows worldwide.' },
+    { path: '/review-a/weekly/tv_chinese', fixed: { type: 'tv_chinese' }, example: '/v2/apis/review-a/weekly/tv_chinese?encoding=text', summary: 'Douban weekly chart of Chinese-language series.' },
+    { path: '/review-a/weekly/tv_global', fixed: { type: 'tv_global' }, example: '/v2/apis/review-a/weekly/tv_global?encoding=text', summary: 'Douban weekly chart of series worldwide.' },
+    { path: '/review-a/weekly/show_chinese', fixed: { type: 'show_chinese' }, example: '/v2/apis/review-a/weekly/show_chinese?encoding=text', summary: 'Douban weekly chart of Chinese variety shows.' },
+    { path: '/review-a/weekly/show_global', fixed: { type: 'show_global' }, example: '/v2/apis/review-a/weekly/show_global?encoding=text', summary: 'Douban weekly chart of variety shows worldwide.' },
   ],
   params: {
     type: { type: 'string', enum: CHART_TYPES, default: 'movie', doc: 'Which chart (set by the route).' },

@@ -164,8 +164,8 @@ export default defineSource({
   homepage: 'https://top.baidu.com/board',
   routes: [
     { path: '/search-a/hot', fixed: { board: 'hot' }, summary: 'Real-time hot searches of the search engine: rank, title, heat, badge, description, cover and link.' },
-    { path: '/search-a/teleplay', fixed: { board: 'teleplay' }, summary: 'TV drama list of the search engine: rank, title, heat, description, genre and cast, cover and link.' },
-    { path: '/search-a/forum', fixed: { board: 'forum' }, summary: 'Hot topics of the search engine\'s forum: rank, topic, discussion count, description, abstract, cover and link.' },
+    { path: '/search-a/teleplay', fixed: { board: 'teleplay' }, example: '/v2/apis/search-a/teleplay?encoding=text', summary: 'TV drama list of the search engine: rank, title, heat, description, genre and cast, cover and link.' },
+    { path: '/search-a/forum', fixed: { board: 'forum' }, example: '/v2/apis/search-a/forum?encoding=text', summary: 'Hot topics of the search engine\'s forum: rank, topic, discussion count, description, abstract, cover and link.' },
   ],
   params: {
     board: { type: 'string', enum: BOARDS, default: 'hot', doc: 'Which board: hot, teleplay or forum (fixed by the route).' },

@@ -415,7 +415,7 @@ export default defineSource({
   homepage: 'https://news.qq.com/',
   routes: [
     { path: '/weather', fixed: { kind: 'realtime', days: '1' } },
-    { path: '/weather/forecast', fixed: { kind: 'forecast' }, summary: 'Hourly forecast (48 h) and daily forecast (up to 8 days from today) of a Chinese region, with sunrise and sunset.' },
+    { path: '/weather/forecast', fixed: { kind: 'forecast' }, example: '/v2/apis/weather/forecast?query=%E4%B8%8A%E6%B5%B7&days=3&encoding=text', summary: 'Hourly forecast (48 h) and daily forecast (up to 8 days from today) of a Chinese region, with sunrise and sunset.' },
   ],
   params: {
     kind: { type: 'string', enum: ['realtime', 'forecast'], default: 'realtime', doc: 'Set by the route.' },

@@ -15,6 +15,7 @@ import { apisAbuseCheck, limitApisRequests } from './http/abuse.ts';
 import { apisFastPath, type FastPath, type KoaInternals } from './http/apis-fast-path.ts';
 import { exactPathIndex, routesWithExactPaths } from './http/exact-routes.ts';
 import { opsRouters, type OpsDeps } from './http/ops.ts';
+import { createAliasResolver, rewriteAlias, type AliasResolver } from './http/sixty-aliases.ts';
 
 export interface AppDeps {
   config: Config;
@@ -33,20 +34,28 @@ export interface AppDeps {
   ops?: OpsDeps;
 }
 
-/** Koa with the /v2/apis fast path ahead of its middleware chain (see http/apis-fast-path.ts). */
+/**
+ * Koa with the /v2/apis fast path ahead of its middleware chain (see http/apis-fast-path.ts), and
+ * 60s's paths rewritten to our routes ahead of both (see http/sixty-aliases.ts).
+ */
 class ServiceApp extends Koa<AppState> {
   fastPath: FastPath | undefined;
+  aliases: AliasResolver | undefined;
 
   override callback(): ReturnType<Koa<AppState>['callback']> {
     const handle = super.callback();
     const fast = this.fastPath;
-    if (!fast) return handle;
-    return (req, res) => fast(req as IncomingMessage, res as ServerResponse) ?? handle(req, res);
+    const aliases = this.aliases;
+    return (req, res) => {
+      if (aliases) rewriteAlias(req as IncomingMessage, aliases);
+      return (fast && fast(req as IncomingMessage, res as ServerResponse)) ?? handle(req, res);
+    };
   }
 }
 
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new ServiceApp({ proxy: deps.config.trustProxy });
+  app.aliases = createAliasResolver(deps.registry);
   app.silent = true;
   app.use(requestLog(deps.log));
   if (deps.ops?.metrics) app.use(deps.ops.metrics.requestMiddleware());

@@ -458,10 +458,10 @@ export default defineSource({
   description: 'Maoyan Pro box office: the all-time worldwide chart, and real-time film box office (numbers decoded from the per-answer digit font), TV ratings and web series heat.',
   homepage: `${ORIGIN}/dashboard`,
   routes: [
-    { path: '/boxoffice-a/all/movie', fixed: { chart: 'all-movie' }, summary: 'All-time worldwide box office chart (Maoyan Pro).' },
+    { path: '/boxoffice-a/all/movie', fixed: { chart: 'all-movie' }, example: '/v2/apis/boxoffice-a/all/movie?encoding=text', summary: 'All-time worldwide box office chart (Maoyan Pro).' },
     { path: '/boxoffice-a/realtime/movie', fixed: { chart: 'realtime-movie' }, summary: "Today's real-time film box office in mainland China (Maoyan Pro)." },
-    { path: '/boxoffice-a/realtime/tv', fixed: { chart: 'realtime-tv' }, summary: "Today's TV ratings (Maoyan Pro)." },
-    { path: '/boxoffice-a/realtime/web', fixed: { chart: 'realtime-web' }, summary: "Today's web series heat (Maoyan Pro)." },
+    { path: '/boxoffice-a/realtime/tv', fixed: { chart: 'realtime-tv' }, example: '/v2/apis/boxoffice-a/realtime/tv?encoding=text', summary: "Today's TV ratings (Maoyan Pro)." },
+    { path: '/boxoffice-a/realtime/web', fixed: { chart: 'realtime-web' }, example: '/v2/apis/boxoffice-a/realtime/web?encoding=text', summary: "Today's web series heat (Maoyan Pro)." },
   ],
   params: {
     chart: { type: 'string', enum: CHARTS, default: 'realtime-movie', doc: 'Which chart (set by the route).' },

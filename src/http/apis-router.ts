@@ -8,10 +8,11 @@ import { CONTENT_TYPES, render, type Rendered } from '../encoding/index.ts';
 import type { Engine } from '../kernel/engine.ts';
 import { AppError, badParam, unsupportedEncoding } from '../kernel/errors.ts';
 import { describeAccepted, parseParams } from '../kernel/params.ts';
-import { paramEntries, supportedEncodings, type Registry } from '../kernel/registry.ts';
+import { paramEntries, routeExample, supportedEncodings, type Registry } from '../kernel/registry.ts';
 import { ALL_ENCODINGS, type AnySource, type Encoding, type RouteSpec } from '../kernel/source.ts';
 import type { Store } from '../kernel/store.ts';
 import { clientIp, setHeaders, type AppContext, type AppState } from './middleware.ts';
+import { aliasesOfRoute } from './sixty-aliases.ts';
 
 export const ENCODING_PARAM = 'encoding';
 export const FORCE_PARAM = 'force-update';
@@ -80,7 +81,7 @@ export function catalogueEntry(s: AnySource, route: RouteSpec) {
         name,
         in: pathParams.includes(name) ? 'path' : 'query',
         type: spec.type,
-        required: spec.required ?? false,
+        required: pathParams.includes(name) || (spec.required ?? false),
         default: spec.default ?? null,
         accepted: describeAccepted(spec),
         ...(spec.type === 'string' && spec.enum ? { enum: spec.enum } : {}),
@@ -89,7 +90,9 @@ export function catalogueEntry(s: AnySource, route: RouteSpec) {
       })),
     ...(s.mode !== 'local' ? { force_update: true, ttl_sec: s.freshness.ttlSec } : {}),
     ...(s.mode === 'scheduled' ? { schedule: s.schedule } : {}),
-    example: s.example,
+    example: routeExample(s, route),
+    /** 60s's paths for this route (src/http/sixty-aliases.ts): the same endpoint, not another one. */
+    aliases: aliasesOfRoute(route.path),
   };
 }
 

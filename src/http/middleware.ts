@@ -5,6 +5,7 @@ import { AppError } from '../kernel/errors.ts';
 import type { Logger } from '../kernel/log.ts';
 import type { Encoding } from '../kernel/source.ts';
 import { renderError } from '../encoding/index.ts';
+import { aliasAsked } from './sixty-aliases.ts';
 
 export interface AppState {
   rid: string;
@@ -53,7 +54,7 @@ export function startRequest(ctx: AppContext, log: Logger): number {
 export function logRequest(ctx: AppContext, log: Logger, started: number): void {
   if (!log.isLevelEnabled('info')) return;
   const ms = Math.round((performance.now() - started) * 10) / 10;
-  ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms, encoding: ctx.state.encoding, cache: ctx.response.get('X-Cache') || undefined }, 'request');
+  ctx.state.log.info({ method: ctx.method, path: ctx.path, alias: aliasAsked(ctx.req), status: ctx.status, ms, encoding: ctx.state.encoding, cache: ctx.response.get('X-Cache') || undefined }, 'request');
 }
 
 export function requestLog(log: Logger) {

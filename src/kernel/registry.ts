@@ -1,6 +1,6 @@
 /** Checks the source definitions once at boot and indexes them. */
 import { settings as coreSettings, type Setting } from '../config.ts';
-import type { AnySource, Encoding, ParamSpec } from './source.ts';
+import type { AnySource, Encoding, ParamSpec, RouteSpec } from './source.ts';
 
 export interface Registry {
   sources: readonly AnySource[];
@@ -32,6 +32,7 @@ export function createRegistry(sources: readonly AnySource[]): Registry {
     if (s.mode === 'scheduled' && !s.schedule) problems.push(`${s.id}: scheduled sources need a schedule`);
     if (s.mode === 'local' && s.feed && !s.feed.schedule) problems.push(`${s.id}: a feed needs a schedule`);
     if (!s.example.startsWith('/v2/apis/')) problems.push(`${s.id}: example must be a /v2/apis/ path`);
+    for (const r of s.routes) if (r.example !== undefined && !routePattern(r).test(r.example)) problems.push(`${s.id}: the example of route "${r.path}" must be a /v2/apis path of that route`);
     for (const e of s.env ?? []) {
       if (e.core) {
         if (!coreSettings.some((c) => c.name === e.name)) problems.push(`${s.id}: env ${e.name} is marked core but src/config.ts declares no such setting`);
@@ -73,4 +74,30 @@ export function supportedEncodings(s: AnySource): Encoding[] {
 /** A source's parameter specs as typed entries. */
 export function paramEntries(s: AnySource): [string, ParamSpec][] {
   return Object.entries((s.params ?? {}) as Record<string, ParamSpec>);
+}
+
+/** Matches request paths (with or without a query) of one route. */
+function routePattern(r: RouteSpec): RegExp {
+  return new RegExp(`^/v2/apis${r.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/?]+')}(\\?|$)`);
+}
+
+/**
+ * A route's own example request path: the route's `example`, else the source's when it is for this
+ * route, else one built from the path parameters' and required parameters' examples.
+ */
+export function routeExample(s: AnySource, route: RouteSpec): string {
+  if (route.example) return route.example;
+  // The route the source's example is for: a literal route wins over one with path parameters.
+  const owner = [...s.routes].sort((a, b) => (a.path.match(/:/g)?.length ?? 0) - (b.path.match(/:/g)?.length ?? 0)).find((r) => routePattern(r).test(s.example));
+  if (owner === route) return s.example;
+  const specs = (s.params ?? {}) as Record<string, ParamSpec>;
+  const filled = route.path.replace(/:(\w+)/g, (_, name: string) => {
+    const spec = specs[name];
+    const v = spec?.example ?? (spec && spec.default !== undefined ? String(spec.default) : spec?.type === 'string' ? spec.enum?.[0] : undefined);
+    return encodeURIComponent(v ?? name);
+  });
+  const required = paramEntries(s)
+    .filter(([name, spec]) => spec.required && spec.in !== 'path' && spec.in !== 'client-ip' && !(route.fixed && name in route.fixed))
+    .map(([name, spec]) => `${name}=${encodeURIComponent(spec.example ?? 'x')}`);
+  return `/v2/apis${filled}${required.length ? `?${required.join('&')}` : ''}`;
 }

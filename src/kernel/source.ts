@@ -92,6 +92,8 @@ export interface RouteSpec {
   methods?: readonly ('GET' | 'POST')[];
   /** A line for the catalogue when the route differs from the source's description. */
   summary?: string;
+  /** This route's example request path (`/v2/apis/…`), where the source's `example` is another route's. */
+  example?: string;
 }
 
 export interface FetchContext<D> {

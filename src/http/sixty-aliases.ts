@@ -1,0 +1,205 @@
+/**
+ * The paths of the public 60s API (vikiboss/60s, its `src/router.ts`) that this service answers,
+ * each mapped to one of our routes. A 60s path answers under `/v2/apis/<path>` and at 60s's own
+ * `/v2/<path>`; the request URL is rewritten to the canonical route before anything else sees it
+ * (the fast path, the exact-route index, the router, the abuse limits), so an alias is the same
+ * request as its canonical route: same handler, same cache, same body. Query strings pass through.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Registry } from '../kernel/registry.ts';
+
+export interface SixtyAlias {
+  /** The 60s path after its `/v2` prefix, e.g. `/hacker-news/top` or `/ncm-rank/:id`. */
+  sixty: string;
+  /** Our route's path (a RouteSpec path of a source), e.g. `/tech-forum/:type`. */
+  route: string;
+  /** Values of our route's path parameters that the 60s path stands for, e.g. `{ type: 'top' }`. */
+  params?: Readonly<Record<string, string>>;
+  /** Kept by 60s for old clients only (its router's compatibility section). */
+  legacy?: true;
+}
+
+export const SIXTY_ALIASES: readonly SixtyAlias[] = [
+  { sixty: '/60s', route: '/60s' },
+  { sixty: '/60s/rss', route: '/60s/rss' },
+  { sixty: '/ai-news', route: '/ai-news' },
+  { sixty: '/bing', route: '/wallpaper-daily' },
+  { sixty: '/epic', route: '/free-games' },
+  { sixty: '/exchange-rate', route: '/exchange-rate' },
+  { sixty: '/exchange_rate', route: '/exchange-rate', legacy: true },
+  { sixty: '/today-in-history', route: '/today-in-history' },
+  { sixty: '/today_in_history', route: '/today-in-history', legacy: true },
+
+  { sixty: '/weibo', route: '/hot-microblog' },
+  { sixty: '/douyin', route: '/hot-short-video-a' },
+  { sixty: '/rednote', route: '/hot-lifestyle-a' },
+  { sixty: '/bili', route: '/hot-video-site' },
+  { sixty: '/zhihu', route: '/hot-qa-site' },
+  { sixty: '/toutiao', route: '/hot-news-feed' },
+  { sixty: '/baidu/hot', route: '/search-a/hot' },
+  { sixty: '/baidu/realtime', route: '/search-a/hot', legacy: true },
+  { sixty: '/baidu/teleplay', route: '/search-a/teleplay' },
+  { sixty: '/baidu/tieba', route: '/search-a/forum' },
+  { sixty: '/quark', route: '/hot-search-b' },
+  { sixty: '/dongchedi', route: '/hot-car' },
+  { sixty: '/ncm-rank/list', route: '/music-rank/list' },
+  { sixty: '/ncm-rank', route: '/music-rank/list', legacy: true },
+  { sixty: '/ncm-rank/:id', route: '/music-rank/:id' },
+  { sixty: '/hacker-news/top', route: '/tech-forum/:type', params: { type: 'top' } },
+  { sixty: '/hacker-news/new', route: '/tech-forum/:type', params: { type: 'new' } },
+  { sixty: '/hacker-news/best', route: '/tech-forum/:type', params: { type: 'best' } },
+  { sixty: '/maoyan/all/movie', route: '/boxoffice-a/all/movie' },
+  { sixty: '/maoyan', route: '/boxoffice-a/all/movie', legacy: true },
+  { sixty: '/maoyan/realtime/movie', route: '/boxoffice-a/realtime/movie' },
+  { sixty: '/maoyan/realtime/tv', route: '/boxoffice-a/realtime/tv' },
+  { sixty: '/maoyan/realtime/web', route: '/boxoffice-a/realtime/web' },
+  { sixty: '/douban/weekly/movie', route: '/review-a/weekly/movie' },
+  { sixty: '/douban/weekly/tv_chinese', route: '/review-a/weekly/tv_chinese' },
+  { sixty: '/douban/weekly/tv_global', route: '/review-a/weekly/tv_global' },
+  { sixty: '/douban/weekly/show_chinese', route: '/review-a/weekly/show_chinese' },
+  { sixty: '/douban/weekly/show_global', route: '/review-a/weekly/show_global' },
+
+  { sixty: '/weather/realtime', route: '/weather' },
+  { sixty: '/weather', route: '/weather', legacy: true },
+  { sixty: '/weather/forecast', route: '/weather/forecast' },
+  { sixty: '/qrcode', route: '/qrcode' },
+  { sixty: '/fanyi', route: '/fanyi' },
+  { sixty: '/fanyi/langs', route: '/fanyi/langs' },
+  { sixty: '/baike', route: '/baike' },
+  { sixty: '/whois', route: '/whois' },
+  { sixty: '/ip', route: '/ip' },
+  { sixty: '/og', route: '/og' },
+  { sixty: '/hash', route: '/hash' },
+  { sixty: '/health', route: '/health' },
+  { sixty: '/password', route: '/password' },
+  { sixty: '/password/check', route: '/password/check' },
+  { sixty: '/color/random', route: '/color/random' },
+  { sixty: '/color', route: '/color/random', legacy: true },
+  { sixty: '/color/palette', route: '/color/palette' },
+  { sixty: '/lyric', route: '/lyric' },
+  { sixty: '/gold-price', route: '/gold-price' },
+  { sixty: '/fuel-price', route: '/fuel-price' },
+  { sixty: '/olympics', route: '/olympics' },
+  { sixty: '/moyu', route: '/moyu' },
+  { sixty: '/lunar', route: '/lunar' },
+
+  { sixty: '/hitokoto', route: '/one-liner' },
+  { sixty: '/luck', route: '/luck' },
+  { sixty: '/duanzi', route: '/duanzi' },
+  { sixty: '/dad-joke', route: '/dad-joke' },
+  { sixty: '/fabing', route: '/fabing' },
+  { sixty: '/answer', route: '/answer' },
+  { sixty: '/kfc', route: '/fast-food-copy' },
+  { sixty: '/awesome-js', route: '/awesome-js' },
+  { sixty: '/changya', route: '/changya' },
+];
+
+/** 60s paths with no endpoint here: they answer 404 like any unknown path. */
+export const SIXTY_UNSERVED: readonly string[] = ['/chemical', '/it-news', '/it-news/rank', '/olympics/events', '/beta/kuan', '/beta/qq/profile'];
+
+export const SIXTY_PREFIX = '/v2';
+const APIS_PREFIX = '/v2/apis';
+
+/** The paths at which one alias answers: under /v2/apis (unless that is the route itself) and at 60s's /v2. */
+export function aliasPaths(a: SixtyAlias): string[] {
+  const own = a.params ? fillPath(a.route, a.params) : a.route;
+  return [...(a.sixty === own ? [] : [`${APIS_PREFIX}${a.sixty}`]), `${SIXTY_PREFIX}${a.sixty}`];
+}
+
+/** The alias paths of one of our routes, for the catalogue, OpenAPI and README. */
+export function aliasesOfRoute(routePath: string): string[] {
+  return SIXTY_ALIASES.filter((a) => a.route === routePath).flatMap(aliasPaths);
+}
+
+function fillPath(route: string, values: Readonly<Record<string, string>>): string {
+  return route.replace(/:(\w+)/g, (m, name: string) => values[name] ?? m);
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+interface PatternAlias {
+  re: RegExp;
+  names: string[];
+  alias: SixtyAlias;
+}
+
+export interface AliasResolver {
+  /** The canonical path (with its query) of an alias request URL, or undefined when it is none. */
+  resolve(url: string): string | undefined;
+}
+
+/**
+ * Indexes the aliases of the registry's routes, checking them (every path parameter of the route
+ * is given or captured, no alias hides one of our own paths). Throws at boot.
+ */
+export function createAliasResolver(registry: Registry): AliasResolver {
+  const routes = new Map<string, readonly string[]>();
+  // Our own paths under /v2 that are no 60s path.
+  const ours = new Set<string>([APIS_PREFIX, '/v2/status']);
+  for (const s of registry.sources) {
+    for (const r of s.routes) {
+      routes.set(r.path, [...r.path.matchAll(/:(\w+)/g)].map((m) => m[1] as string));
+      ours.add(`${APIS_PREFIX}${r.path}`.toLowerCase());
+    }
+  }
+  const problems: string[] = [];
+  const exact = new Map<string, string>();
+  const patterns: PatternAlias[] = [];
+  for (const a of SIXTY_ALIASES) {
+    const targetNames = routes.get(a.route);
+    // A registry of some sources only (tests) serves the aliases of those; test/http/sixty-aliases.test.ts checks the full one.
+    if (!targetNames) continue;
+    const captured = [...a.sixty.matchAll(/:(\w+)/g)].map((m) => m[1] as string);
+    for (const name of targetNames) if (!captured.includes(name) && !a.params?.[name]) problems.push(`${a.sixty}: ${a.route} needs :${name}`);
+    for (const name of [...captured, ...Object.keys(a.params ?? {})]) if (!targetNames.includes(name)) problems.push(`${a.sixty}: ${a.route} has no :${name}`);
+    for (const p of aliasPaths(a)) {
+      if (ours.has(p.toLowerCase())) problems.push(`${p} would hide our own route`);
+      if (captured.length) {
+        const re = new RegExp(`^${escapeRe(p).replace(/:(\w+)/g, '([^/]+)')}/?$`, 'i');
+        patterns.push({ re, names: captured, alias: a });
+      } else {
+        if (exact.has(p)) problems.push(`${p} is listed twice`);
+        exact.set(p, `${APIS_PREFIX}${fillPath(a.route, a.params ?? {})}`);
+      }
+    }
+  }
+  if (problems.length) throw new Error(`Invalid 60s aliases (src/http/sixty-aliases.ts):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+
+  return {
+    resolve(url) {
+      if (!url.startsWith(SIXTY_PREFIX)) return undefined;
+      const q = url.indexOf('?');
+      const path = q < 0 ? url : url.slice(0, q);
+      const query = q < 0 ? '' : url.slice(q);
+      // The router matches paths case-insensitively with an optional trailing slash; so do aliases.
+      const key = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+      const target = exact.get(key) ?? exact.get(key.toLowerCase());
+      if (target) return target + query;
+      for (const { re, names, alias } of patterns) {
+        const m = re.exec(path);
+        if (!m) continue;
+        const values: Record<string, string> = { ...alias.params };
+        names.forEach((name, i) => (values[name] = m[i + 1] as string));
+        return `${APIS_PREFIX}${fillPath(alias.route, values)}${query}`;
+      }
+      return undefined;
+    },
+  };
+}
+
+const ALIAS_OF = Symbol('sixty alias');
+
+/** Rewrites an alias request's URL to its canonical route; the path asked for stays readable for the access log. */
+export function rewriteAlias(req: IncomingMessage, resolver: AliasResolver): void {
+  const url = req.url;
+  if (!url) return;
+  const target = resolver.resolve(url);
+  if (target === undefined) return;
+  (req as IncomingMessage & { [ALIAS_OF]?: string })[ALIAS_OF] = url.split('?')[0];
+  req.url = target;
+}
+
+/** The alias path a request arrived at, when it was rewritten. */
+export function aliasAsked(req: IncomingMessage): string | undefined {
+  return (req as IncomingMessage & { [ALIAS_OF]?: string })[ALIAS_OF];
+}
