@@ -147,11 +147,9 @@ export default defineSource({
         .map((n, i) => `${i + 1}. ${n}`)
         .join('\n')}\n\n_【微语】${d.tip}_\n${d.image ? `\n![${d.date}](${d.image})\n` : ''}`;
     },
-    html(d) {
+    htmlBody(d) {
       const note = notTodayNote(d);
-      return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(heading(d))}</title></head><body><h1>${escapeHtml(heading(d))}</h1>${
-        note ? `<p><em>${escapeHtml(note)}</em></p>` : ''
-      }${digestHtml(d)}</body></html>\n`;
+      return `${note ? `<p><em>${escapeHtml(note)}</em></p>` : ''}${digestHtml(d)}`;
     },
     imageUrl: (d) => d.image || undefined,
     feedFromHistory: {

@@ -147,6 +147,7 @@ export default defineSource({
   validate: validateNews,
   view: {
     title: heading,
+    columns: () => ({ title: '资讯', hot: '来源' }),
     rows: (d): Row[] =>
       d.list.map((i) => ({
         title: i.title,

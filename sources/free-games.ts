@@ -153,6 +153,7 @@ export default defineSource({
   validate: validateGames,
   view: {
     title: () => 'Epic 免费游戏',
+    columns: () => ({ title: '游戏', hot: '状态' }),
     rows: (d): Row[] =>
       d.list.map((g) => ({
         title: g.title,

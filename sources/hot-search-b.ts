@@ -143,6 +143,7 @@ export default defineSource({
   },
   validate: (data) => validateHotList(data, 5),
   view: {
+    columns: () => ({ title: '热点', hot: '来源' }),
     rows: (d: HotList<HotSearchItem>) => hotListRowsWith(d, { hot: (i) => i.source || undefined, summary: (i) => i.summary || undefined, date: (i) => i.published_at }),
   },
   example: '/v2/apis/hot-search-b?encoding=text',

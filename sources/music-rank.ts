@@ -293,6 +293,7 @@ export default defineSource({
   validate,
   view: {
     title: (d) => (d.kind === 'chart' ? `网易云音乐 · ${d.name}` : '网易云音乐排行榜'),
+    columns: (_d, p) => (p.id ? { title: '歌曲', hot: '时长' } : { title: '榜单', hot: '更新频率' }),
     rows: (d) =>
       d.kind === 'chart'
         ? d.list.map((t) => ({

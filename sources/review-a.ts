@@ -132,6 +132,7 @@ export default defineSource({
   validate,
   view: {
     title: (d) => d.chart_title,
+    columns: (_d, p) => ({ title: p.type === 'movie' ? '电影' : p.type.startsWith('tv') ? '剧集' : '节目', hot: '评分' }),
     rows: (d) =>
       d.list.map((i) => ({
         title: i.title,

@@ -189,6 +189,7 @@ export default defineSource({
   view: {
     title: (d) => TITLES[d.board] ?? '百度热搜',
     rows,
+    columns: (_d, p) => (p.board === 'forum' ? { title: '话题', hot: '讨论' } : p.board === 'teleplay' ? { title: '剧集', hot: '热度' } : { title: '热搜', hot: '热度' }),
   },
   example: '/v2/apis/search-a/hot?encoding=text',
 });

@@ -129,6 +129,7 @@ export default defineSource({
   validate,
   view: {
     title: (d) => `Hacker News · ${d.type === 'top' ? 'Top' : d.type === 'new' ? 'New' : 'Best'} stories`,
+    columns: () => ({ title: '文章', hot: '得分' }),
     rows: (d) =>
       d.list.map((s) => ({
         title: s.title,

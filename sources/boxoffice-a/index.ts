@@ -7,7 +7,7 @@
  * answers a verification page or a JSON error without lists: both are `blocked`.
  */
 import { SourceError } from '../../src/kernel/errors.ts';
-import { defineSource, type FetchContext } from '../../src/kernel/source.ts';
+import { defineSource, type ColumnLabels, type FetchContext } from '../../src/kernel/source.ts';
 import { formatDateTime } from '../../src/kernel/time.ts';
 import { decodeDigitFont, decodeDigits, entityCodePoints } from './digit-font.ts';
 import { DEFAULT_GUARD_SALT, DEFAULT_SIGN_KEY, signRequest } from './sign.ts';
@@ -445,6 +445,14 @@ function hot(d: BoxOfficeData, i: number): string | undefined {
   }
 }
 
+/** What the html table's columns hold, per chart (the `hot` column is `hot()` above). */
+const COLUMNS: Record<ChartId, ColumnLabels> = {
+  'all-movie': { title: '电影', hot: '总票房' },
+  'realtime-movie': { title: '电影', hot: '今日票房' },
+  'realtime-tv': { title: '节目', hot: '市场占有率' },
+  'realtime-web': { title: '剧集', hot: '热度' },
+};
+
 /** RSS guids: tv and web rows share the dashboard link, so they get their own. */
 function guid(d: BoxOfficeData, i: number): string | undefined {
   if (d.chart === 'realtime-tv') return `boxoffice-a:tv:${d.list[i]!.channel_name}:${d.list[i]!.programme_name}`;
@@ -489,6 +497,7 @@ export default defineSource({
   view: {
     title: (d) =>
       d.chart === 'realtime-movie' && d.box_office_desc ? `${d.chart_title} · 今日大盘 ${d.box_office_desc}` : d.chart_title,
+    columns: (_d, p) => COLUMNS[p.chart as ChartId],
     rows: (d) =>
       d.list.map((item, i) => {
         const s = summary(d, i);

@@ -2,15 +2,22 @@
  * Generic renderings used when a source gives no override: from `rows` when it has them,
  * otherwise from the data itself (flattened into labelled lines).
  */
-import type { Row } from '../kernel/source.ts';
+import type { ColumnLabels, Row } from '../kernel/source.ts';
 import { escapeHtml, escapeMarkdown, markdownUrl, safeUrl } from './escape.ts';
 
 export interface GenericInput {
   title: string;
   data: unknown;
   rows: Row[] | undefined;
-  /** "Updated 2026-11-21 10:00:00 (Asia/Shanghai)" or similar footer line. */
+  /** "Updated 2026-11-21 10:00:00 (Asia/Shanghai)" or similar footer line (in Chinese for html pages). */
   footer: string | undefined;
+}
+
+export interface HtmlInput extends GenericInput {
+  /** The table's column labels (html only). */
+  columns?: ColumnLabels | undefined;
+  /** Already-escaped page content instead of the rows or the data table (a source's `htmlBody`). */
+  body?: string | undefined;
 }
 
 function hotText(hot: Row['hot']): string {
@@ -70,8 +77,8 @@ export function htmlPage(title: string, body: string): string {
 <title>${escapeHtml(title)}</title>
 <style>
 body{font:16px/1.5 system-ui,-apple-system,"Segoe UI","PingFang SC","Microsoft YaHei",sans-serif;max-width:60rem;margin:0 auto;padding:1rem;color:#1f2328;background:#fff}
-h1{font-size:1.5rem}table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #d0d7de;padding:.4rem .5rem;text-align:left;vertical-align:top}
-td.n{color:#57606a;width:2.5rem}td.h{white-space:nowrap;color:#9a6700}a{color:#0969da;text-decoration:none}a:hover{text-decoration:underline}
+h1{font-size:1.5rem}table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #d0d7de;padding:.4rem .5rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+thead th{color:#57606a;font-weight:600;white-space:nowrap}td.n{color:#57606a;width:2.5rem}td.h{white-space:nowrap;color:#9a6700}a{color:#0969da;text-decoration:none}a:hover{text-decoration:underline}
 .s{color:#57606a;font-size:.9em}footer{color:#57606a;font-size:.85em;margin-top:1rem}img{max-width:100%}
 @media (prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}th,td{border-color:#30363d}a{color:#4493f8}.s,td.n,footer{color:#8d96a0}}
 </style>
@@ -83,16 +90,20 @@ ${body}
 `;
 }
 
-export function renderHtml(input: GenericInput): string {
+export function renderHtml(input: HtmlInput): string {
   const parts = [`<h1>${escapeHtml(input.title)}</h1>`];
-  if (input.rows) {
-    parts.push('<table><thead><tr><th>#</th><th>Title</th><th>Heat</th></tr></thead><tbody>');
+  if (input.body !== undefined) {
+    parts.push(input.body);
+  } else if (input.rows) {
+    const hasHot = input.rows.some((r) => r.hot !== undefined && r.hot !== '');
+    const head = ['#', input.columns?.title ?? '标题', ...(hasHot ? [input.columns?.hot ?? '热度'] : [])];
+    parts.push(`<table><thead><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>`);
     input.rows.forEach((r, i) => {
       const link = safeUrl(r.link);
       const title = link ? `<a href="${escapeHtml(link)}" rel="noopener noreferrer">${escapeHtml(r.title)}</a>` : escapeHtml(r.title);
       const summary = r.summary ? `<div class="s">${escapeHtml(r.summary)}</div>` : '';
       const hot = r.hot === undefined ? '' : escapeHtml(typeof r.hot === 'number' ? r.hot.toLocaleString('en-US') : r.hot);
-      parts.push(`<tr><td class="n">${i + 1}</td><td>${title}${summary}</td><td class="h">${hot}</td></tr>`);
+      parts.push(`<tr><td class="n">${i + 1}</td><td>${title}${summary}</td>${hasHot ? `<td class="h">${hot}</td>` : ''}</tr>`);
     });
     parts.push('</tbody></table>');
   } else {

@@ -12,7 +12,7 @@ import type { Encoding, Row } from '../kernel/source.ts';
 import type { Store } from '../kernel/store.ts';
 import { formatDateTime } from '../kernel/time.ts';
 import { escapeHtml } from './escape.ts';
-import { renderHtml, renderMarkdown, renderText, type GenericInput } from './generic.ts';
+import { renderHtml, renderMarkdown, renderText, type GenericInput, type HtmlInput } from './generic.ts';
 
 export const CONTENT_TYPES = {
   json: 'application/json; charset=utf-8',
@@ -55,12 +55,30 @@ function footer(r: ReadResult): string | undefined {
   return `Updated ${formatDateTime(r.fetchedAt)} (Asia/Shanghai)${r.cache === 'STALE' ? ' · stale: the upstream could not be refreshed' : ''}`;
 }
 
+/** The footer of html pages, in their language (Chinese, as their titles and labels are). */
+function htmlFooter(r: ReadResult): string | undefined {
+  if (r.cache === 'NONE') return undefined;
+  return `更新于 ${formatDateTime(r.fetchedAt)}（北京时间）${r.cache === 'STALE' ? '；上游暂时无法刷新，显示的是上次成功获取的数据' : ''}`;
+}
+
 function rowsOf(r: ReadResult): Row[] | undefined {
   return r.source.view.rows?.(r.data, r.params);
 }
 
 function genericInput(r: ReadResult): GenericInput {
   return { title: r.source.view.title?.(r.data, r.params) ?? r.source.name, data: r.data, rows: rowsOf(r), footer: footer(r) };
+}
+
+function htmlInput(r: ReadResult): HtmlInput {
+  const view = r.source.view;
+  return {
+    title: view.title?.(r.data, r.params) ?? r.source.name,
+    data: r.data,
+    rows: view.htmlBody ? undefined : rowsOf(r),
+    footer: htmlFooter(r),
+    columns: view.columns?.(r.data, r.params),
+    body: view.htmlBody?.(r.data, r.params),
+  };
 }
 
 async function renderRss(r: ReadResult, deps: RenderDeps): Promise<string> {
@@ -190,7 +208,7 @@ async function renderBody(r: ReadResult, encoding: Encoding, deps: RenderDeps, f
     case 'markdown':
       return textAnswer(r, freshness, view.markdown ? await view.markdown(r.data, r.params) : renderMarkdown(genericInput(r)), CONTENT_TYPES.markdown);
     case 'html':
-      return textAnswer(r, freshness, view.html ? await view.html(r.data, r.params) : renderHtml(genericInput(r)), CONTENT_TYPES.html);
+      return textAnswer(r, freshness, view.html ? await view.html(r.data, r.params) : renderHtml(htmlInput(r)), CONTENT_TYPES.html);
     case 'rss':
       return textAnswer(r, freshness, await renderRss(r, deps), CONTENT_TYPES.rss);
     case 'image': {

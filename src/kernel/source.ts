@@ -145,6 +145,17 @@ export interface Row {
   contentHtml?: string;
 }
 
+/**
+ * Header labels of the generic html table, in the page's language (Chinese, as the sites are):
+ * what each column holds. A column no row fills is left out.
+ */
+export interface ColumnLabels {
+  /** The column of `Row.title` (default 标题), e.g. 电影, 话题. */
+  title?: string;
+  /** The column of `Row.hot` (default 热度), e.g. 票房, 评分, 来源, 状态. */
+  hot?: string;
+}
+
 export interface FeedHistoryEntry<D> {
   data: D;
   fetchedAt: number;
@@ -155,6 +166,13 @@ export interface ViewHints<D, P> {
   title?(data: D, params: P): string;
   /** Rows for generic text/markdown/html/rss renderings. */
   rows?(data: D, params: P): Row[];
+  /** Labels of the generic html table's columns (see ColumnLabels). */
+  columns?(data: D, params: P): ColumnLabels;
+  /**
+   * The content of the html page where it is not a table of rows: the encoding layer wraps it in
+   * the page shell every page shares, under the `title` heading and above the update footer.
+   */
+  htmlBody?(data: D, params: P): string;
   /** Overrides per encoding where the generic rendering does not fit. */
   text?(data: D, params: P): string | Promise<string>;
   markdown?(data: D, params: P): string | Promise<string>;
