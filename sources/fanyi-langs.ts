@@ -13,7 +13,7 @@ export default defineSource({
   id: 'fanyi-langs',
   name: '翻译支持的语言',
   description: 'The 109 languages accepted by /v2/apis/fanyi as `from` and `to`: code, Chinese name and English name.',
-  routes: [{ path: '/fanyi/langs' }],
+  routes: [{ path: '/fanyi/langs', methods: ['GET', 'POST'] }],
   mode: 'local',
   compute: (): LanguageList => ({ list: LANGUAGES, total: LANGUAGES.length }),
   view: {

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { sources } from '../sources/index.ts';
 import { settings, type Setting } from '../src/config.ts';
 import { createRegistry, sourceSettings } from '../src/kernel/registry.ts';
-import { endpointsBlock, envBlock, README, renderReadme, replaceBlock } from '../scripts/readme.ts';
+import { endpointsBlock, envBlock, README, renderReadme, replaceBlock, sixtyBlock } from '../scripts/readme.ts';
+import { aliasPaths, SIXTY_ALIASES, SIXTY_UNSERVED } from '../src/http/sixty-aliases.ts';
 
 const registry = createRegistry(sources);
 const readme = fs.readFileSync(README, 'utf8');
@@ -21,7 +22,7 @@ function block(text: string, name: string): string {
 describe('README.md', () => {
   it('has the generated blocks exactly as `npm run docs` writes them', () => {
     const expected = renderReadme(readme, registry);
-    for (const name of ['endpoints', 'env']) {
+    for (const name of ['endpoints', 'env', 'sixty']) {
       expect(block(readme, name), `README.md block "${name}" is stale: run \`npm run docs\` and commit README.md`).toBe(block(expected, name));
     }
     expect(readme === expected, 'README.md is stale: run `npm run docs` and commit README.md').toBe(true);
@@ -32,6 +33,17 @@ describe('README.md', () => {
     for (const s of registry.sources) for (const r of s.routes) expect(endpoints, r.path).toContain(`| \`/v2/apis${r.path}\`<br>`);
     expect(endpoints.match(/\| `curl '/g)?.length).toBe(registry.sources.reduce((n, s) => n + s.routes.length, 0));
     for (const e of ['json', 'text', 'markdown', 'html', 'rss', 'image', 'image-proxy', 'audio', 'audio-proxy']) expect(endpoints).toContain(`- **${e}**: `);
+  });
+
+  it('lists every 60s path that answers here, with its endpoint, and the ones that do not', () => {
+    const sixty = sixtyBlock();
+    expect(readme).toContain('## 60s compatibility');
+    for (const a of SIXTY_ALIASES) {
+      const row = sixty.split('\n').find((l) => l.startsWith(`| \`/v2${a.sixty}\``));
+      expect(row, a.sixty).toBeDefined();
+      for (const p of aliasPaths(a)) expect(row).toContain(`\`${p}\``);
+    }
+    for (const p of SIXTY_UNSERVED) expect(sixty).toContain(`\`/v2${p}\``);
   });
 
   it('documents every setting of src/config.ts and every source setting, with its default', () => {
