@@ -4,12 +4,16 @@
  * same cache, the query passed through; listed in the catalogue and OpenAPI as aliases of the
  * canonical route; 60s paths we do not serve stay 404 with the usual envelope.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sources } from '../../sources/index.ts';
+import type { FastPath } from '../../src/http/apis-fast-path.ts';
 import { buildOpenApi, openApiPath, type JsonObject } from '../../src/http/openapi.ts';
 import { aliasPaths, createAliasResolver, SIXTY_ALIASES, SIXTY_UNSERVED, type SixtyAlias } from '../../src/http/sixty-aliases.ts';
 import { createRegistry, routeExample, supportedEncodings } from '../../src/kernel/registry.ts';
 import type { AnySource, Encoding, RouteSpec } from '../../src/kernel/source.ts';
+import { eventually, startLoggedService } from '../ops/support.ts';
 import { startService, type TestService } from '../support/service.ts';
 import { Upstream } from '../support/upstream.ts';
 
@@ -204,5 +208,59 @@ describe('60s paths and the abuse limits', () => {
     const third = await svc.get('/v2/apis/hash?content=a');
     expect(third.status).toBe(429);
     expect((await svc.get('/v2/hash?content=a')).status).toBe(429);
+  });
+});
+
+describe('60s paths on the fast path', () => {
+  const upstream = new Upstream();
+  let svc: TestService;
+  let server: http.Server;
+  let base = '';
+  const taken: string[] = [];
+  beforeAll(async () => {
+    await upstream.start();
+    svc = await startService({ upstream, env: { SOURCE_HOT_MICROBLOG_COOKIE: 'SUB=alias' } });
+    // The app's own callback, with its fast path observed.
+    const app = svc.app as unknown as { fastPath: FastPath };
+    const fast = app.fastPath;
+    app.fastPath = (req, res) => {
+      const answered = fast(req, res);
+      if (answered) taken.push(req.url ?? '');
+      return answered;
+    };
+    server = http.createServer(svc.app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await svc.close();
+    await upstream.stop();
+  });
+
+  it('resolves an alias before the fast path, which answers it as the canonical route', async () => {
+    const canonical = await fetch(`${base}/v2/apis/hot-microblog?encoding=text`);
+    expect(canonical.status).toBe(200);
+    const alias = await fetch(`${base}/v2/weibo?encoding=text`);
+    expect(alias.status).toBe(200);
+    expect(alias.headers.get('x-cache')).toBe('HIT');
+    expect(await alias.text()).toBe(await canonical.text());
+    expect(taken).toEqual(['/v2/apis/hot-microblog?encoding=text', '/v2/apis/hot-microblog?encoding=text']);
+  });
+});
+
+describe('60s paths in the access log', () => {
+  it('logs the canonical path with the alias it was asked at', async () => {
+    const { svc, base, lines } = await startLoggedService({});
+    try {
+      expect((await fetch(`${base}/v2/hash?content=a`)).status).toBe(200);
+      await eventually(async () => {
+        const entry = lines.map((l) => JSON.parse(l) as { msg?: string; path?: string; alias?: string }).find((l) => l.msg === 'request');
+        expect(entry).toMatchObject({ path: '/v2/apis/hash', alias: '/v2/hash' });
+      });
+    } finally {
+      await svc.close();
+    }
   });
 });
