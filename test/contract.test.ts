@@ -58,10 +58,16 @@ describe('every example answers in every declared encoding', () => {
     await upstream.stop();
   });
 
-  it('lists every route in the catalogue', async () => {
-    const body = (await (await svc.get('/v2/apis')).json()) as { data: { endpoints: { path: string }[] } };
+  it('lists every route in the catalogue, each with an example of its own', async () => {
+    const body = (await (await svc.get('/v2/apis')).json()) as { data: { endpoints: { path: string; example: string }[] } };
     const listed = new Set(body.data.endpoints.map((e) => e.path));
     for (const s of sources) for (const r of s.routes) expect(listed.has(`/v2/apis${r.path}`), r.path).toBe(true);
+    for (const e of body.data.endpoints) {
+      const own = new RegExp(`^${e.path.replace(/:\w+/g, '[^/?]+')}(\\?|$)`);
+      // A literal sibling route (music-rank/list beside music-rank/:id) is another route's example.
+      const sibling = body.data.endpoints.some((o) => o !== e && !o.path.includes(':') && e.example.split('?')[0] === o.path);
+      expect(own.test(e.example) && !sibling, `${e.path}: example ${e.example}`).toBe(true);
+    }
   });
 
   for (const source of sources) {
