@@ -56,8 +56,8 @@ describe.skipIf(skip)(skip ? NO_BROWSER_MESSAGE : 'html pages in headless Chromi
     const res = await page.goto(`${svc.base}${url}`);
     expect(res?.status(), url).toBe(200);
     const seen = await page.evaluate(() => {
-      const headers = [...document.querySelectorAll('thead th')].map((th) => th.textContent ?? '');
-      const rows = [...document.querySelectorAll('tbody tr')];
+      const headers = Array.from(document.querySelectorAll('thead th')).map((th) => th.textContent ?? '');
+      const rows = Array.from(document.querySelectorAll('tbody tr'));
       const columnsFilled = headers.map((_, i) => rows.some((tr) => (tr.children[i]?.textContent ?? '').trim() !== ''));
       const footer = document.querySelector('footer');
       return {
