@@ -99,6 +99,7 @@ export const SIXTY_UNSERVED: readonly string[] = ['/chemical', '/it-news', '/it-
 
 export const SIXTY_PREFIX = '/v2';
 const APIS_PREFIX = '/v2/apis';
+const PREFIX_SLASH = `${SIXTY_PREFIX}/`;
 
 /** The paths at which one alias answers: under /v2/apis (unless that is the route itself) and at 60s's /v2. */
 export function aliasPaths(a: SixtyAlias): string[] {
@@ -118,6 +119,8 @@ function fillPath(route: string, values: Readonly<Record<string, string>>): stri
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 interface PatternAlias {
+  /** The literal start of the path, lower-cased: most paths are ruled out by it without the RegExp. */
+  prefix: string;
   re: RegExp;
   names: string[];
   alias: SixtyAlias;
@@ -155,8 +158,8 @@ export function createAliasResolver(registry: Registry): AliasResolver {
     for (const p of aliasPaths(a)) {
       if (ours.has(p.toLowerCase())) problems.push(`${p} would hide our own route`);
       if (captured.length) {
-        const re = new RegExp(`^${escapeRe(p).replace(/:(\w+)/g, '([^/]+)')}/?$`, 'i');
-        patterns.push({ re, names: captured, alias: a });
+        const re = new RegExp(`^${escapeRe(p).replace(/:(\w+)/g, '([^/]+)')}$`, 'i');
+        patterns.push({ prefix: p.slice(0, p.indexOf(':')).toLowerCase(), re, names: captured, alias: a });
       } else {
         if (exact.has(p)) problems.push(`${p} is listed twice`);
         exact.set(p, `${APIS_PREFIX}${fillPath(a.route, a.params ?? {})}`);
@@ -167,20 +170,21 @@ export function createAliasResolver(registry: Registry): AliasResolver {
 
   return {
     resolve(url) {
-      if (!url.startsWith(SIXTY_PREFIX)) return undefined;
+      if (!url.startsWith(PREFIX_SLASH)) return undefined;
       const q = url.indexOf('?');
       const path = q < 0 ? url : url.slice(0, q);
-      const query = q < 0 ? '' : url.slice(q);
       // The router matches paths case-insensitively with an optional trailing slash; so do aliases.
       const key = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-      const target = exact.get(key) ?? exact.get(key.toLowerCase());
-      if (target) return target + query;
-      for (const { re, names, alias } of patterns) {
-        const m = re.exec(path);
+      const lower = /[A-Z]/.test(key) ? key.toLowerCase() : key;
+      const target = exact.get(lower);
+      if (target) return q < 0 ? target : target + url.slice(q);
+      for (const { prefix, re, names, alias } of patterns) {
+        if (!lower.startsWith(prefix)) continue;
+        const m = re.exec(key);
         if (!m) continue;
         const values: Record<string, string> = { ...alias.params };
         names.forEach((name, i) => (values[name] = m[i + 1] as string));
-        return `${APIS_PREFIX}${fillPath(alias.route, values)}${query}`;
+        return `${APIS_PREFIX}${fillPath(alias.route, values)}${q < 0 ? '' : url.slice(q)}`;
       }
       return undefined;
     },
