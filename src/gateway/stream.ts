@@ -27,6 +27,8 @@ export interface StreamOptions {
   onEvent?: (data: string) => void;
   /** Each raw chunk (for non-SSE streams). */
   onChunk?: (chunk: Buffer) => void;
+  /** SSE only: events whose data this returns true for are not sent (the rest pass byte for byte). */
+  dropEvent?: (data: string) => boolean;
 }
 
 export interface StreamResult {
@@ -69,6 +71,37 @@ class BoundaryTracker {
   }
 }
 
+/** Cuts SSE text into whole events (each with its blank-line terminator), so one can be left out. */
+export class EventCutter {
+  private buf = '';
+  push(text: string): string[] {
+    this.buf += text;
+    const out: string[] = [];
+    const end = /\r\n\r\n|\n\n|\r\r/g;
+    let from = 0;
+    for (let m = end.exec(this.buf); m; m = end.exec(this.buf)) {
+      out.push(this.buf.slice(from, m.index + m[0].length));
+      from = m.index + m[0].length;
+    }
+    this.buf = this.buf.slice(from);
+    return out;
+  }
+  /** Whatever followed the last complete event. */
+  rest(): string {
+    const r = this.buf;
+    this.buf = '';
+    return r;
+  }
+}
+
+export function eventData(raw: string): string {
+  return raw
+    .split(/\r\n|\n|\r/)
+    .filter((l) => l.startsWith('data:'))
+    .map((l) => l.slice(l.startsWith('data: ') ? 6 : 5))
+    .join('\n');
+}
+
 export async function relayStream(o: StreamOptions): Promise<StreamResult> {
   const { res, up } = o;
   let clientGone = false;
@@ -82,6 +115,14 @@ export async function relayStream(o: StreamOptions): Promise<StreamResult> {
   const boundary = new BoundaryTracker();
   const decoder = new TextDecoder();
   const parser = o.sse && o.onEvent ? createParser({ onEvent: (ev) => o.onEvent!(ev.data) }) : undefined;
+  const cutter = o.sse && o.dropEvent ? new EventCutter() : undefined;
+  const cutDecoder = new TextDecoder();
+  /** The bytes to send for one upstream chunk: all of it, or its events that are not dropped. */
+  const outgoing = (chunk: Buffer): Buffer => {
+    if (!cutter) return chunk;
+    const kept = cutter.push(cutDecoder.decode(chunk, { stream: true })).filter((ev) => !o.dropEvent!(eventData(ev)));
+    return Buffer.from(kept.join(''), 'utf8');
+  };
   let bytes = 0;
   let lastWrite = Date.now();
   let timer: NodeJS.Timeout | undefined;
@@ -100,11 +141,17 @@ export async function relayStream(o: StreamOptions): Promise<StreamResult> {
       const chunk = piece as Buffer;
       if (parser) parser.feed(decoder.decode(chunk, { stream: true }));
       o.onChunk?.(chunk);
-      boundary.push(chunk);
-      bytes += chunk.length;
+      const out = outgoing(chunk);
+      if (out.length === 0) continue;
+      boundary.push(out);
+      bytes += out.length;
       lastWrite = Date.now();
-      if (!res.write(chunk)) await waitDrainOrClose(res);
+      if (!res.write(out)) await waitDrainOrClose(res);
       if (clientGone) break;
+    }
+    if (cutter) {
+      const tail = cutter.rest() + cutDecoder.decode();
+      if (tail) res.write(tail);
     }
     if (clientGone || o.signal.aborted) {
       up.body.destroy();

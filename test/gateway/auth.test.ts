@@ -179,7 +179,7 @@ describe('key policy', () => {
   });
 
   it('quota: usage is charged, then 429 insufficient_quota with x-should-retry: false', async () => {
-    const k = await makeKey(h.svc, { quotaTokens: 20 });
+    const k = await makeKey(h.svc, { quotaMicros: 40 });
     const first = await postJson(h.base, '/v1/chat/completions', CHAT, bearer(k.key));
     expect(first.status).toBe(200);
     await usageRows(h.svc, k.record.id, 1);

@@ -19,7 +19,7 @@ const newKey = (over: Partial<NewKey> = {}): NewKey => ({
   name: 'test',
   level: 'default',
   levelExplicit: false,
-  quotaTokens: null,
+  quotaMicros: null,
   models: [],
   ips: [],
   expiresAt: null,
@@ -103,9 +103,9 @@ for (const { name, open, skip } of backends) describe.skipIf(!!skip)(`gateway st
   });
 
   it('a key created on one instance is valid on the other; a revocation holds everywhere at once', async () => {
-    const { key, record } = await keysA.create(newKey({ name: 'shared', models: ['gpt-4o*'], ips: ['10.0.0.0/8'], quotaTokens: 1000, expiresAt: Date.parse('2030-01-01T00:00:00Z') }));
+    const { key, record } = await keysA.create(newKey({ name: 'shared', models: ['gpt-4o*'], ips: ['10.0.0.0/8'], quotaMicros: 1_000_000, expiresAt: Date.parse('2030-01-01T00:00:00Z') }));
     expect(key).toMatch(KEY_PATTERN);
-    expect(record).toMatchObject({ name: 'shared', accountId: record.id, level: 'default', models: ['gpt-4o*'], ips: ['10.0.0.0/8'], quotaTokens: 1000, usedTokens: 0, revokedAt: null });
+    expect(record).toMatchObject({ name: 'shared', accountId: record.id, level: 'default', models: ['gpt-4o*'], ips: ['10.0.0.0/8'], quotaMicros: 1_000_000, spentMicros: 0, usedTokens: 0, revokedAt: null });
     expect(record.hint).toBe(`${key.slice(0, 7)}…${key.slice(-4)}`);
     expect(await keysB.findByKey(key)).toEqual(record);
     expect(await keysB.findByKey(`sk-${'A'.repeat(43)}`)).toBeUndefined();
@@ -143,6 +143,7 @@ for (const { name, open, skip } of backends) describe.skipIf(!!skip)(`gateway st
     completionTokens: 5,
     totalTokens: 15,
     chargedTokens: 15,
+    costMicros: 75,
     usageSource: 'upstream',
     endReason: 'completed',
     ttfbMs: 12.6,
