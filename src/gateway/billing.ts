@@ -8,16 +8,15 @@
 import { isObject, nonNegativeInt, type JsonObject } from './body.ts';
 import type { Units } from './call.ts';
 import { AUDIO_BYTES_PER_SECOND } from './estimate.ts';
-import { NOTHING_CONSUMED } from './prices.ts';
 
 export const SPEECH_CHARS_PER_SECOND = 15;
 export const DEFAULT_VIDEO_SECONDS = 4;
 
+export const NO_UNITS: Readonly<Units> = { images: undefined, audioInSeconds: 0, audioOutSeconds: 0, videoSeconds: 0, videoCalls: 0, musicTasks: 0, rerankSearches: 0 };
+
 /** The units to charge: all of them once the upstream succeeded, none otherwise. */
 export function billedUnits(units: Units, succeeded: boolean): Units {
-  if (succeeded) return units;
-  const { inputTokens: _i, cachedInputTokens: _c, outputTokens: _o, ...none } = NOTHING_CONSUMED;
-  return none;
+  return succeeded ? units : NO_UNITS;
 }
 
 function stringField(body: JsonObject, name: string): string | undefined {

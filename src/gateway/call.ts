@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import type { Logger } from '../kernel/log.ts';
 import type { AppContext } from '../http/middleware.ts';
 import { isObject, tryParseJson } from './body.ts';
+import { NO_UNITS } from './billing.ts';
 import { creditLimited } from './credit.ts';
 import { errorBody, GatewayError, creditRefused, modelNotAllowed, upstreamAuthFailed, upstreamBadGateway, upstreamInvalidResponse, upstreamNotConfigured, type GatewayFamily } from './errors.ts';
 import type { KeyRecord } from './keys.ts';
@@ -133,7 +134,7 @@ export class GatewayCall {
   /** Characters of generated text delivered (estimates the bill of a cut stream). */
   outputChars = 0;
   /** Units billed when the upstream succeeded (see Reservation.units). */
-  units: Units = { ...NOTHING_CONSUMED };
+  units: Units = { ...NO_UNITS };
   /** The credit reservation of a limited key (released when the request is settled). */
   reservationId: string | null = null;
   reservedMicros = 0;

@@ -208,10 +208,10 @@ async function account(call: GatewayCall, deps: GatewayDeps): Promise<void> {
     }
     const ctx = call.ctx;
     const cost = deps.prices.cost(call.model, {
+      ...billedUnits(call.units, succeeded),
       inputTokens: prompt,
       cachedInputTokens: call.usage?.cached ?? 0,
       outputTokens: completion,
-      ...billedUnits(call.units, succeeded),
     });
     const row: UsageRow = {
       requestId: ctx.state.rid,

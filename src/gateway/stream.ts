@@ -27,7 +27,7 @@ export interface StreamOptions {
   onEvent?: (data: string) => void;
   /** Each raw chunk (for non-SSE streams). */
   onChunk?: (chunk: Buffer) => void;
-  /** SSE only: events whose data this returns true for are not sent (the rest pass byte for byte). */
+  /** SSE only: events that mention "usage" and whose data this returns true for are not sent (the rest pass byte for byte). */
   dropEvent?: (data: string) => boolean;
 }
 
@@ -71,25 +71,58 @@ class BoundaryTracker {
   }
 }
 
-/** Cuts SSE text into whole events (each with its blank-line terminator), so one can be left out. */
+const LF2 = Buffer.from('\n\n');
+
+/** The end (after its blank line: \n\n, \r\r or \r\n\r\n) of the first event from `from`; -1 if incomplete. */
+function eventEnd(b: Buffer, from: number, crlf: boolean): number {
+  if (!crlf) {
+    const i = b.indexOf(LF2, from);
+    return i < 0 ? -1 : i + 2;
+  }
+  for (let i = from; i < b.length - 1; i++) {
+    const c = b[i];
+    if (c === 0x0a && b[i + 1] === 0x0a) return i + 2;
+    if (c === 0x0d && b[i + 1] === 0x0d) return i + 2;
+    if (c === 0x0d && b[i + 1] === 0x0a && b[i + 2] === 0x0d && b[i + 3] === 0x0a) return i + 4;
+  }
+  return -1;
+}
+
+/**
+ * Cuts an SSE byte stream into whole events (each with its blank-line terminator) so one can
+ * be left out. Works on bytes: only an event that contains `mark` is decoded and judged.
+ */
 export class EventCutter {
-  private buf = '';
-  push(text: string): string[] {
-    this.buf += text;
-    const out: string[] = [];
-    const end = /\r\n\r\n|\n\n|\r\r/g;
+  private pending: Buffer = Buffer.alloc(0);
+  constructor(
+    private readonly mark: Buffer,
+    private readonly drop: (data: string) => boolean,
+  ) {}
+
+  /** The bytes to send now: every complete event that is kept (the incomplete tail waits). */
+  push(chunk: Buffer): Buffer[] {
+    const b = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    const out: Buffer[] = [];
     let from = 0;
-    for (let m = end.exec(this.buf); m; m = end.exec(this.buf)) {
-      out.push(this.buf.slice(from, m.index + m[0].length));
-      from = m.index + m[0].length;
+    let keptFrom = 0;
+    const crlf = b.includes(0x0d);
+    for (let end = eventEnd(b, 0, crlf); end > 0; end = eventEnd(b, from, crlf)) {
+      const event = b.subarray(from, end);
+      if (event.includes(this.mark) && this.drop(eventData(event.toString('utf8')))) {
+        if (from > keptFrom) out.push(b.subarray(keptFrom, from));
+        keptFrom = end;
+      }
+      from = end;
     }
-    this.buf = this.buf.slice(from);
+    if (from > keptFrom) out.push(b.subarray(keptFrom, from));
+    this.pending = Buffer.from(b.subarray(from));
     return out;
   }
+
   /** Whatever followed the last complete event. */
-  rest(): string {
-    const r = this.buf;
-    this.buf = '';
+  rest(): Buffer {
+    const r = this.pending;
+    this.pending = Buffer.alloc(0);
     return r;
   }
 }
@@ -115,13 +148,12 @@ export async function relayStream(o: StreamOptions): Promise<StreamResult> {
   const boundary = new BoundaryTracker();
   const decoder = new TextDecoder();
   const parser = o.sse && o.onEvent ? createParser({ onEvent: (ev) => o.onEvent!(ev.data) }) : undefined;
-  const cutter = o.sse && o.dropEvent ? new EventCutter() : undefined;
-  const cutDecoder = new TextDecoder();
+  const cutter = o.sse && o.dropEvent ? new EventCutter(Buffer.from('"usage"'), o.dropEvent) : undefined;
   /** The bytes to send for one upstream chunk: all of it, or its events that are not dropped. */
   const outgoing = (chunk: Buffer): Buffer => {
     if (!cutter) return chunk;
-    const kept = cutter.push(cutDecoder.decode(chunk, { stream: true })).filter((ev) => !o.dropEvent!(eventData(ev)));
-    return Buffer.from(kept.join(''), 'utf8');
+    const kept = cutter.push(chunk);
+    return kept.length === 1 ? kept[0]! : Buffer.concat(kept);
   };
   let bytes = 0;
   let lastWrite = Date.now();
@@ -141,17 +173,21 @@ export async function relayStream(o: StreamOptions): Promise<StreamResult> {
       const chunk = piece as Buffer;
       if (parser) parser.feed(decoder.decode(chunk, { stream: true }));
       o.onChunk?.(chunk);
+      // The upstream is not quiet, even when this chunk completes no event to send.
+      lastWrite = Date.now();
       const out = outgoing(chunk);
       if (out.length === 0) continue;
       boundary.push(out);
       bytes += out.length;
-      lastWrite = Date.now();
-      if (!res.write(out)) await waitDrainOrClose(res);
+      if (!res.write(out)) {
+        await waitDrainOrClose(res);
+        lastWrite = Date.now();
+      }
       if (clientGone) break;
     }
     if (cutter) {
-      const tail = cutter.rest() + cutDecoder.decode();
-      if (tail) res.write(tail);
+      const tail = cutter.rest();
+      if (tail.length) res.write(tail);
     }
     if (clientGone || o.signal.aborted) {
       up.body.destroy();
