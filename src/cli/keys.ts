@@ -266,7 +266,10 @@ export async function run(argv: readonly string[], env: Record<string, string | 
           record = await keys.topUp(id, micros);
         } else {
           const patch = editPatch(values, levels, err);
-          if ((patch.budgetMicros ?? before.budgetMicros) !== null && (patch.budgetPeriod === undefined ? before.budgetPeriod : patch.budgetPeriod) === null) patch.budgetPeriod = 'monthly';
+          // A budget needs a period: monthly unless one is given or kept.
+          const budget = patch.budgetMicros !== undefined ? patch.budgetMicros : before.budgetMicros;
+          const period = patch.budgetPeriod !== undefined ? patch.budgetPeriod : before.budgetPeriod;
+          if (budget !== null && period === null) patch.budgetPeriod = 'monthly';
           record = await keys.update(id, patch);
         }
         if (!record) return 1;
