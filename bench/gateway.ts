@@ -84,7 +84,7 @@ async function runGateway(upstreamUrl: string): Promise<void> {
       AI_LEVELS: JSON.stringify({ bench: { rpm: big, rpd: big, tpm: big } }),
     },
   });
-  const { key } = await svc.gateway.keys.create({ name: 'bench', level: 'bench', levelExplicit: true, quotaTokens: null, models: [], ips: [], expiresAt: null });
+  const { key } = await svc.gateway.keys.create({ name: 'bench', level: 'bench', levelExplicit: true, quotaMicros: null, models: [], ips: [], expiresAt: null });
   const port = await svc.listen(0, '127.0.0.1');
   process.send!({ type: 'ready', port, key, rssKb: Math.round(process.memoryUsage().rss / 1024) } satisfies Ready);
   process.on('message', async (m: { type: string }) => {

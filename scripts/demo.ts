@@ -98,7 +98,7 @@ export async function startDemo(opts: { port?: number; host?: string; env?: Reco
       }),
     );
     results.sort((a, b) => paths.indexOf(a.path) - paths.indexOf(b.path));
-    const { key } = await svc.gateway.keys.create({ name: 'demo', account: 'demo', level: svc.gateway.levels.defaultLevel, levelExplicit: false, quotaTokens: null, models: [], ips: [], expiresAt: null });
+    const { key } = await svc.gateway.keys.create({ name: 'demo', account: 'demo', level: svc.gateway.levels.defaultLevel, levelExplicit: false, quotaMicros: null, models: [], ips: [], expiresAt: null });
 
     return {
       service: svc,

@@ -4,15 +4,19 @@
  * allowlist, the TPM reservation, the upstream request and the three ways to answer (a
  * buffered JSON body, a stream, or an upstream error).
  */
+import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Logger } from '../kernel/log.ts';
 import type { AppContext } from '../http/middleware.ts';
 import { isObject, tryParseJson } from './body.ts';
-import { errorBody, GatewayError, modelNotAllowed, upstreamAuthFailed, upstreamBadGateway, upstreamInvalidResponse, upstreamNotConfigured, type GatewayFamily } from './errors.ts';
+import { NO_UNITS } from './billing.ts';
+import { creditLimited } from './credit.ts';
+import { errorBody, GatewayError, creditRefused, modelNotAllowed, upstreamAuthFailed, upstreamBadGateway, upstreamInvalidResponse, upstreamNotConfigured, type GatewayFamily } from './errors.ts';
 import type { KeyRecord } from './keys.ts';
 import type { Level, Levels } from './levels.ts';
-import { rateLimitHeaders, type RateLimits, type WindowState } from './limits.ts';
+import { MAX_RETRY_WAIT_MS, rateLimitHeaders, type RateLimits, type WindowState } from './limits.ts';
 import { modelPermitted } from './policy.ts';
+import { NOTHING_CONSUMED, type Consumption, type PriceTable } from './prices.ts';
 import type { GatewaySettings } from './settings.ts';
 import { relayStream } from './stream.ts';
 import type { TaskStore } from './tasks.ts';
@@ -24,6 +28,7 @@ export interface GatewayDeps {
   settings: GatewaySettings;
   keys: KeyStore;
   levels: Levels;
+  prices: PriceTable;
   limits: RateLimits;
   usage: UsageLog;
   tasks: TaskStore;
@@ -47,6 +52,20 @@ export interface SendOptions {
   /** Cancels only this upstream request (the call's own signal also does). */
   signal?: AbortSignal;
 }
+
+/** What a route expects a request to consume, reserved before it is forwarded. */
+export interface Reservation {
+  promptTokens: number;
+  /** The caller's output limit (`max_tokens` …); `undefined` = none given. */
+  maxOutputTokens?: number | undefined;
+  /** Whether the route generates tokens (chat): without a limit, AI_RESERVE_OUTPUT_TOKENS are reserved. */
+  generates?: boolean;
+  /** Units billed instead of tokens (images, seconds, tasks, searches). */
+  units?: Partial<Consumption>;
+}
+
+/** The billable units of a request, set by its route (`units` of a Reservation, then what the answer says). */
+export type Units = Omit<Consumption, 'inputTokens' | 'cachedInputTokens' | 'outputTokens'>;
 
 export interface JsonRelayOptions {
   usage: UsageStyle;
@@ -84,6 +103,25 @@ function lastGeminiUsage(tail: string): TokenUsage | undefined {
   return { prompt: last('promptTokenCount') ?? 0, completion: last('candidatesTokenCount') ?? 0, total };
 }
 
+/** The wait an upstream 429 asks for (retry-after-ms, else retry-after in seconds or as a date); 0 if none. */
+function upstreamWaitMs(up: UpstreamResponse): number {
+  const ms = Number(headerValue(up.headers, 'retry-after-ms'));
+  if (Number.isFinite(ms) && ms > 0) return ms;
+  const ra = headerValue(up.headers, 'retry-after');
+  if (!ra) return 0;
+  const secs = Number(ra);
+  if (Number.isFinite(secs)) return secs * 1000;
+  const at = Date.parse(ra);
+  return Number.isNaN(at) ? 0 : at - Date.now();
+}
+
+/** The extra chunk `stream_options.include_usage` adds: no choices, only usage. */
+function isUsageOnlyChunk(data: string): boolean {
+  if (!data.includes('"usage"')) return false;
+  const parsed = tryParseJson(data);
+  return isObject(parsed) && Array.isArray(parsed.choices) && parsed.choices.length === 0 && isObject(parsed.usage);
+}
+
 export class GatewayCall {
   readonly abort = new AbortController();
   readonly started = performance.now();
@@ -95,6 +133,13 @@ export class GatewayCall {
   usage: TokenUsage | undefined;
   /** Characters of generated text delivered (estimates the bill of a cut stream). */
   outputChars = 0;
+  /** Units billed when the upstream succeeded (see Reservation.units). */
+  units: Units = { ...NO_UNITS };
+  /** The credit reservation of a limited key (released when the request is settled). */
+  reservationId: string | null = null;
+  reservedMicros = 0;
+  /** Whether to drop the usage-only chunk the gateway asked for and the client did not. */
+  hideUsageChunk = false;
   /** Estimated prompt tokens; 0 when the route is not billed by tokens. */
   promptEstimate = 0;
   /** Whether a missing upstream usage may be replaced by an estimate. */
@@ -136,8 +181,28 @@ export class GatewayCall {
     return this.key.models.length > 0;
   }
 
+  /**
+   * Reserve what the request may cost: the key's credit (a limited key: the price of the prompt
+   * estimate, the output limit and the units; 429 insufficient_quota when it cannot fit), then
+   * the prompt estimate plus the output limit in the account's TPM window (429 beyond).
+   */
+  async reserve(r: Reservation): Promise<void> {
+    this.units = { ...this.units, ...r.units };
+    if (creditLimited(this.key)) {
+      const outputTokens = r.maxOutputTokens ?? (r.generates ? this.deps.settings.reserveOutputTokens : 0);
+      const usd = this.deps.prices.cost(this.model, { ...NOTHING_CONSUMED, ...r.units, inputTokens: r.promptTokens, outputTokens });
+      const micros = Math.ceil(usd * 1_000_000 - 1e-6);
+      const id = `res_${randomBytes(12).toString('hex')}`;
+      const decision = await this.deps.keys.reserve(this.key.id, id, micros);
+      if (!decision.ok) throw creditRefused(this.key, micros, decision.left, decision.heldMicros, { model: this.model, promptTokens: r.promptTokens, outputTokens, outputLimitGiven: r.maxOutputTokens !== undefined });
+      this.reservationId = id;
+      this.reservedMicros = micros;
+    }
+    await this.reserveTokens(r.promptTokens, r.maxOutputTokens ?? 0);
+  }
+
   /** Reserve `promptEstimate + extra` tokens of the account's TPM window (429 beyond). */
-  async reserveTokens(promptEstimate: number, extra = 0): Promise<void> {
+  private async reserveTokens(promptEstimate: number, extra = 0): Promise<void> {
     this.promptEstimate = promptEstimate;
     this.estimable = true;
     const amount = promptEstimate + extra;
@@ -201,9 +266,12 @@ export class GatewayCall {
     this.errorCode = typeof upstreamCode === 'string' ? upstreamCode : `upstream_${up.status}`;
     this.ctx.status = up.status;
     this.ctx.type = 'application/json';
-    for (const h of ['retry-after', 'retry-after-ms']) {
-      const v = headerValue(up.headers, h);
-      if (v && up.status === 429) this.ctx.set(h, v);
+    if (up.status === 429) {
+      for (const h of ['retry-after', 'retry-after-ms', 'x-should-retry']) {
+        const v = headerValue(up.headers, h);
+        if (v) this.ctx.set(h, v);
+      }
+      if (!headerValue(up.headers, 'x-should-retry') && upstreamWaitMs(up) > MAX_RETRY_WAIT_MS) this.ctx.set('x-should-retry', 'false');
     }
     if (shaped) {
       this.ctx.body = buf;
@@ -284,6 +352,7 @@ export class GatewayCall {
         const parsed = tryParseJson(data);
         if (parsed !== undefined) this.takeUsage(parsed, style, true);
       },
+      ...(sse && this.hideUsageChunk ? { dropEvent: isUsageOnlyChunk } : {}),
       ...(!sse && style === 'gemini' ? { onChunk: (chunk: Buffer) => (tail = (tail + chunk.toString('utf8')).slice(-16_384)) } : {}),
     });
     if (!sse && style === 'gemini') {

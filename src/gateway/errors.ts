@@ -4,6 +4,8 @@
  * classes; on `/v1beta` the same error is rendered Google-shaped (`{error:{code,message,status}}`).
  */
 
+import { formatUsd, type CreditColumns, type CreditLeft } from './credit.ts';
+
 export type GatewayFamily = 'openai' | 'gemini';
 
 export class GatewayError extends Error {
@@ -76,12 +78,48 @@ export function modelNotAllowed(model: string): GatewayError {
   });
 }
 
-export function insufficientQuota(quota: number): GatewayError {
-  return new GatewayError(429, `You exceeded this API key's token quota (${quota} tokens). Ask for a larger quota or a new key.`, {
-    type: 'insufficient_quota',
-    code: 'insufficient_quota',
-    headers: { 'x-should-retry': 'false' },
-  });
+/**
+ * Credit refusals are 429 insufficient_quota (OpenAI's code for it) with `x-should-retry:
+ * false`: retrying cannot help. A budget-limited key gets a truthful retry-after: the start of
+ * its next budget period.
+ */
+function creditError(message: string, left: CreditLeft, now: number): GatewayError {
+  const headers: Record<string, string> = { 'x-should-retry': 'false' };
+  if (left.limitedBy === 'budget' && left.resetsAt !== null) {
+    const ms = Math.max(1, left.resetsAt - now);
+    headers['retry-after'] = String(Math.ceil(ms / 1000));
+    headers['retry-after-ms'] = String(ms);
+  }
+  return new GatewayError(429, message, { type: 'insufficient_quota', code: 'insufficient_quota', headers });
+}
+
+function limitText(k: CreditColumns, left: CreditLeft): string {
+  if (left.limitedBy === 'budget') return `its ${k.budgetPeriod} budget of ${formatUsd(k.budgetMicros ?? 0)} (resets ${new Date(left.resetsAt ?? 0).toISOString()})`;
+  return `its credit of ${formatUsd(k.quotaMicros ?? 0)}`;
+}
+
+/** The key has nothing left. */
+export function insufficientQuota(k: CreditColumns, left: CreditLeft, now = Date.now()): GatewayError {
+  return creditError(`You exceeded this API key's credit: it has spent ${limitText(k, left)}. Ask for a top-up or a larger budget.`, left, now);
+}
+
+/** The request may cost more than the key has left. */
+export function creditRefused(
+  k: CreditColumns,
+  micros: number,
+  left: CreditLeft,
+  heldMicros: number,
+  d: { model: string | null; promptTokens: number; outputTokens: number; outputLimitGiven: boolean },
+  now = Date.now(),
+): GatewayError {
+  const available = Math.max(0, (left.micros ?? 0) - heldMicros);
+  const held = heldMicros > 0 ? ` (${formatUsd(heldMicros)} of it is held by requests in progress)` : '';
+  const how = d.outputLimitGiven ? 'Lower max_tokens' : `Set max_tokens (without it ${d.outputTokens} output tokens are reserved)`;
+  return creditError(
+    `This request may cost up to ${formatUsd(micros)} (about ${d.promptTokens} prompt tokens and up to ${d.outputTokens} output tokens, or its units, at the prices of ${d.model ?? 'this route'}), more than the ${formatUsd(available)} this API key has left of ${limitText(k, left)}${held}. ${how}, or ask for a top-up.`,
+    left,
+    now,
+  );
 }
 
 // --- the caller's request -------------------------------------------------------------------

@@ -15,18 +15,22 @@ import { errorBody, GatewayError, insufficientQuota, internalError, invalidApiKe
 import { KEY_PATTERN, type KeyRecord, type KeyStore } from './keys.ts';
 import { levelsFromSettings, type Levels } from './levels.ts';
 import { RateLimits } from './limits.ts';
-import { ipPermitted, quotaExhausted } from './policy.ts';
+import { creditLeft } from './credit.ts';
+import { ipPermitted } from './policy.ts';
+import { loadPrices, usdToMicros, type PriceTable } from './prices.ts';
 import { familyOf, matchRoute } from './routes/index.ts';
 import { gatewaySettings } from './settings.ts';
 import type { GatewayStore } from './store.ts';
 import { ClientGone, UpstreamClient } from './upstream.ts';
 import { estimateTokens, type UsageLog, type UsageRow } from './usage.ts';
+import { billedUnits } from './billing.ts';
 
 export interface Gateway {
   middleware: Koa.Middleware<AppState>;
   keys: KeyStore;
   usage: UsageLog;
   levels: Levels;
+  prices: PriceTable;
   close(): Promise<void>;
 }
 
@@ -60,6 +64,7 @@ export interface GatewayOptions {
 export function createGateway(opts: GatewayOptions): Gateway {
   const settings = gatewaySettings(opts.config);
   const levels = levelsFromSettings(settings);
+  const prices = loadPrices({ json: settings.pricesJson, file: settings.pricesFile });
   const upstream = settings.upstreamBaseUrl
     ? new UpstreamClient({ baseUrl: settings.upstreamBaseUrl, apiKey: settings.upstreamApiKey, firstByteTimeoutMs: settings.firstByteTimeoutMs, idleTimeoutMs: settings.idleTimeoutMs })
     : undefined;
@@ -67,6 +72,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     settings,
     keys: opts.store.keys,
     levels,
+    prices,
     limits: new RateLimits(opts.createLimiter),
     usage: opts.store.usage,
     tasks: opts.store.tasks,
@@ -103,6 +109,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     keys: deps.keys,
     usage: deps.usage,
     levels,
+    prices,
     async close() {
       closed = true;
       await Promise.all(accounting);
@@ -153,7 +160,11 @@ async function handle(ctx: AppContext, family: GatewayFamily, unversioned: boole
         headers: { allow: match.allowed.join(', ') },
       });
     if (match.route.upstream && !deps.upstream) throw upstreamNotConfigured();
-    if (quotaExhausted(key.quotaTokens, key.usedTokens)) throw insufficientQuota(key.quotaTokens ?? 0);
+    // Calls that cost money need credit; listing models, billing views and GET polls stay open.
+    if (match.route.billed && ctx.method === 'POST') {
+      const left = creditLeft(key, Date.now());
+      if (left.micros !== null && left.micros <= 0) throw insufficientQuota(key, left);
+    }
     const [windows, tokens] = await Promise.all([deps.limits.admitRequest(key.accountId, level), deps.limits.tokenState(key.accountId, level)]);
     call.windows = tokens ? [...windows, tokens] : windows;
     call.setLimitHeaders();
@@ -178,6 +189,8 @@ async function handle(ctx: AppContext, family: GatewayFamily, unversioned: boole
 async function account(call: GatewayCall, deps: GatewayDeps): Promise<void> {
   try {
     const delivered = call.outputChars > 0;
+    // Units are billed once the upstream accepted the request (it bills us then), unless it failed.
+    const succeeded = call.upstreamStatus !== null && call.upstreamStatus < 400 && call.endReason !== 'upstream_error' && call.endReason !== 'rejected';
     let charged = 0;
     let source: UsageRow['usageSource'] = 'none';
     let prompt = 0;
@@ -194,6 +207,12 @@ async function account(call: GatewayCall, deps: GatewayDeps): Promise<void> {
       source = 'estimated';
     }
     const ctx = call.ctx;
+    const cost = deps.prices.cost(call.model, {
+      ...billedUnits(call.units, succeeded),
+      inputTokens: prompt,
+      cachedInputTokens: call.usage?.cached ?? 0,
+      outputTokens: completion,
+    });
     const row: UsageRow = {
       requestId: ctx.state.rid,
       keyId: call.key.id,
@@ -209,10 +228,12 @@ async function account(call: GatewayCall, deps: GatewayDeps): Promise<void> {
       completionTokens: completion,
       totalTokens: charged,
       chargedTokens: charged,
+      costMicros: usdToMicros(cost),
       usageSource: source,
       endReason: call.endReason,
       ttfbMs: call.ttfbMs,
       durationMs: performance.now() - call.started,
+      reservationId: call.reservationId,
     };
     await Promise.all([deps.limits.correctTokens(call.key.accountId, call.level, charged - call.reservedTokens), deps.usage.record(row)]);
     deps.onUsage?.(row);

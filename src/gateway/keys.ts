@@ -5,16 +5,16 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../kernel/db.ts';
+import { RESERVATION_TTL_MS, creditLeft, type BudgetPeriod, type CreditColumns, type ReserveResult } from './credit.ts';
 
 export const KEY_PATTERN = /^sk-[A-Za-z0-9_-]{43}$/;
 
-export interface KeyRecord {
+export interface KeyRecord extends CreditColumns {
   id: string;
   name: string;
   accountId: string;
   level: string;
-  /** `null` = unlimited. */
-  quotaTokens: number | null;
+  /** Tokens charged over the key's life (its spend is in `spentMicros`). */
   usedTokens: number;
   requestCount: number;
   /** Exact names and `*` patterns; empty = every model. */
@@ -35,7 +35,11 @@ export interface NewKey {
   level: string;
   /** Whether `level` was given explicitly (it then updates an existing account's level). */
   levelExplicit: boolean;
-  quotaTokens: number | null;
+  /** Credit granted, in micro-dollars (USD × 1,000,000); `null` = unlimited. */
+  quotaMicros: number | null;
+  /** A spending limit per period, in micro-dollars; `null` = none. */
+  budgetMicros?: number | null;
+  budgetPeriod?: BudgetPeriod | null;
   models: string[];
   ips: string[];
   expiresAt: number | null;
@@ -50,7 +54,12 @@ export interface KeyRow {
   name: string;
   account_id: string;
   level: string;
-  quota_tokens: number | null;
+  quota_micros: number | string | null;
+  spent_micros: number | string;
+  budget_micros: number | string | null;
+  budget_period: BudgetPeriod | null;
+  budget_spent_micros: number | string;
+  budget_period_start: number | string | null;
   used_tokens: number;
   request_count: number;
   models: string;
@@ -69,13 +78,28 @@ function stringList(json: string): string[] {
   return Array.isArray(parsed) ? parsed.filter((x): x is string => typeof x === 'string') : [];
 }
 
+/** PostgreSQL returns BIGINT as a string. */
+const int = (x: number | string): number => (typeof x === 'string' ? Number(x) : x);
+const intOrNull = (x: number | string | null): number | null => (x === null ? null : int(x));
+
+export function creditColumns(r: Pick<KeyRow, 'quota_micros' | 'spent_micros' | 'budget_micros' | 'budget_period' | 'budget_spent_micros' | 'budget_period_start'>): CreditColumns {
+  return {
+    quotaMicros: intOrNull(r.quota_micros),
+    spentMicros: int(r.spent_micros),
+    budgetMicros: intOrNull(r.budget_micros),
+    budgetPeriod: r.budget_period,
+    budgetSpentMicros: int(r.budget_spent_micros),
+    budgetPeriodStart: intOrNull(r.budget_period_start),
+  };
+}
+
 export function toRecord(r: KeyRow): KeyRecord {
   return {
     id: r.id,
     name: r.name,
     accountId: r.account_id,
     level: r.level,
-    quotaTokens: r.quota_tokens,
+    ...creditColumns(r),
     usedTokens: r.used_tokens,
     requestCount: r.request_count,
     models: stringList(r.models),
@@ -98,6 +122,47 @@ export interface KeyStore {
   /** Marks the key revoked (idempotent); `undefined` if there is no such key. */
   revoke(id: string): Promise<KeyRecord | undefined>;
   accountLevel(accountId: string): Promise<string | undefined>;
+  /** Change a key's policy (and its account's level); `undefined` if there is no such key. */
+  update(id: string, patch: KeyPatch): Promise<KeyRecord | undefined>;
+  /** Add credit to a key's quota (a key without a quota, i.e. unlimited, stays so); `undefined` if there is no such key. */
+  topUp(id: string, micros: number): Promise<KeyRecord | undefined>;
+  /**
+   * Hold `micros` of the key's credit for request `reservationId` unless its quota or budget,
+   * minus what other requests hold, cannot cover it. Released when the request is settled
+   * (UsageLog.record) or after RESERVATION_TTL_MS.
+   */
+  reserve(keyId: string, reservationId: string, micros: number): Promise<ReserveResult>;
+}
+
+export interface KeyPatch {
+  name?: string;
+  level?: string;
+  quotaMicros?: number | null;
+  budgetMicros?: number | null;
+  budgetPeriod?: BudgetPeriod | null;
+  models?: string[];
+  ips?: string[];
+  expiresAt?: number | null;
+}
+
+/** The gateway_keys columns a KeyPatch sets, and their values (JSON for the lists). */
+export function patchColumns(p: KeyPatch): [string, unknown][] {
+  const cols: [string, unknown][] = [];
+  if (p.name !== undefined) cols.push(['name', p.name]);
+  if (p.quotaMicros !== undefined) cols.push(['quota_micros', p.quotaMicros]);
+  if (p.budgetMicros !== undefined) cols.push(['budget_micros', p.budgetMicros]);
+  if (p.budgetPeriod !== undefined) cols.push(['budget_period', p.budgetPeriod]);
+  if (p.models !== undefined) cols.push(['models', JSON.stringify(p.models)]);
+  if (p.ips !== undefined) cols.push(['ips', JSON.stringify(p.ips)]);
+  if (p.expiresAt !== undefined) cols.push(['expires_at', p.expiresAt]);
+  return cols;
+}
+
+/** The reservation rule both stores apply inside their transaction. */
+export function reservationDecision(c: CreditColumns, heldMicros: number, micros: number, now: number): ReserveResult {
+  const left = creditLeft(c, now);
+  if (left.micros === null || micros <= left.micros - heldMicros) return { ok: true };
+  return { ok: false, left, heldMicros };
 }
 
 /** A new key and the values of its row (the key itself is never stored). */
@@ -110,11 +175,14 @@ export function mintKey(input: NewKey, pepper: string, now: number) {
     id,
     accountId,
     /** The columns of gateway_keys in KEY_INSERT_COLUMNS order. */
-    values: [id, keyDigest(key, pepper), key.slice(0, 7), key.slice(-4), input.name, accountId, input.quotaTokens, JSON.stringify(input.models), JSON.stringify(input.ips), input.expiresAt, now],
+    values: [
+      id, keyDigest(key, pepper), key.slice(0, 7), key.slice(-4), input.name, accountId, input.quotaMicros, input.budgetMicros ?? null, input.budgetPeriod ?? null,
+      JSON.stringify(input.models), JSON.stringify(input.ips), input.expiresAt, now,
+    ],
   };
 }
 
-export const KEY_INSERT_COLUMNS = 'id, key_hash, key_prefix, key_last4, name, account_id, quota_tokens, models, ips, expires_at, created_at';
+export const KEY_INSERT_COLUMNS = 'id, key_hash, key_prefix, key_last4, name, account_id, quota_micros, budget_micros, budget_period, models, ips, expires_at, created_at';
 
 export function keyDigest(key: string, pepper: string): string {
   return createHmac('sha256', pepper).update(key, 'utf8').digest('hex');
@@ -148,7 +216,7 @@ export class SqliteKeyStore implements KeyStore {
       const existing = this.db.prepare('SELECT level FROM gateway_accounts WHERE id = ?').get(minted.accountId) as { level: string } | undefined;
       if (!existing) this.db.prepare('INSERT INTO gateway_accounts (id, level, created_at) VALUES (?, ?, ?)').run(minted.accountId, input.level, now);
       else if (input.levelExplicit && existing.level !== input.level) this.db.prepare('UPDATE gateway_accounts SET level = ? WHERE id = ?').run(input.level, minted.accountId);
-      this.db.prepare(`INSERT INTO gateway_keys (${KEY_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...minted.values);
+      this.db.prepare(`INSERT INTO gateway_keys (${KEY_INSERT_COLUMNS}) VALUES (${minted.values.map(() => '?').join(', ')})`).run(...minted.values);
     })();
     return { key: minted.key, record: this.getNow(minted.id)! };
   }
@@ -178,5 +246,36 @@ export class SqliteKeyStore implements KeyStore {
 
   async accountLevel(accountId: string): Promise<string | undefined> {
     return (this.db.prepare('SELECT level FROM gateway_accounts WHERE id = ?').get(accountId) as { level: string } | undefined)?.level;
+  }
+
+  async update(id: string, patch: KeyPatch): Promise<KeyRecord | undefined> {
+    const before = this.getNow(id);
+    if (!before) return undefined;
+    const cols = patchColumns(patch);
+    this.db.transaction(() => {
+      if (cols.length) this.db.prepare(`UPDATE gateway_keys SET ${cols.map(([c]) => `${c} = ?`).join(', ')} WHERE id = ?`).run(...cols.map(([, v]) => v), id);
+      // A new budget period starts its count afresh.
+      if (patch.budgetPeriod !== undefined && patch.budgetPeriod !== before.budgetPeriod) this.db.prepare('UPDATE gateway_keys SET budget_spent_micros = 0, budget_period_start = NULL WHERE id = ?').run(id);
+      if (patch.level !== undefined) this.db.prepare('UPDATE gateway_accounts SET level = ? WHERE id = ?').run(patch.level, before.accountId);
+    })();
+    return this.getNow(id);
+  }
+
+  async topUp(id: string, micros: number): Promise<KeyRecord | undefined> {
+    this.db.prepare('UPDATE gateway_keys SET quota_micros = quota_micros + ? WHERE id = ? AND quota_micros IS NOT NULL').run(micros, id);
+    return this.getNow(id);
+  }
+
+  async reserve(keyId: string, reservationId: string, micros: number): Promise<ReserveResult> {
+    const now = this.now();
+    return this.db.transaction((): ReserveResult => {
+      const row = this.byId.get(keyId) as KeyRow | undefined;
+      if (!row) return { ok: true };
+      this.db.prepare('DELETE FROM gateway_reservations WHERE expires_at <= ?').run(now);
+      const held = (this.db.prepare('SELECT COALESCE(SUM(micros), 0) AS held FROM gateway_reservations WHERE key_id = ?').get(keyId) as { held: number }).held;
+      const decision = reservationDecision(creditColumns(row), held, micros, now);
+      if (decision.ok) this.db.prepare('INSERT INTO gateway_reservations (id, key_id, micros, expires_at) VALUES (?, ?, ?, ?)').run(reservationId, keyId, micros, now + RESERVATION_TTL_MS);
+      return decision;
+    }).immediate();
   }
 }

@@ -14,6 +14,9 @@ type Kind = 'rpm' | 'rpd' | 'tpm';
 
 const DURATION_SEC: Record<Kind, number> = { rpm: 60, rpd: 86_400, tpm: 60 };
 const LABEL: Record<Kind, string> = { rpm: 'requests per min (RPM)', rpd: 'requests per day (RPD)', tpm: 'tokens per min (TPM)' };
+/** The longest wait a client is invited to sleep through; beyond it `x-should-retry: false`. */
+export const MAX_RETRY_WAIT_MS = 60_000;
+
 const HEADER_SUFFIX: Record<Kind, string> = { rpm: 'requests', rpd: 'requests-day', tpm: 'tokens' };
 
 export interface WindowState {
@@ -85,6 +88,9 @@ export class RateLimits {
         ...rateLimitHeaders([...done, { kind, limit, remaining: 0, resetMs: waitMs }]),
         'retry-after': String(seconds),
         'retry-after-ms': String(waitMs),
+        // A request larger than the window can never pass, and a wait over a minute (RPD) is no
+        // retry: the openai SDK would otherwise sleep that long (it honours x-should-retry first).
+        ...(over || waitMs > MAX_RETRY_WAIT_MS ? { 'x-should-retry': 'false' } : {}),
       },
     });
   }

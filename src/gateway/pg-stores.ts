@@ -8,10 +8,11 @@
 import { randomBytes } from 'node:crypto';
 import { inTransaction, pgMigrate, type Pool } from '../kernel/pg-store.ts';
 import type { Migration } from '../kernel/db.ts';
-import { KEY_INSERT_COLUMNS, keyDigest, mintKey, recordIfSameDigest, SELECT_KEYS, toRecord, type KeyRecord, type KeyRow, type KeyStore, type NewKey } from './keys.ts';
+import { RESERVATION_TTL_MS, type ReserveResult } from './credit.ts';
+import { creditColumns, KEY_INSERT_COLUMNS, keyDigest, mintKey, patchColumns, recordIfSameDigest, reservationDecision, SELECT_KEYS, toRecord, type KeyPatch, type KeyRecord, type KeyRow, type KeyStore, type NewKey } from './keys.ts';
 import { MIN_PEPPER_LENGTH } from './pepper.ts';
 import type { TaskStore } from './tasks.ts';
-import { toStoredUsage, USAGE_INSERT_COLUMNS, usageValues, type DbUsageRow, type StoredUsageRow, type UsageLog, type UsageRow } from './usage.ts';
+import { DAY_MS, settleParams, SETTLE_KEY_SQL, toStoredUsage, USAGE_INSERT_COLUMNS, usageValues, type DailySpend, type DbUsageRow, type StoredUsageRow, type UsageLog, type UsageRow } from './usage.ts';
 
 /** gateway/schema.ts in PostgreSQL terms (ms times as BIGINT). */
 export const pgGatewayMigrations: readonly Migration[] = [
@@ -93,6 +94,30 @@ export const pgGatewayMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    // See gateway/schema.ts gateway-006-credits: 2 micro-dollars per former quota token.
+    name: 'gateway-006-credits',
+    sql: `
+      ALTER TABLE gateway_keys ADD COLUMN quota_micros BIGINT;
+      ALTER TABLE gateway_keys ADD COLUMN spent_micros BIGINT NOT NULL DEFAULT 0;
+      ALTER TABLE gateway_keys ADD COLUMN budget_micros BIGINT;
+      ALTER TABLE gateway_keys ADD COLUMN budget_period TEXT CHECK (budget_period IN ('daily', 'monthly'));
+      ALTER TABLE gateway_keys ADD COLUMN budget_spent_micros BIGINT NOT NULL DEFAULT 0;
+      ALTER TABLE gateway_keys ADD COLUMN budget_period_start BIGINT;
+      UPDATE gateway_keys SET quota_micros = quota_tokens * 2, spent_micros = used_tokens * 2;
+      ALTER TABLE gateway_keys DROP COLUMN quota_tokens;
+      ALTER TABLE gateway_usage ADD COLUMN cost_micros BIGINT NOT NULL DEFAULT 0;
+      UPDATE gateway_usage SET cost_micros = charged_tokens * 2;
+      CREATE TABLE gateway_reservations (
+        id         TEXT   PRIMARY KEY,
+        key_id     TEXT   NOT NULL,
+        micros     BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL
+      );
+      CREATE INDEX gateway_reservations_by_key ON gateway_reservations (key_id);
+      CREATE INDEX gateway_reservations_by_expiry ON gateway_reservations (expires_at);
+    `,
+  },
 ];
 
 /** Apply the gateway's PostgreSQL migrations (idempotent; safe when instances start together). */
@@ -157,6 +182,37 @@ export class PgKeyStore implements KeyStore {
   async accountLevel(accountId: string): Promise<string | undefined> {
     return (await this.pool.query<{ level: string }>('SELECT level FROM gateway_accounts WHERE id = $1', [accountId])).rows[0]?.level;
   }
+
+  async update(id: string, patch: KeyPatch): Promise<KeyRecord | undefined> {
+    const before = await this.get(id);
+    if (!before) return undefined;
+    const cols = patchColumns(patch);
+    await inTransaction(this.pool, async (c) => {
+      if (cols.length) await c.query(`UPDATE gateway_keys SET ${cols.map(([col], i) => `${col} = $${i + 1}`).join(', ')} WHERE id = $${cols.length + 1}`, [...cols.map(([, v]) => v), id]);
+      if (patch.budgetPeriod !== undefined && patch.budgetPeriod !== before.budgetPeriod) await c.query('UPDATE gateway_keys SET budget_spent_micros = 0, budget_period_start = NULL WHERE id = $1', [id]);
+      if (patch.level !== undefined) await c.query('UPDATE gateway_accounts SET level = $1 WHERE id = $2', [patch.level, before.accountId]);
+    });
+    return this.get(id);
+  }
+
+  async topUp(id: string, micros: number): Promise<KeyRecord | undefined> {
+    await this.pool.query('UPDATE gateway_keys SET quota_micros = quota_micros + $1 WHERE id = $2 AND quota_micros IS NOT NULL', [micros, id]);
+    return this.get(id);
+  }
+
+  async reserve(keyId: string, reservationId: string, micros: number): Promise<ReserveResult> {
+    const now = this.now();
+    return inTransaction(this.pool, async (c) => {
+      // The key's row lock orders concurrent reservations of one key across instances.
+      const row = (await c.query<KeyRow>('SELECT * FROM gateway_keys WHERE id = $1 FOR UPDATE', [keyId])).rows[0];
+      if (!row) return { ok: true } as const;
+      await c.query('DELETE FROM gateway_reservations WHERE key_id = $1 AND expires_at <= $2', [keyId, now]);
+      const held = Number((await c.query<{ held: string }>('SELECT COALESCE(SUM(micros), 0)::bigint AS held FROM gateway_reservations WHERE key_id = $1', [keyId])).rows[0]?.held ?? 0);
+      const decision = reservationDecision(creditColumns(row), held, micros, now);
+      if (decision.ok) await c.query('INSERT INTO gateway_reservations (id, key_id, micros, expires_at) VALUES ($1, $2, $3, $4)', [reservationId, keyId, micros, now + RESERVATION_TTL_MS]);
+      return decision;
+    });
+  }
 }
 
 function placeholders(n: number): string {
@@ -171,17 +227,31 @@ export class PgUsageLog implements UsageLog {
   ) {}
 
   async record(r: UsageRow): Promise<void> {
-    const values = usageValues(r, this.now(), r.stream);
+    const at = this.now();
+    const values = usageValues(r, at, r.stream);
     const n = values.length;
+    const p = settleParams(r, at);
+    const named: Record<string, string> = { tokens: `$${n + 1}`, cost: `$${n + 2}`, at: '$2', day: `$${n + 3}`, month: `$${n + 4}`, id: '$3' };
+    const charge = SETTLE_KEY_SQL.replace(/@(\w+)/g, (_, name: string) => `${named[name]}::bigint`).replace('$3::bigint', '$3');
     // One statement, so one round trip and atomic: a data-modifying WITH always runs to completion.
     // The key's totals are incremented in place, so concurrent instances never lose a charge.
     await this.pool.query(
-      `WITH charge AS (
-         UPDATE gateway_keys SET used_tokens = used_tokens + $${n + 1}, request_count = request_count + 1, last_used_at = $2 WHERE id = $3
-       )
+      `WITH charge AS (${charge}),
+       released AS (DELETE FROM gateway_reservations WHERE id = $${n + 5})
        INSERT INTO gateway_usage (${USAGE_INSERT_COLUMNS}) VALUES (${placeholders(n)})`,
-      [...values, Math.max(0, Math.round(r.chargedTokens))],
+      [...values, p.tokens, p.cost, p.day, p.month, r.reservationId ?? null],
     );
+  }
+
+  async dailySpend(keyId: string, from: number, to: number): Promise<DailySpend[]> {
+    const rows = (
+      await this.pool.query<{ day: string; model: string | null; cost: string }>(
+        `SELECT (created_at / ${DAY_MS}) * ${DAY_MS} AS day, model, SUM(cost_micros)::bigint AS cost FROM gateway_usage
+         WHERE key_id = $1 AND created_at >= $2 AND created_at < $3 AND cost_micros > 0 GROUP BY 1, 2 ORDER BY 1, 2`,
+        [keyId, from, to],
+      )
+    ).rows;
+    return rows.map((r) => ({ day: Number(r.day), model: r.model, costMicros: Number(r.cost) }));
   }
 
   async forKey(keyId: string, limit = 100): Promise<StoredUsageRow[]> {

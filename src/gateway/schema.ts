@@ -95,4 +95,29 @@ export const gatewayMigrations: readonly Migration[] = [
     name: 'gateway-005-drop-own-rate-limits',
     sql: 'DROP TABLE gateway_rate_limits;',
   },
+  {
+    // Credits (issue 12): quotas and spend in micro-dollars. Token quotas become dollars at
+    // 500,000 tokens per USD (the old AI_QUOTA_PER_USD default): 2 micro-dollars per token.
+    name: 'gateway-006-credits',
+    sql: `
+      ALTER TABLE gateway_keys ADD COLUMN quota_micros INTEGER;
+      ALTER TABLE gateway_keys ADD COLUMN spent_micros INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE gateway_keys ADD COLUMN budget_micros INTEGER;
+      ALTER TABLE gateway_keys ADD COLUMN budget_period TEXT CHECK (budget_period IN ('daily', 'monthly'));
+      ALTER TABLE gateway_keys ADD COLUMN budget_spent_micros INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE gateway_keys ADD COLUMN budget_period_start INTEGER;
+      UPDATE gateway_keys SET quota_micros = quota_tokens * 2, spent_micros = used_tokens * 2;
+      ALTER TABLE gateway_keys DROP COLUMN quota_tokens;
+      ALTER TABLE gateway_usage ADD COLUMN cost_micros INTEGER NOT NULL DEFAULT 0;
+      UPDATE gateway_usage SET cost_micros = charged_tokens * 2;
+      CREATE TABLE gateway_reservations (
+        id         TEXT    PRIMARY KEY,
+        key_id     TEXT    NOT NULL,
+        micros     INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX gateway_reservations_by_key ON gateway_reservations (key_id);
+      CREATE INDEX gateway_reservations_by_expiry ON gateway_reservations (expires_at);
+    `,
+  },
 ];

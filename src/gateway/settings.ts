@@ -14,7 +14,9 @@ export interface GatewaySettings {
   levelsJson: string | undefined;
   levelsFile: string | undefined;
   defaultLevel: string;
-  quotaPerUsd: number;
+  pricesJson: string | undefined;
+  pricesFile: string | undefined;
+  reserveOutputTokens: number;
 }
 
 function num(values: Readonly<Record<string, ConfigValue>>, name: string): number {
@@ -43,6 +45,8 @@ export function gatewaySettings(config: Config): GatewaySettings {
     levelsJson: str(v, 'AI_LEVELS'),
     levelsFile: str(v, 'AI_LEVELS_FILE'),
     defaultLevel: str(v, 'AI_DEFAULT_LEVEL') ?? 'default',
-    quotaPerUsd: num(v, 'AI_QUOTA_PER_USD'),
+    pricesJson: str(v, 'AI_PRICES'),
+    pricesFile: str(v, 'AI_PRICES_FILE'),
+    reserveOutputTokens: num(v, 'AI_RESERVE_OUTPUT_TOKENS'),
   };
 }

@@ -27,6 +27,8 @@ export interface StreamOptions {
   onEvent?: (data: string) => void;
   /** Each raw chunk (for non-SSE streams). */
   onChunk?: (chunk: Buffer) => void;
+  /** SSE only: events that mention "usage" and whose data this returns true for are not sent (the rest pass byte for byte). */
+  dropEvent?: (data: string) => boolean;
 }
 
 export interface StreamResult {
@@ -69,6 +71,70 @@ class BoundaryTracker {
   }
 }
 
+const LF2 = Buffer.from('\n\n');
+
+/** The end (after its blank line: \n\n, \r\r or \r\n\r\n) of the first event from `from`; -1 if incomplete. */
+function eventEnd(b: Buffer, from: number, crlf: boolean): number {
+  if (!crlf) {
+    const i = b.indexOf(LF2, from);
+    return i < 0 ? -1 : i + 2;
+  }
+  for (let i = from; i < b.length - 1; i++) {
+    const c = b[i];
+    if (c === 0x0a && b[i + 1] === 0x0a) return i + 2;
+    if (c === 0x0d && b[i + 1] === 0x0d) return i + 2;
+    if (c === 0x0d && b[i + 1] === 0x0a && b[i + 2] === 0x0d && b[i + 3] === 0x0a) return i + 4;
+  }
+  return -1;
+}
+
+/**
+ * Cuts an SSE byte stream into whole events (each with its blank-line terminator) so one can
+ * be left out. Works on bytes: only an event that contains `mark` is decoded and judged.
+ */
+export class EventCutter {
+  private pending: Buffer = Buffer.alloc(0);
+  constructor(
+    private readonly mark: Buffer,
+    private readonly drop: (data: string) => boolean,
+  ) {}
+
+  /** The bytes to send now: every complete event that is kept (the incomplete tail waits). */
+  push(chunk: Buffer): Buffer[] {
+    const b = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    const out: Buffer[] = [];
+    let from = 0;
+    let keptFrom = 0;
+    const crlf = b.includes(0x0d);
+    for (let end = eventEnd(b, 0, crlf); end > 0; end = eventEnd(b, from, crlf)) {
+      const event = b.subarray(from, end);
+      if (event.includes(this.mark) && this.drop(eventData(event.toString('utf8')))) {
+        if (from > keptFrom) out.push(b.subarray(keptFrom, from));
+        keptFrom = end;
+      }
+      from = end;
+    }
+    if (from > keptFrom) out.push(b.subarray(keptFrom, from));
+    this.pending = Buffer.from(b.subarray(from));
+    return out;
+  }
+
+  /** Whatever followed the last complete event. */
+  rest(): Buffer {
+    const r = this.pending;
+    this.pending = Buffer.alloc(0);
+    return r;
+  }
+}
+
+export function eventData(raw: string): string {
+  return raw
+    .split(/\r\n|\n|\r/)
+    .filter((l) => l.startsWith('data:'))
+    .map((l) => l.slice(l.startsWith('data: ') ? 6 : 5))
+    .join('\n');
+}
+
 export async function relayStream(o: StreamOptions): Promise<StreamResult> {
   const { res, up } = o;
   let clientGone = false;
@@ -82,6 +148,13 @@ export async function relayStream(o: StreamOptions): Promise<StreamResult> {
   const boundary = new BoundaryTracker();
   const decoder = new TextDecoder();
   const parser = o.sse && o.onEvent ? createParser({ onEvent: (ev) => o.onEvent!(ev.data) }) : undefined;
+  const cutter = o.sse && o.dropEvent ? new EventCutter(Buffer.from('"usage"'), o.dropEvent) : undefined;
+  /** The bytes to send for one upstream chunk: all of it, or its events that are not dropped. */
+  const outgoing = (chunk: Buffer): Buffer => {
+    if (!cutter) return chunk;
+    const kept = cutter.push(chunk);
+    return kept.length === 1 ? kept[0]! : Buffer.concat(kept);
+  };
   let bytes = 0;
   let lastWrite = Date.now();
   let timer: NodeJS.Timeout | undefined;
@@ -100,11 +173,21 @@ export async function relayStream(o: StreamOptions): Promise<StreamResult> {
       const chunk = piece as Buffer;
       if (parser) parser.feed(decoder.decode(chunk, { stream: true }));
       o.onChunk?.(chunk);
-      boundary.push(chunk);
-      bytes += chunk.length;
+      // The upstream is not quiet, even when this chunk completes no event to send.
       lastWrite = Date.now();
-      if (!res.write(chunk)) await waitDrainOrClose(res);
+      const out = outgoing(chunk);
+      if (out.length === 0) continue;
+      boundary.push(out);
+      bytes += out.length;
+      if (!res.write(out)) {
+        await waitDrainOrClose(res);
+        lastWrite = Date.now();
+      }
       if (clientGone) break;
+    }
+    if (cutter) {
+      const tail = cutter.rest();
+      if (tail.length) res.write(tail);
     }
     if (clientGone || o.signal.aborted) {
       up.body.destroy();

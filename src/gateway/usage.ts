@@ -5,11 +5,14 @@
  */
 import type { Db } from '../kernel/db.ts';
 import { isObject, nonNegativeInt } from './body.ts';
+import { periodStart } from './credit.ts';
 
 export interface TokenUsage {
   prompt: number;
   completion: number;
   total: number;
+  /** Prompt tokens served from the upstream's cache (billed at the cached-input price). */
+  cached?: number;
 }
 
 export type UsageSource = 'upstream' | 'estimated' | 'none';
@@ -32,13 +35,18 @@ function usageFrom(prompt: unknown, completion: unknown, total: unknown): TokenU
 export function openAiUsage(body: unknown): TokenUsage | undefined {
   if (!isObject(body) || !isObject(body.usage)) return undefined;
   const u = body.usage;
-  return usageFrom(u.prompt_tokens ?? u.input_tokens, u.completion_tokens ?? u.output_tokens, u.total_tokens);
+  const usage = usageFrom(u.prompt_tokens ?? u.input_tokens, u.completion_tokens ?? u.output_tokens, u.total_tokens);
+  const details = isObject(u.prompt_tokens_details) ? u.prompt_tokens_details : isObject(u.input_tokens_details) ? u.input_tokens_details : undefined;
+  const cached = details ? nonNegativeInt(details.cached_tokens) : undefined;
+  return usage && cached ? { ...usage, cached } : usage;
 }
 
 export function geminiUsage(body: unknown): TokenUsage | undefined {
   if (!isObject(body) || !isObject(body.usageMetadata)) return undefined;
   const u = body.usageMetadata;
-  return usageFrom(u.promptTokenCount, u.candidatesTokenCount, u.totalTokenCount);
+  const usage = usageFrom(u.promptTokenCount, u.candidatesTokenCount, u.totalTokenCount);
+  const cached = nonNegativeInt(u.cachedContentTokenCount);
+  return usage && cached ? { ...usage, cached } : usage;
 }
 
 /** Characters of generated text in a chat completion or one of its stream chunks. */
@@ -79,15 +87,27 @@ export interface UsageRow {
   completionTokens: number;
   totalTokens: number;
   chargedTokens: number;
+  /** What the request cost, in micro-dollars (USD × 1,000,000), by the price table. */
+  costMicros: number;
   usageSource: UsageSource;
   endReason: EndReason;
   ttfbMs: number | null;
   durationMs: number;
+  /** The credit reservation this request held (released when the row is written); not stored. */
+  reservationId?: string | null | undefined;
 }
 
-export interface StoredUsageRow extends UsageRow {
+export interface StoredUsageRow extends Omit<UsageRow, 'reservationId'> {
   id: number;
   createdAt: number;
+}
+
+/** One day's spend of a key on one model (the billing usage view). */
+export interface DailySpend {
+  /** Start of the UTC day, ms. */
+  day: number;
+  model: string | null;
+  costMicros: number;
 }
 
 /** A gateway_usage row as SQL returns it (`stream` is 0/1 in SQLite, a boolean in PostgreSQL). */
@@ -108,6 +128,7 @@ export interface DbUsageRow {
   completion_tokens: number;
   total_tokens: number;
   charged_tokens: number;
+  cost_micros: number;
   usage_source: UsageSource;
   end_reason: EndReason;
   ttfb_ms: number | null;
@@ -115,13 +136,13 @@ export interface DbUsageRow {
 }
 
 export const USAGE_INSERT_COLUMNS =
-  'request_id, created_at, key_id, account_id, route, method, model, stream, status, upstream_status, error_code, prompt_tokens, completion_tokens, total_tokens, charged_tokens, usage_source, end_reason, ttfb_ms, duration_ms';
+  'request_id, created_at, key_id, account_id, route, method, model, stream, status, upstream_status, error_code, prompt_tokens, completion_tokens, total_tokens, charged_tokens, cost_micros, usage_source, end_reason, ttfb_ms, duration_ms';
 
 /** The values of one row in USAGE_INSERT_COLUMNS order (`stream` as the backend stores it). */
 export function usageValues(r: UsageRow, createdAt: number, stream: number | boolean): unknown[] {
   return [
     r.requestId, createdAt, r.keyId, r.accountId, r.route, r.method, r.model, stream, r.status, r.upstreamStatus, r.errorCode,
-    r.promptTokens, r.completionTokens, r.totalTokens, r.chargedTokens, r.usageSource, r.endReason, r.ttfbMs === null ? null : Math.round(r.ttfbMs), Math.round(r.durationMs),
+    r.promptTokens, r.completionTokens, r.totalTokens, r.chargedTokens, Math.max(0, Math.round(r.costMicros)), r.usageSource, r.endReason, r.ttfbMs === null ? null : Math.round(r.ttfbMs), Math.round(r.durationMs),
   ];
 }
 
@@ -143,6 +164,7 @@ export function toStoredUsage(r: DbUsageRow): StoredUsageRow {
     completionTokens: r.completion_tokens,
     totalTokens: r.total_tokens,
     chargedTokens: r.charged_tokens,
+    costMicros: Number(r.cost_micros),
     usageSource: r.usage_source,
     endReason: r.end_reason,
     ttfbMs: r.ttfb_ms,
@@ -152,11 +174,35 @@ export function toStoredUsage(r: DbUsageRow): StoredUsageRow {
 
 /** The usage log: SQLite (`SqliteUsageLog`) or PostgreSQL (`PgUsageLog` in pg-stores.ts). */
 export interface UsageLog {
-  /** Settle one request in one transaction: its row, and its charged tokens and count added to its key. */
+  /**
+   * Settle one request in one transaction: its row; its cost, charged tokens and count added to
+   * its key (the cost to the current budget period too); its credit reservation released.
+   */
   record(row: UsageRow): Promise<void>;
   /** The newest rows of one key, newest first. */
   forKey(keyId: string, limit?: number): Promise<StoredUsageRow[]>;
+  /** A key's spend per UTC day and model in [from, to) (ms). */
+  dailySpend(keyId: string, from: number, to: number): Promise<DailySpend[]>;
 }
+
+/**
+ * The key update of a settlement (named parameters: @tokens @cost @at @day @month @id). The
+ * budget count restarts when its period has turned.
+ */
+export const SETTLE_KEY_SQL = `UPDATE gateway_keys SET
+  used_tokens = used_tokens + @tokens, spent_micros = spent_micros + @cost, request_count = request_count + 1, last_used_at = @at,
+  budget_spent_micros = CASE
+    WHEN budget_period IS NULL THEN budget_spent_micros
+    WHEN budget_period_start = (CASE budget_period WHEN 'daily' THEN @day ELSE @month END) THEN budget_spent_micros + @cost
+    ELSE @cost END,
+  budget_period_start = CASE budget_period WHEN 'daily' THEN @day WHEN 'monthly' THEN @month ELSE budget_period_start END
+  WHERE id = @id`;
+
+export function settleParams(r: UsageRow, at: number): { tokens: number; cost: number; at: number; day: number; month: number; id: string } {
+  return { tokens: Math.max(0, Math.round(r.chargedTokens)), cost: Math.max(0, Math.round(r.costMicros)), at, day: periodStart('daily', at), month: periodStart('monthly', at), id: r.keyId };
+}
+
+export const DAY_MS = 86_400_000;
 
 export class SqliteUsageLog implements UsageLog {
   private readonly settle;
@@ -166,9 +212,11 @@ export class SqliteUsageLog implements UsageLog {
     private readonly now: () => number = Date.now,
   ) {
     const insert = db.prepare(`INSERT INTO gateway_usage (${USAGE_INSERT_COLUMNS}) VALUES (${USAGE_INSERT_COLUMNS.split(',').map(() => '?').join(', ')})`);
-    const charge = db.prepare('UPDATE gateway_keys SET used_tokens = used_tokens + ?, request_count = request_count + 1, last_used_at = ? WHERE id = ?');
+    const charge = db.prepare(SETTLE_KEY_SQL);
+    const release = db.prepare('DELETE FROM gateway_reservations WHERE id = ?');
     this.settle = db.transaction((r: UsageRow, at: number) => {
-      charge.run(Math.max(0, Math.round(r.chargedTokens)), at, r.keyId);
+      charge.run(settleParams(r, at));
+      if (r.reservationId) release.run(r.reservationId);
       insert.run(...usageValues(r, at, r.stream ? 1 : 0));
     });
   }
@@ -179,5 +227,15 @@ export class SqliteUsageLog implements UsageLog {
 
   async forKey(keyId: string, limit = 100): Promise<StoredUsageRow[]> {
     return (this.db.prepare('SELECT * FROM gateway_usage WHERE key_id = ? ORDER BY id DESC LIMIT ?').all(keyId, limit) as DbUsageRow[]).map(toStoredUsage);
+  }
+
+  async dailySpend(keyId: string, from: number, to: number): Promise<DailySpend[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT (created_at / ${DAY_MS}) * ${DAY_MS} AS day, model, SUM(cost_micros) AS cost FROM gateway_usage
+         WHERE key_id = ? AND created_at >= ? AND created_at < ? AND cost_micros > 0 GROUP BY day, model ORDER BY day, model`,
+      )
+      .all(keyId, from, to) as { day: number; model: string | null; cost: number }[];
+    return rows.map((r) => ({ day: r.day, model: r.model, costMicros: r.cost }));
   }
 }

@@ -1,7 +1,8 @@
 /**
- * /console: a small server-rendered page to manage gateway keys (create, list with usage,
- * revoke), on the gateway's key store and with the key command's rules. Off (404) unless
- * CONSOLE_ADMIN_TOKEN is set.
+ * /console: a small server-rendered page to manage gateway keys (create, list with usage and
+ * spend, edit, top up, revoke), on the gateway's key store and with the key command's rules.
+ * Off unless CONSOLE_ADMIN_TOKEN is set: then /console answers 404 with a page that says how
+ * to turn it on.
  *
  * Authentication: the admin token, either as `Authorization: Bearer <token>` (scripts) or through
  * the login form, which sets an HttpOnly, SameSite=Strict cookie holding an expiry and an
@@ -14,9 +15,10 @@ import { Router } from '@koa/router';
 import type Koa from 'koa';
 import { ConfigError } from '../config.ts';
 import { escapeHtml } from '../encoding/escape.ts';
-import type { KeyRecord, KeyStore, NewKey } from '../gateway/keys.ts';
+import { BUDGET_PERIODS, budgetSpent, formatUsd, type BudgetPeriod } from '../gateway/credit.ts';
+import { parseAmount, parseBudget, parseBudgetPeriod, parseIps, parseModels, parseQuota } from '../gateway/key-input.ts';
+import type { KeyPatch, KeyRecord, KeyStore, NewKey } from '../gateway/keys.ts';
 import type { Levels } from '../gateway/levels.ts';
-import { validateIpRule, validateModelPattern } from '../gateway/policy.ts';
 import { parseExpiry } from '../cli/keys.ts';
 import { formatDateTime } from '../kernel/time.ts';
 import type { AppContext, AppState } from './middleware.ts';
@@ -101,18 +103,15 @@ export interface KeyForm {
   name: string;
   account: string;
   level: string;
+  /** USD credit; empty = unlimited. */
   quota: string;
+  /** USD per budget period; empty = none. */
+  budget?: string;
+  budget_period?: string;
   models: string;
   ips: string;
   expires: string;
 }
-
-/** Comma-separated values, as `npm run keys -- create --models a,b* --ips …` takes them. */
-const list = (s: string) =>
-  s
-    .split(',')
-    .map((x) => x.trim())
-    .filter(Boolean);
 
 /** The key command's account rule. */
 const ACCOUNT = /^[A-Za-z0-9_.:@-]{1,64}$/;
@@ -126,22 +125,11 @@ export function parseKeyForm(f: KeyForm, levels: Levels, now: number): { key?: N
   if (account && !ACCOUNT.test(account)) problems.push('Account: 1 to 64 letters, digits or _ . : @ - (empty = a new account for this key).');
   const level = f.level.trim() || levels.defaultLevel;
   if (!levels.get(level)) problems.push(`Level: one of ${levels.names().join(', ')}.`);
-  let quotaTokens: number | null = null;
-  const quota = f.quota.trim();
-  if (quota && quota !== 'unlimited') {
-    if (!/^\d+$/.test(quota) || !Number.isSafeInteger(Number(quota))) problems.push('Quota: a whole number of tokens (empty or "unlimited" = no quota).');
-    else quotaTokens = Number(quota);
-  }
-  const models = list(f.models);
-  for (const m of models) {
-    const p = validateModelPattern(m);
-    if (p) problems.push(`Models: ${p}.`);
-  }
-  const ips = list(f.ips);
-  for (const ip of ips) {
-    const p = validateIpRule(ip);
-    if (p) problems.push(`IP allowlist: ${p}.`);
-  }
+  const credit = parseCredit(f, problems);
+  const models = parseModels(f.models);
+  if ('problem' in models) problems.push(`Models: ${models.problem}.`);
+  const ips = parseIps(f.ips);
+  if ('problem' in ips) problems.push(`IP allowlist: ${ips.problem}.`);
   let expiresAt: number | null = null;
   const exp = f.expires.trim();
   if (exp) {
@@ -154,11 +142,52 @@ export function parseKeyForm(f: KeyForm, levels: Levels, now: number): { key?: N
       problems.push('Expiry: a date such as 2026-12-31 (valid through that day, UTC) or an ISO date-time such as 2026-12-31T18:00:00Z.');
     }
   }
-  if (problems.length) return { problems };
+  if (problems.length || 'problem' in models || 'problem' in ips) return { problems };
   return {
     problems,
-    key: { name, account: account || undefined, level, levelExplicit: f.level.trim() !== '', quotaTokens, models, ips, expiresAt },
+    key: { name, account: account || undefined, level, levelExplicit: f.level.trim() !== '', ...credit, models: models.value, ips: ips.value, expiresAt },
   };
+}
+
+/** Quota, budget and budget period of a form (problems added to `problems`). */
+function parseCredit(f: Pick<KeyForm, 'quota' | 'budget' | 'budget_period'>, problems: string[]): { quotaMicros: number | null; budgetMicros: number | null; budgetPeriod: BudgetPeriod | null } {
+  const quota = parseQuota(f.quota);
+  if ('problem' in quota) problems.push(`Quota: ${quota.problem} (empty = unlimited).`);
+  const budget = parseBudget(f.budget ?? '');
+  if ('problem' in budget) problems.push(`Budget: ${budget.problem} (empty = none).`);
+  const period = parseBudgetPeriod(f.budget_period?.trim() || 'monthly');
+  if ('problem' in period) problems.push(`Budget period: ${period.problem}.`);
+  const budgetMicros = 'value' in budget ? budget.value : null;
+  return {
+    quotaMicros: 'value' in quota ? quota.value : null,
+    budgetMicros,
+    budgetPeriod: budgetMicros !== null && 'value' in period ? period.value : null,
+  };
+}
+
+/** The edit form of one key → a patch of every field it holds, or its problems. */
+export function parseEditForm(f: Omit<KeyForm, 'name' | 'account'>, levels: Levels, now: number): { patch?: KeyPatch; problems: string[] } {
+  const problems: string[] = [];
+  const level = f.level.trim();
+  if (!levels.get(level)) problems.push(`Level: one of ${levels.names().join(', ')}.`);
+  const credit = parseCredit(f, problems);
+  const models = parseModels(f.models);
+  if ('problem' in models) problems.push(`Models: ${models.problem}.`);
+  const ips = parseIps(f.ips);
+  if ('problem' in ips) problems.push(`IP allowlist: ${ips.problem}.`);
+  let expiresAt: number | null = null;
+  const exp = f.expires.trim();
+  if (exp && exp !== 'never') {
+    try {
+      const e = parseExpiry(exp, now);
+      if (e.past) problems.push('Expiry: the date must be in the future (empty = never).');
+      else expiresAt = e.at;
+    } catch {
+      problems.push('Expiry: a date such as 2026-12-31 (valid through that day, UTC), or empty for never.');
+    }
+  }
+  if (problems.length || 'problem' in models || 'problem' in ips) return { problems };
+  return { problems, patch: { level, ...credit, models: models.value, ips: ips.value, expiresAt } };
 }
 
 // --- pages ----------------------------------------------------------------------------------------
@@ -222,19 +251,30 @@ function keyState(k: KeyRecord, now: number): string {
   return 'active';
 }
 
-const EMPTY_FORM: KeyForm = { name: '', account: '', level: '', quota: '', models: '', ips: '', expires: '' };
+const EMPTY_FORM: KeyForm = { name: '', account: '', level: '', quota: '', budget: '', budget_period: 'monthly', models: '', ips: '', expires: '' };
 
-function createForm(levels: Levels, f: KeyForm, problems: string[]): string {
-  const field = (id: keyof KeyForm, label: string, hint: string, attrs = '') =>
-    `<div><label for="${id}">${label} <span class="hint">${hint}</span></label><input id="${id}" name="${id}" value="${escapeHtml(f[id])}" ${attrs}></div>`;
-  const options = levels
+function levelOptions(levels: Levels, selectedLevel: string): string {
+  return levels
     .names()
     .map((n) => {
       const l = levels.get(n);
-      const selected = (f.level || levels.defaultLevel) === n ? ' selected' : '';
+      const selected = selectedLevel === n ? ' selected' : '';
       return `<option value="${escapeHtml(n)}"${selected}>${escapeHtml(n)}${l ? ` (RPM ${l.rpm}, RPD ${l.rpd}, TPM ${l.tpm})` : ''}</option>`;
     })
     .join('');
+}
+
+function periodOptions(selected: string): string {
+  return BUDGET_PERIODS.map((p) => `<option value="${p}"${p === selected ? ' selected' : ''}>${p}</option>`).join('');
+}
+
+/** USD as an operator types it (no $ sign, no trailing zeros). */
+const usdText = (micros: number | null): string => (micros === null ? '' : String(micros / 1_000_000));
+
+function createForm(levels: Levels, f: KeyForm, problems: string[]): string {
+  const field = (id: keyof KeyForm, label: string, hint: string, attrs = '') =>
+    `<div><label for="${id}">${label} <span class="hint">${hint}</span></label><input id="${id}" name="${id}" value="${escapeHtml(f[id] ?? '')}" ${attrs}></div>`;
+  const options = levelOptions(levels, f.level || levels.defaultLevel);
   return `<form class="box" method="post" action="/console/keys" id="create">
 <h2>Create a key</h2>
 ${problems.length ? `<ul class="problems">${problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul>` : ''}
@@ -242,7 +282,9 @@ ${problems.length ? `<ul class="problems">${problems.map((p) => `<li>${escapeHtm
 ${field('name', 'Name', '(required)', 'required maxlength="100"')}
 ${field('account', 'Account', '(empty = new account)', 'maxlength="64"')}
 <div><label for="level">Level <span class="hint">(rate limits of the account)</span></label><select id="level" name="level">${options}</select></div>
-${field('quota', 'Quota', '(tokens; empty = unlimited)', 'inputmode="numeric"')}
+${field('quota', 'Credit', '(USD, e.g. 5 or 0.25; empty = unlimited)', 'inputmode="decimal"')}
+${field('budget', 'Budget', '(USD per period; empty = none)', 'inputmode="decimal"')}
+<div><label for="budget_period">Budget period <span class="hint">(UTC)</span></label><select id="budget_period" name="budget_period">${periodOptions(f.budget_period || 'monthly')}</select></div>
 ${field('models', 'Models', '(comma-separated, * wildcards; empty = all)')}
 ${field('ips', 'IP allowlist', '(IPs or CIDRs; empty = any)')}
 ${field('expires', 'Expires', '(end of that day, UTC; empty = never)', 'type="date"')}
@@ -251,41 +293,64 @@ ${field('expires', 'Expires', '(end of that day, UTC; empty = never)', 'type="da
 </form>`;
 }
 
-function keysTable(keys: KeyRecord[], now: number): string {
+function editForm(k: KeyRecord, levels: Levels): string {
+  const input = (name: string, label: string, value: string, attrs = '') =>
+    `<label>${label} <input name="${name}" value="${escapeHtml(value)}" ${attrs}></label>`;
+  return `<details class="edit"><summary>Edit</summary>
+<form method="post" action="/console/keys/${encodeURIComponent(k.id)}/edit">
+<label>Level <select name="level">${levelOptions(levels, k.level)}</select></label>
+${input('quota', 'Credit (USD; empty = unlimited)', usdText(k.quotaMicros), 'inputmode="decimal"')}
+${input('budget', 'Budget (USD; empty = none)', usdText(k.budgetMicros), 'inputmode="decimal"')}
+<label>Budget period <select name="budget_period">${periodOptions(k.budgetPeriod ?? 'monthly')}</select></label>
+${input('models', 'Models (empty = all)', k.models.join(', '))}
+${input('ips', 'IP allowlist (empty = any)', k.ips.join(', '))}
+${input('expires', 'Expires (empty = never)', k.expiresAt === null ? '' : new Date(k.expiresAt).toISOString().slice(0, 10), 'type="date"')}
+<button type="submit">Save</button>
+</form></details>
+${k.quotaMicros !== null ? `<form method="post" action="/console/keys/${encodeURIComponent(k.id)}/topup" class="topup"><label>Top up (USD) <input name="amount" inputmode="decimal" required></label><button type="submit">Add credit</button></form>` : ''}`;
+}
+
+function creditCell(k: KeyRecord, now: number): string {
+  const quota = k.quotaMicros === null ? 'unlimited' : formatUsd(k.quotaMicros);
+  const budget = k.budgetMicros === null || k.budgetPeriod === null ? '' : `<br><span class="budget">${escapeHtml(formatUsd(budgetSpent(k, now)))} / ${escapeHtml(formatUsd(k.budgetMicros))} ${k.budgetPeriod}</span>`;
+  return `<span class="spend">${escapeHtml(formatUsd(k.spentMicros))} / ${escapeHtml(quota)}</span>${budget}`;
+}
+
+function keysTable(keys: KeyRecord[], now: number, levels: Levels): string {
   if (!keys.length) return '<p class="box">No keys yet.</p>';
   const rows = keys
     .map((k) => {
       const state = keyState(k, now);
-      const quota = k.quotaTokens === null ? `${k.usedTokens} / unlimited` : `${k.usedTokens} / ${k.quotaTokens}`;
       return `<tr class="${k.revokedAt !== null ? 'revoked' : ''}" data-key-id="${escapeHtml(k.id)}">
 <td><strong>${escapeHtml(k.name)}</strong><br><code>${escapeHtml(k.hint)}</code><br><code class="hint">${escapeHtml(k.id)}</code></td>
 <td>${escapeHtml(k.accountId)}<br><span class="hint">${escapeHtml(k.level)}</span></td>
 <td class="state">${escapeHtml(state)}</td>
-<td><span class="tokens">${escapeHtml(quota)}</span> tokens<br><span class="requests">${k.requestCount}</span> requests<br><span class="hint">last ${k.lastUsedAt ? escapeHtml(formatDateTime(k.lastUsedAt)) : 'never'}</span></td>
+<td>${creditCell(k, now)}<br><span class="tokens">${k.usedTokens}</span> tokens, <span class="requests">${k.requestCount}</span> requests<br><span class="hint">last ${k.lastUsedAt ? escapeHtml(formatDateTime(k.lastUsedAt)) : 'never'}</span></td>
 <td>${escapeHtml(formatDateTime(k.createdAt))}<br><span class="hint">expires ${k.expiresAt ? escapeHtml(formatDateTime(k.expiresAt)) : 'never'}</span></td>
 <td>models: ${k.models.length ? escapeHtml(k.models.join(', ')) : 'all'}<br>IPs: ${k.ips.length ? escapeHtml(k.ips.join(', ')) : 'any'}</td>
-<td>${k.revokedAt === null ? `<form method="post" action="/console/keys/${encodeURIComponent(k.id)}/revoke"><button class="danger" type="submit" aria-label="Revoke ${escapeHtml(k.name)}">Revoke</button></form>` : ''}</td>
+<td>${k.revokedAt === null ? `${editForm(k, levels)}<form method="post" action="/console/keys/${encodeURIComponent(k.id)}/revoke"><button class="danger" type="submit" aria-label="Revoke ${escapeHtml(k.name)}">Revoke</button></form>` : ''}</td>
 </tr>`;
     })
     .join('\n');
   return `<div class="scroll"><table id="keys">
-<thead><tr><th>Key</th><th>Account / level</th><th>State</th><th>Usage (used / quota)</th><th>Created</th><th>Limits</th><th></th></tr></thead>
+<thead><tr><th>Key</th><th>Account / level</th><th>State</th><th>Spend (spent / credit)</th><th>Created</th><th>Limits</th><th></th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table></div>`;
 }
 
-async function consolePage(deps: Required<ConsoleDeps>, opts: { form?: KeyForm; problems?: string[]; notice?: string }): Promise<string> {
+async function consolePage(deps: Required<ConsoleDeps>, opts: { form?: KeyForm; problems?: string[]; notice?: string; editProblems?: string[] }): Promise<string> {
   const now = deps.now();
   const keys = await deps.keys.list();
   return page(
     'Keys',
     `<div class="top"><h1>Key console</h1><form method="post" action="/console/logout"><button class="plain" type="submit">Log out</button></form></div>
 ${opts.notice ? `<p class="notice">${escapeHtml(opts.notice)}</p>` : ''}
+${opts.editProblems?.length ? `<ul class="problems" id="edit-problems">${opts.editProblems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul>` : ''}
 ${createForm(deps.levels, opts.form ?? EMPTY_FORM, opts.problems ?? [])}
 <h2>Keys</h2>
-${keysTable(keys, now)}
-<p class="hint">The same keys as <code>npm run keys -- list</code>. Usage counts every request and the tokens charged.</p>`,
+${keysTable(keys, now, deps.levels)}
+<p class="hint">The same keys as <code>npm run keys -- list</code>. Spend is in US dollars by the price table (AI_PRICES); usage counts every request and the tokens charged.</p>`,
   );
 }
 
@@ -341,8 +406,18 @@ export function createConsoleRouter(input: ConsoleDeps): Router<AppState> {
 
   router.get('/', async (ctx) => {
     if (!authOf(ctx, token, deps.now())) return html(ctx, 200, loginPage());
-    const revoked = typeof ctx.query.revoked === 'string' ? await deps.keys.get(ctx.query.revoked) : undefined;
-    html(ctx, 200, await consolePage(deps, revoked ? { notice: `Key "${revoked.name}" (${revoked.id}) is revoked.` } : {}));
+    const about = async (name: string) => (typeof ctx.query[name] === 'string' ? await deps.keys.get(ctx.query[name] as string) : undefined);
+    const revoked = await about('revoked');
+    const edited = await about('edited');
+    const topped = await about('topped');
+    const notice = revoked
+      ? `Key "${revoked.name}" (${revoked.id}) is revoked.`
+      : edited
+        ? `Key "${edited.name}" (${edited.id}) is updated.`
+        : topped
+          ? `Key "${topped.name}" (${topped.id}) now has ${formatUsd(Math.max(0, (topped.quotaMicros ?? 0) - topped.spentMicros))} of credit left.`
+          : undefined;
+    html(ctx, 200, await consolePage(deps, notice ? { notice } : {}));
   });
 
   router.post('/login', async (ctx) => {
@@ -376,6 +451,8 @@ export function createConsoleRouter(input: ConsoleDeps): Router<AppState> {
       account: raw.get('account') ?? '',
       level: raw.get('level') ?? '',
       quota: raw.get('quota') ?? '',
+      budget: raw.get('budget') ?? '',
+      budget_period: raw.get('budget_period') ?? '',
       models: raw.get('models') ?? '',
       ips: raw.get('ips') ?? '',
       expires: raw.get('expires') ?? '',
@@ -385,6 +462,38 @@ export function createConsoleRouter(input: ConsoleDeps): Router<AppState> {
     const { key, record } = await deps.keys.create(parsed.key);
     ctx.state.log.info({ keyId: record.id, account: record.accountId, level: record.level }, 'console: key created');
     html(ctx, 201, createdPage(key, record));
+  });
+
+  router.post('/keys/:id/edit', async (ctx) => {
+    if (!guard(ctx)) return;
+    const id = ctx.params.id ?? '';
+    const raw = await readForm(ctx);
+    if (!(await deps.keys.get(id))) return html(ctx, 404, await consolePage(deps, { notice: `No key with id ${id}.` }));
+    const parsed = parseEditForm(
+      { level: raw.get('level') ?? '', quota: raw.get('quota') ?? '', budget: raw.get('budget') ?? '', budget_period: raw.get('budget_period') ?? '', models: raw.get('models') ?? '', ips: raw.get('ips') ?? '', expires: raw.get('expires') ?? '' },
+      deps.levels,
+      deps.now(),
+    );
+    if (!parsed.patch) return html(ctx, 400, await consolePage(deps, { editProblems: parsed.problems.map((p) => `Key ${id}: ${p}`) }));
+    const record = await deps.keys.update(id, parsed.patch);
+    ctx.state.log.info({ keyId: id }, 'console: key edited');
+    ctx.status = 303;
+    ctx.redirect(`/console?edited=${encodeURIComponent(record?.id ?? id)}`);
+  });
+
+  router.post('/keys/:id/topup', async (ctx) => {
+    if (!guard(ctx)) return;
+    const id = ctx.params.id ?? '';
+    const raw = await readForm(ctx);
+    const before = await deps.keys.get(id);
+    if (!before) return html(ctx, 404, await consolePage(deps, { notice: `No key with id ${id}.` }));
+    const amount = parseAmount(raw.get('amount') ?? '');
+    if ('problem' in amount) return html(ctx, 400, await consolePage(deps, { editProblems: [`Key ${id}: top-up: ${amount.problem}.`] }));
+    if (before.quotaMicros === null) return html(ctx, 400, await consolePage(deps, { editProblems: [`Key ${id}: its credit is unlimited; give it a credit with Edit first.`] }));
+    await deps.keys.topUp(id, amount.value);
+    ctx.state.log.info({ keyId: id, micros: amount.value }, 'console: key topped up');
+    ctx.status = 303;
+    ctx.redirect(`/console?topped=${encodeURIComponent(id)}`);
   });
 
   router.post('/keys/:id/revoke', async (ctx) => {
@@ -397,5 +506,30 @@ export function createConsoleRouter(input: ConsoleDeps): Router<AppState> {
     ctx.redirect(`/console?revoked=${encodeURIComponent(record.id)}`);
   });
 
+  return router;
+}
+
+/**
+ * The console when CONSOLE_ADMIN_TOKEN is unset: every /console path answers 404 with a page
+ * that names the variable and how to set it.
+ */
+export function createConsoleOffRouter(): Router<AppState> {
+  const router = new Router<AppState>();
+  const off = (ctx: AppContext) => {
+    ctx.status = 404;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = page(
+      'Console is off',
+      `<h1>Key console</h1>
+<div class="box" id="console-off">
+<p><strong>The key console is off.</strong> It is turned on by setting the environment variable <code>CONSOLE_ADMIN_TOKEN</code> to a secret of at least ${MIN_ADMIN_TOKEN_LENGTH} characters and restarting the service, for example:</p>
+<p><code>CONSOLE_ADMIN_TOKEN="$(openssl rand -hex 24)" npm start</code></p>
+<p>Then open <a href="/console">/console</a> and log in with that token. Keys can also be managed without the console: <code>npm run keys -- --help</code>.</p>
+</div>`,
+    );
+  };
+  router.all('/console{/*rest}', off);
   return router;
 }

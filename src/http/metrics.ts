@@ -91,6 +91,19 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
   for (const code of ['rate_limit_exceeded', 'insufficient_quota']) gatewayLimits.inc({ code }, 0);
+  // Per key, for billing: label values are our own key ids (key_<hex>), never caller input.
+  const keySpend: Counter<'key_id'> = new Counter({
+    name: 'gateway_key_spend_usd_total',
+    help: 'US dollars charged per gateway key since start, by the price table.',
+    labelNames: ['key_id'] as const,
+    registers: [registry],
+  });
+  const keyTokens: Counter<'key_id' | 'kind'> = new Counter({
+    name: 'gateway_key_tokens_total',
+    help: 'Tokens charged per gateway key since start, by kind (prompt, completion).',
+    labelNames: ['key_id', 'kind'] as const,
+    registers: [registry],
+  });
   const modelLabel = (m: string | null) => (!m ? 'unknown' : m.length > 64 ? `${m.slice(0, 64)}…` : m);
   const apisLimits = new Counter({
     name: 'apis_rejections_total',
@@ -131,6 +144,9 @@ export function createMetrics(): Metrics {
       if (row.promptTokens > 0) tokens.inc({ model: modelLabel(row.model), kind: 'prompt' }, row.promptTokens);
       if (row.completionTokens > 0) tokens.inc({ model: modelLabel(row.model), kind: 'completion' }, row.completionTokens);
       if (row.status === 429) gatewayLimits.inc({ code: row.errorCode ?? 'unknown' });
+      if (row.costMicros > 0) keySpend.inc({ key_id: row.keyId }, row.costMicros / 1_000_000);
+      if (row.promptTokens > 0) keyTokens.inc({ key_id: row.keyId, kind: 'prompt' }, row.promptTokens);
+      if (row.completionTokens > 0) keyTokens.inc({ key_id: row.keyId, kind: 'completion' }, row.completionTokens);
     },
     async gatewayCounts() {
       const all = (await requests.get()).values.filter((v) => v.labels.family === 'gateway');

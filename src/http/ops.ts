@@ -10,7 +10,7 @@ import type { Registry } from '../kernel/registry.ts';
 import type { Scheduler } from '../kernel/scheduler.ts';
 import type { Store } from '../kernel/store.ts';
 import { abuseSettings, keyVerifier, type AbuseSettings, type KeyVerifier, type LimiterFactory } from './abuse.ts';
-import { createConsoleRouter, type ConsoleDeps } from './console.ts';
+import { createConsoleOffRouter, createConsoleRouter, type ConsoleDeps } from './console.ts';
 import { createDocsRouter } from './docs.ts';
 import { createMetricsRouter, type Metrics } from './metrics.ts';
 import type { AppState } from './middleware.ts';
@@ -46,6 +46,6 @@ export function opsRouters(deps: OpsDeps & { registry: Registry; store: Store; s
     createDocsRouter({ registry: deps.registry }),
     createStatusPageRouter(deps),
     ...(deps.metrics ? [createMetricsRouter(deps.metrics)] : []),
-    ...(deps.console ? [createConsoleRouter(deps.console)] : []),
+    deps.console ? createConsoleRouter(deps.console) : createConsoleOffRouter(),
   ];
 }

@@ -178,26 +178,29 @@ describe('key policy', () => {
     expect(rows.find((r) => r.model === 'o1')).toMatchObject({ status: 403, errorCode: 'model_not_allowed', endReason: 'rejected', chargedTokens: 0 });
   });
 
-  it('quota: usage is charged, then 429 insufficient_quota with x-should-retry: false', async () => {
-    const k = await makeKey(h.svc, { quotaTokens: 20 });
-    const first = await postJson(h.base, '/v1/chat/completions', CHAT, bearer(k.key));
+  it('credit: usage is charged in USD, then 429 insufficient_quota with x-should-retry: false', async () => {
+    // gpt-4o at $2.50 / $10 per 1M tokens: the upstream's 10 + 5 tokens cost 75 micro-dollars.
+    const k = await makeKey(h.svc, { quotaMicros: 75 });
+    const small = { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], max_tokens: 2 };
+    const first = await postJson(h.base, '/v1/chat/completions', small, bearer(k.key));
     expect(first.status).toBe(200);
     await usageRows(h.svc, k.record.id, 1);
-    expect((await h.svc.gateway.keys.get(k.record.id))!.usedTokens).toBe(15);
-    expect((await postJson(h.base, '/v1/chat/completions', CHAT, bearer(k.key))).status).toBe(200);
-    await usageRows(h.svc, k.record.id, 2);
-    expect((await h.svc.gateway.keys.get(k.record.id))!.usedTokens).toBe(30);
-    const res = await postJson(h.base, '/v1/chat/completions', CHAT, bearer(k.key));
+    expect(await h.svc.gateway.keys.get(k.record.id)).toMatchObject({ usedTokens: 15, spentMicros: 75 });
+    const res = await postJson(h.base, '/v1/chat/completions', small, bearer(k.key));
     expect(res.status).toBe(429);
     expect(res.headers.get('x-should-retry')).toBe('false');
-    expect(((await res.json()) as { error: unknown }).error).toMatchObject({ type: 'insufficient_quota', code: 'insufficient_quota' });
+    expect(res.headers.get('retry-after')).toBeNull();
+    const body = (await res.json()) as { error: { type: string; code: string; message: string } };
+    expect(body.error).toMatchObject({ type: 'insufficient_quota', code: 'insufficient_quota' });
+    expect(body.error.message).toContain('$0.000075');
+    await usageRows(h.svc, k.record.id, 2);
     const client = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: k.key, maxRetries: 2 });
     const err = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.RateLimitError);
     expect((err as InstanceType<typeof OpenAI.RateLimitError>).code).toBe('insufficient_quota');
-    const rows = await usageRows(h.svc, k.record.id, 4);
+    const rows = await usageRows(h.svc, k.record.id, 3);
     // x-should-retry: false kept the SDK from retrying: exactly one more request arrived.
-    expect(rows).toHaveLength(4);
+    expect(rows).toHaveLength(3);
   });
 
   it('paths with dot segments or encoded separators are refused, never forwarded', async () => {

@@ -103,7 +103,28 @@ describe('streamed', () => {
     const events = text.split('\n\n').filter((b) => b && b !== ': keep-alive');
     expect(events).toHaveLength(7);
     expect(events.at(-1)).toBe('data: [DONE]');
-    // Without include_usage the upstream sends no usage: the bill is estimated from what was delivered.
+    // The client did not ask for usage: the gateway asked the upstream for it (billed by the
+    // upstream's count) and left the usage-only chunk out of this client's stream.
+    expect(JSON.parse(h.upstream.last('/v1/chat/completions')!.body.toString()).stream_options).toEqual({ include_usage: true });
+    expect(text).not.toContain('"usage"');
+    const [row] = await usageRows(h.svc, k.record.id);
+    expect(row).toMatchObject({ usageSource: 'upstream', endReason: 'completed', promptTokens: 10, completionTokens: 5 });
+  });
+
+  it('a client that asks for stream usage gets the usage chunk, its stream_options forwarded as sent', async () => {
+    const k = await makeKey(h.svc);
+    const client = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: k.key, maxRetries: 0 });
+    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
+    const usage: unknown[] = [];
+    for await (const chunk of stream) if (chunk.usage) usage.push(chunk.usage);
+    expect(usage).toEqual([{ prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }]);
+    expect(JSON.parse(h.upstream.last('/v1/chat/completions')!.body.toString()).stream_options).toEqual({ include_usage: true });
+  });
+
+  it('an upstream that sends no usage: the bill is estimated from what was delivered', async () => {
+    const k = await makeKey(h.svc);
+    const res = await postJson(h.base, '/v1/chat/completions', { ...CHAT, stream: true, mock: { usage: false } }, bearer(k.key));
+    await res.text();
     const [row] = await usageRows(h.svc, k.record.id);
     expect(row).toMatchObject({ usageSource: 'estimated', endReason: 'completed' });
     expect(row!.completionTokens).toBe(Math.ceil('c0c1c2c3c4'.length / 4));
@@ -286,10 +307,16 @@ describe('upstream failures', () => {
     expect(finished).toBe(false);
     expect(stalledAt).toBeLessThan(65536 * 1000);
     let received = 0;
-    response.on('data', (d: Buffer) => (received += d.length));
+    let comments = 0;
+    response.on('data', (d: Buffer) => {
+      received += d.length;
+      comments += d.toString('latin1').split(': keep-alive\n\n').length - 1;
+    });
     response.resume();
     await new Promise((r) => response.on('end', r));
     expect(finished).toBe(true);
-    expect(received).toBe(written + 'data: [DONE]\n\n'.length);
+    // Every upstream byte arrived (the gateway cuts the stream at event boundaries to drop the usage
+    // chunk it asked for, so a keep-alive comment may sit between two events while the upstream is slow).
+    expect(received - comments * ': keep-alive\n\n'.length).toBe(written + 'data: [DONE]\n\n'.length);
   });
 });

@@ -37,7 +37,7 @@ export function makeKey(svc: TestService, partial: Partial<NewKey> = {}): Promis
     name: 'test',
     level: partial.level ?? 'pro',
     levelExplicit: partial.level !== undefined,
-    quotaTokens: null,
+    quotaMicros: null,
     models: [],
     ips: [],
     expiresAt: null,

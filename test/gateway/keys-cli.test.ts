@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 describe('npm run keys', () => {
-  let created: { id: string; key: string; name: string; account: string; level: string; models: string[]; ips: string[]; quota_tokens: number; expires_at: string };
+  let created: { id: string; key: string; name: string; account: string; level: string; models: string[]; ips: string[]; quota_usd: number; expires_at: string };
   let h: Harness;
 
   beforeAll(async () => {
@@ -50,7 +50,7 @@ describe('npm run keys', () => {
 
   it('create --json prints the key once with its id and policy; only a hash is stored', async () => {
     expect(created.key).toMatch(/^sk-[A-Za-z0-9_-]{43}$/);
-    expect(created).toMatchObject({ name: 'ci bot', account: 'team-a', level: 'free', quota_tokens: 1000, models: ['gpt-4o*', 'rerank-1'], ips: ['127.0.0.1', '::1'], expires_at: '2099-01-01T23:59:59.999Z' });
+    expect(created).toMatchObject({ name: 'ci bot', account: 'team-a', level: 'free', quota_usd: 1000, models: ['gpt-4o*', 'rerank-1'], ips: ['127.0.0.1', '::1'], expires_at: '2099-01-01T23:59:59.999Z' });
     const file = fs.readFileSync(dbPath);
     expect(file.includes(Buffer.from(created.key))).toBe(false);
     expect(file.includes(Buffer.from(created.key.slice(3, 30)))).toBe(false);
@@ -66,11 +66,33 @@ describe('npm run keys', () => {
     expect(list.code).toBe(0);
     expect(list.stdout).not.toContain(created.key);
     const rows = JSON.parse(list.stdout) as { id: string; used_tokens: number; requests: number; status: string }[];
-    expect(rows.find((r) => r.id === created.id)).toMatchObject({ used_tokens: 15, requests: 2, status: 'active' });
+    // gpt-4o at $2.50 / $10 per 1M tokens: 10 + 5 tokens = $0.000075.
+    expect(rows.find((r) => r.id === created.id)).toMatchObject({ used_tokens: 15, spent_usd: 0.000075, remaining_usd: 999.999925, requests: 2, status: 'active' });
     const show = await keys(['show', created.id]);
-    expect(show.stdout).toContain('15 tokens in 2 requests');
+    expect(show.stdout).toContain('$0.000075, 15 tokens in 2 requests');
     expect(show.stdout).toContain('chat.completions');
     expect(show.stdout).not.toContain(created.key);
+  });
+
+  it('topup adds credit; edit changes quota, budget, models, level and expiry', async () => {
+    const topped = await keys(['topup', created.id, '2.5', '--json']);
+    expect(topped.code).toBe(0);
+    expect(JSON.parse(topped.stdout)).toMatchObject({ quota_usd: 1002.5 });
+    const edited = await keys(['edit', created.id, '--quota', '0.00005', '--budget', '5', '--budget-period', 'daily', '--models', 'all', '--level', 'pro', '--expires', 'never', '--json']);
+    expect(edited.code).toBe(0);
+    expect(JSON.parse(edited.stdout)).toMatchObject({ quota_usd: 0.00005, budget_usd: 5, budget_period: 'daily', models: [], level: 'pro', expires_at: null, status: 'exhausted' });
+    // Spent $0.000075 of $0.00005: nothing left, so chat is refused; the models list stays open.
+    const refused = await postJson(h.base, '/v1/chat/completions', { ...CHAT, model: 'gpt-4o' }, bearer(created.key));
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('insufficient_quota');
+    expect((await fetch(`${h.base}/v1/models`, { headers: bearer(created.key) })).status).toBe(200);
+    const shown = await keys(['show', created.id]);
+    expect(shown.stdout).toMatch(/budget: +\$5\.00 daily, \$0 spent/);
+    const unlimited = await keys(['edit', created.id, '--quota', 'unlimited', '--budget', 'none', '--json']);
+    expect(JSON.parse(unlimited.stdout)).toMatchObject({ quota_usd: null, budget_usd: null, budget_period: null, status: 'active' });
+    const noQuota = await keys(['topup', created.id, '1']);
+    expect(noQuota.code).toBe(2);
+    expect(noQuota.stderr).toMatch(/no quota.*edit .* --quota 1/);
   });
 
   it('revoke stops the key at once', async () => {
@@ -87,6 +109,10 @@ describe('npm run keys', () => {
       [['create'], /--name/],
       [['create', '--name', 'x', '--level', 'platinum'], /not a configured level/],
       [['create', '--name', 'x', '--quota', '-5'], /--quota/],
+      [['create', '--name', 'x', '--quota', '1.1234567'], /US dollars/],
+      [['create', '--name', 'x', '--budget', '5', '--budget-period', 'weekly'], /--budget-period/],
+      [['topup', 'key_missing', '5'], /No key/],
+      [['edit', created.id], /at least one of/],
       [['create', '--name', 'x', '--ips', '10.0.0.0/33'], /CIDR/],
       [['create', '--name', 'x', '--expires', 'tomorrow'], /--expires/],
       [['show', 'key_missing'], /No key/],

@@ -8,7 +8,7 @@ import { sleep } from './model-upstream.ts';
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startGateway({ env: { AI_MAX_UPLOAD_BYTES: String(256 * 1024), AI_QUOTA_PER_USD: '1000' } });
+  h = await startGateway({ env: { AI_MAX_UPLOAD_BYTES: String(256 * 1024)} });
 });
 afterAll(() => h.close());
 beforeEach(() => h.upstream.reset());
@@ -178,9 +178,9 @@ describe('GET /v1/models and billing', () => {
     expect(await ids(some.key)).toEqual(['gpt-4o', 'gpt-4o-mini', 'rerank-1']);
   });
 
-  it('billing subscription is computed from the key', async () => {
+  it('billing subscription and usage are computed from the key, in USD by the price table', async () => {
     const expires = Date.parse('2031-06-30T00:00:00Z');
-    const k = await makeKey(h.svc, { quotaTokens: 5000, expiresAt: expires });
+    const k = await makeKey(h.svc, { quotaMicros: 5_000_000, expiresAt: expires });
     await postJson(h.base, '/v1/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }, bearer(k.key));
     await usageRows(h.svc, k.record.id, 1);
     const res = await fetch(`${h.base}/v1/dashboard/billing/subscription`, { headers: bearer(k.key) });
@@ -192,18 +192,31 @@ describe('GET /v1/models and billing', () => {
       hard_limit_usd: 5,
       system_hard_limit_usd: 5,
       access_until: expires / 1000,
-      quota_tokens: 5000,
-      used_tokens: 15,
-      remaining_tokens: 4985,
+      // gpt-4o at $2.50 / $10 per 1M tokens: 10 prompt + 5 completion tokens = $0.000075.
+      quota_usd: 5,
+      spent_usd: 0.000075,
+      remaining_usd: 4.999925,
+      budget_usd: null,
+      budget_period: null,
+      budget_spent_usd: 0,
+      budget_resets_at: null,
       unlimited: false,
+      used_tokens: 15,
       expires_at: '2031-06-30T00:00:00.000Z',
       account: k.record.accountId,
       level: 'pro',
     });
     const usage = await fetch(`${h.base}/v1/dashboard/billing/usage`, { headers: bearer(k.key) });
-    expect(await usage.json()).toEqual({ object: 'list', total_usage: 1.5, used_tokens: 15 });
+    expect(await usage.json()).toEqual({ object: 'list', total_usage: 0.0075, used_tokens: 15 });
+    const today = new Date().toISOString().slice(0, 10);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const daily = await fetch(`${h.base}/v1/dashboard/billing/usage?start_date=${today}&end_date=${tomorrow}`, { headers: bearer(k.key) });
+    expect(await daily.json()).toEqual({ object: 'list', daily_costs: [{ timestamp: Date.parse(`${today}T00:00:00Z`) / 1000, line_items: [{ name: 'gpt-4o', cost: 0.0075 }] }], total_usage: 0.0075 });
+    const bad = await fetch(`${h.base}/v1/dashboard/billing/usage?start_date=yesterday&end_date=${tomorrow}`, { headers: bearer(k.key) });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { param: string } }).error.param).toBe('start_date');
     const unlimited = (await (await fetch(`${h.base}/v1/dashboard/billing/subscription`, { headers: bearer((await makeKey(h.svc)).key) })).json()) as Record<string, unknown>;
-    expect(unlimited).toMatchObject({ hard_limit_usd: 100_000_000, access_until: 0, unlimited: true, quota_tokens: null });
+    expect(unlimited).toMatchObject({ hard_limit_usd: 100_000_000, access_until: 0, unlimited: true, quota_usd: null });
     expect((await fetch(`${h.base}/v1/dashboard/billing/subscription`)).status).toBe(401);
   });
 });

@@ -11,15 +11,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_PATTERN, type KeyStore, type NewKey } from '../../src/gateway/keys.ts';
 import { openPgGatewayStore, openSqliteGatewayStore, type GatewayStore } from '../../src/gateway/store.ts';
 import type { UsageRow } from '../../src/gateway/usage.ts';
-import { openDatabase } from '../../src/kernel/db.ts';
-import { openPgPool } from '../../src/kernel/pg-store.ts';
+import { migrate, openDatabase } from '../../src/kernel/db.ts';
+import { openPgPool, pgMigrate } from '../../src/kernel/pg-store.ts';
+import { pgGatewayMigrations } from '../../src/gateway/pg-stores.ts';
+import { gatewayMigrations } from '../../src/gateway/schema.ts';
 import { createTestDatabase, requireServices } from '../multi/services.ts';
 
 const newKey = (over: Partial<NewKey> = {}): NewKey => ({
   name: 'test',
   level: 'default',
   levelExplicit: false,
-  quotaTokens: null,
+  quotaMicros: null,
   models: [],
   ips: [],
   expiresAt: null,
@@ -103,9 +105,9 @@ for (const { name, open, skip } of backends) describe.skipIf(!!skip)(`gateway st
   });
 
   it('a key created on one instance is valid on the other; a revocation holds everywhere at once', async () => {
-    const { key, record } = await keysA.create(newKey({ name: 'shared', models: ['gpt-4o*'], ips: ['10.0.0.0/8'], quotaTokens: 1000, expiresAt: Date.parse('2030-01-01T00:00:00Z') }));
+    const { key, record } = await keysA.create(newKey({ name: 'shared', models: ['gpt-4o*'], ips: ['10.0.0.0/8'], quotaMicros: 1_000_000, expiresAt: Date.parse('2030-01-01T00:00:00Z') }));
     expect(key).toMatch(KEY_PATTERN);
-    expect(record).toMatchObject({ name: 'shared', accountId: record.id, level: 'default', models: ['gpt-4o*'], ips: ['10.0.0.0/8'], quotaTokens: 1000, usedTokens: 0, revokedAt: null });
+    expect(record).toMatchObject({ name: 'shared', accountId: record.id, level: 'default', models: ['gpt-4o*'], ips: ['10.0.0.0/8'], quotaMicros: 1_000_000, spentMicros: 0, usedTokens: 0, revokedAt: null });
     expect(record.hint).toBe(`${key.slice(0, 7)}…${key.slice(-4)}`);
     expect(await keysB.findByKey(key)).toEqual(record);
     expect(await keysB.findByKey(`sk-${'A'.repeat(43)}`)).toBeUndefined();
@@ -143,6 +145,7 @@ for (const { name, open, skip } of backends) describe.skipIf(!!skip)(`gateway st
     completionTokens: 5,
     totalTokens: 15,
     chargedTokens: 15,
+    costMicros: 75,
     usageSource: 'upstream',
     endReason: 'completed',
     ttfbMs: 12.6,
@@ -169,6 +172,57 @@ for (const { name, open, skip } of backends) describe.skipIf(!!skip)(`gateway st
     expect(rows[0]).toMatchObject({ id: expect.any(Number), createdAt: expect.any(Number), totalTokens: 15 });
   });
 
+  it('credit: concurrent reservations on both instances never exceed the credit; settling releases them', async () => {
+    const { record } = await keysA.create(newKey({ quotaMicros: 1000 }));
+    const stores = [keysA, keysB];
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => stores[i % 2]!.reserve(record.id, `res-${record.id}-${i}`, 150)));
+    // 1000 / 150: six reservations fit, whichever instance made them.
+    expect(results.filter((r) => r.ok)).toHaveLength(6);
+    const refused = results.find((r) => !r.ok);
+    expect(refused).toMatchObject({ ok: false, heldMicros: 900, left: { micros: 1000, limitedBy: 'quota' } });
+    // Settling one (cost 100 of its 150) frees its hold and charges the key.
+    await a.usage.record({ ...usageRow('settle-1', record.id), costMicros: 100, reservationId: `res-${record.id}-${results.findIndex((r) => r.ok)}` });
+    expect(await keysB.get(record.id)).toMatchObject({ spentMicros: 100 });
+    // Left: 1000 - 100 spent - 5 × 150 held = 150.
+    expect((await keysB.reserve(record.id, `res-${record.id}-x`, 100)).ok).toBe(true);
+    expect((await keysA.reserve(record.id, `res-${record.id}-y`, 51)).ok).toBe(false);
+    expect((await keysA.reserve(record.id, `res-${record.id}-z`, 50)).ok).toBe(true);
+    // An unlimited key always fits.
+    const free = await keysA.create(newKey());
+    expect((await keysB.reserve(free.record.id, 'res-free', 10 ** 12)).ok).toBe(true);
+  });
+
+  it('credit: budgets count per period, top-ups and edits are seen by both instances', async () => {
+    const { record } = await keysA.create(newKey({ quotaMicros: 500, budgetMicros: 300, budgetPeriod: 'daily' }));
+    await b.usage.record({ ...usageRow('b1', record.id), costMicros: 200 });
+    let k = await keysA.get(record.id);
+    expect(k).toMatchObject({ spentMicros: 200, budgetSpentMicros: 200, budgetPeriod: 'daily' });
+    expect(k!.budgetPeriodStart).toBe(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate()));
+    // Budget left 100 is the limit (quota left 300).
+    expect(await keysB.reserve(record.id, `r-${record.id}-1`, 150)).toMatchObject({ ok: false, left: { micros: 100, limitedBy: 'budget' } });
+    k = await keysB.topUp(record.id, 1000);
+    expect(k?.quotaMicros).toBe(1500);
+    k = await keysA.update(record.id, { budgetMicros: null, budgetPeriod: null, models: ['gpt-*'], level: 'pro', expiresAt: Date.parse('2031-01-01T00:00:00Z') });
+    expect(k).toMatchObject({ budgetMicros: null, budgetPeriod: null, budgetSpentMicros: 0, models: ['gpt-*'], level: 'pro', expiresAt: Date.parse('2031-01-01T00:00:00Z') });
+    expect((await keysB.reserve(record.id, `r-${record.id}-2`, 1300)).ok).toBe(true);
+    expect(await keysA.update('key_missing', { name: 'x' })).toBeUndefined();
+    // An unlimited key stays unlimited on a top-up.
+    const free = await keysA.create(newKey());
+    expect((await keysB.topUp(free.record.id, 5))?.quotaMicros).toBeNull();
+  });
+
+  it('daily spend per model for the billing usage view', async () => {
+    const { record } = await keysA.create(newKey());
+    await a.usage.record({ ...usageRow('d1', record.id), costMicros: 30 });
+    await b.usage.record({ ...usageRow('d2', record.id), costMicros: 12 });
+    await b.usage.record({ ...usageRow('d3', record.id), model: 'other', costMicros: 5 });
+    const day = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
+    expect(await a.usage.dailySpend(record.id, day, day + 86_400_000)).toEqual([
+      { day, model: 'gpt-4o-mini', costMicros: 42 },
+      { day, model: 'other', costMicros: 5 },
+    ]);
+  });
+
   it('music tasks: the owner recorded first stays; finished tasks are cached per account', async () => {
     await a.tasks.recordOwner('task-1', 'acct-a');
     await b.tasks.recordOwner('task-1', 'acct-b');
@@ -179,5 +233,40 @@ for (const { name, open, skip } of backends) describe.skipIf(!!skip)(`gateway st
     await b.tasks.store('acct-a', 'task-1', 'SUCCESS', '{"v":2}');
     expect(await a.tasks.cached('acct-a', 'task-1')).toBe('{"v":2}');
     expect(await a.tasks.cached('acct-b', 'task-1')).toBeUndefined();
+  });
+});
+
+describe('gateway-006-credits converts token quotas at 500,000 tokens per USD', () => {
+  const OLD_KEY = `INSERT INTO gateway_accounts (id, level, created_at) VALUES ('acct', 'default', 1);
+    INSERT INTO gateway_keys (id, key_hash, key_prefix, key_last4, name, account_id, quota_tokens, used_tokens, created_at)
+    VALUES ('key_old', 'h1', 'sk-abcd', 'wxyz', 'old', 'acct', 1000000, 250000, 1), ('key_free', 'h2', 'sk-abcd', 'wxyz', 'free', 'acct', NULL, 10, 1);`;
+  const expected = [
+    { id: 'key_free', quota_micros: null, spent_micros: 20 },
+    { id: 'key_old', quota_micros: 2_000_000, spent_micros: 500_000 },
+  ];
+
+  it('SQLite', () => {
+    const db = openDatabase(':memory:');
+    const before = gatewayMigrations.findIndex((m) => m.name === 'gateway-006-credits');
+    migrate(db, gatewayMigrations.slice(0, before));
+    db.exec(OLD_KEY);
+    migrate(db, gatewayMigrations);
+    expect(db.prepare('SELECT id, quota_micros, spent_micros FROM gateway_keys ORDER BY id').all()).toEqual(expected);
+    db.close();
+  });
+
+  it.skipIf(!!pgAvail.missing)(`PostgreSQL${pgAvail.missing ? ` (skipped: ${pgAvail.missing})` : ''}`, async () => {
+    const test = await createTestDatabase();
+    const pool = openPgPool(test.url, { max: 2 });
+    try {
+      const before = pgGatewayMigrations.findIndex((m) => m.name === 'gateway-006-credits');
+      await pgMigrate(pool, pgGatewayMigrations.slice(0, before));
+      await pool.query(OLD_KEY);
+      await pgMigrate(pool, pgGatewayMigrations);
+      expect((await pool.query('SELECT id, quota_micros, spent_micros FROM gateway_keys ORDER BY id')).rows).toEqual(expected);
+    } finally {
+      await pool.end();
+      await test.drop();
+    }
   });
 });

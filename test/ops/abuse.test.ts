@@ -160,7 +160,7 @@ describe('APIS_REQUIRE_KEY', () => {
   afterAll(async () => {
     await svc.close();
   });
-  const newKey = (ips: string[] = []) => svc.gateway.keys.create({ name: 'apis', level: 'default', levelExplicit: false, quotaTokens: null, models: [], ips, expiresAt: null });
+  const newKey = (ips: string[] = []) => svc.gateway.keys.create({ name: 'apis', level: 'default', levelExplicit: false, quotaMicros: null, models: [], ips, expiresAt: null });
 
   it('asks for a gateway key, in the envelope', async () => {
     const res = await svc.get(QR);

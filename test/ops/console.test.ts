@@ -15,11 +15,18 @@ import { ADMIN_TOKEN, AiUpstream } from './support.ts';
 const FORM = 'application/x-www-form-urlencoded';
 
 describe('console switched off', () => {
-  it('is a 404 without CONSOLE_ADMIN_TOKEN', async () => {
+  it('is a 404 without CONSOLE_ADMIN_TOKEN, with a page that says how to turn it on', async () => {
     const svc = await startService();
     try {
-      expect((await svc.get('/console')).status).toBe(404);
-      expect((await svc.get('/console/login', { method: 'POST' })).status).toBe(404);
+      const res = await svc.get('/console');
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      const text = cheerio.load(await res.text())('#console-off').text();
+      expect(text).toContain('CONSOLE_ADMIN_TOKEN');
+      expect(text).toMatch(/at least 16 characters/);
+      const post = await svc.get('/console/login', { method: 'POST' });
+      expect(post.status).toBe(404);
+      expect(await post.text()).toContain('CONSOLE_ADMIN_TOKEN');
     } finally {
       await svc.close();
     }
@@ -86,23 +93,23 @@ describe('console', () => {
 
   it('applies the key rules: problems are listed and nothing is created', async () => {
     const before = (await svc.gateway.keys.list()).length;
-    const res = await post('/console/keys', new URLSearchParams({ name: '', level: 'gold', quota: '12x', ips: '300.1.1.1', models: `gpt-4,${'m'.repeat(201)}`, expires: '2001-01-01' }).toString());
+    const res = await post('/console/keys', new URLSearchParams({ name: '', level: 'gold', quota: '12x', budget: '-1', ips: '300.1.1.1', models: `gpt-4,${'m'.repeat(201)}`, expires: '2001-01-01' }).toString());
     expect(res.status).toBe(400);
     const problems = cheerio.load(await res.text())('.problems li').map((_, el) => cheerio.load(el).text()).get();
-    expect(problems).toHaveLength(6);
-    expect(problems.join('\n')).toMatch(/Name.*\n.*Level: one of free, default, pro.*\n.*Quota.*\n.*Models.*1 to 200 characters.*\n.*IP allowlist.*300\.1\.1\.1.*\n.*Expiry: the date must be in the future/);
+    expect(problems).toHaveLength(7);
+    expect(problems.join('\n')).toMatch(/Name.*\n.*Level: one of free, default, pro.*\n.*Quota.*US dollars.*\n.*Budget.*\n.*Models.*1 to 200 characters.*\n.*IP allowlist.*300\.1\.1\.1.*\n.*Expiry: the date must be in the future/);
     expect((await svc.gateway.keys.list()).length).toBe(before);
   });
 
   it('creates a key shown once, lists it with its usage, and revokes it', async () => {
-    const res = await post('/console/keys', new URLSearchParams({ name: 'ci <bot>', account: 'team-a', level: 'pro', quota: '5000', models: 'gpt-*', ips: '127.0.0.1/32', expires: '2999-12-31' }).toString());
+    const res = await post('/console/keys', new URLSearchParams({ name: 'ci <bot>', account: 'team-a', level: 'pro', quota: '5', budget: '1.5', budget_period: 'daily', models: 'gpt-*', ips: '127.0.0.1/32', expires: '2999-12-31' }).toString());
     expect(res.status).toBe(201);
     const $ = cheerio.load(await res.text());
     const key = $('#new-key').text();
     const id = $('#new-key-id').text();
     expect(key).toMatch(/^sk-[A-Za-z0-9_-]{43}$/);
     const record = await svc.gateway.keys.get(id);
-    expect(record).toMatchObject({ name: 'ci <bot>', accountId: 'team-a', level: 'pro', quotaTokens: 5000, models: ['gpt-*'], ips: ['127.0.0.1/32'], expiresAt: Date.parse('2999-12-31T23:59:59.999Z') });
+    expect(record).toMatchObject({ name: 'ci <bot>', accountId: 'team-a', level: 'pro', quotaMicros: 5_000_000, budgetMicros: 1_500_000, budgetPeriod: 'daily', models: ['gpt-*'], ips: ['127.0.0.1/32'], expiresAt: Date.parse('2999-12-31T23:59:59.999Z') });
     expect((await svc.gateway.keys.findByKey(key))?.id).toBe(id);
 
     const models = await svc.get('/v1/models', { headers: { authorization: `Bearer ${key}` } });
@@ -114,8 +121,24 @@ describe('console', () => {
     expect(list).toContain('ci &lt;bot&gt;');
     const row = cheerio.load(list)(`tr[data-key-id="${id}"]`);
     expect(row.find('.state').text()).toBe('active');
-    expect(row.text()).toContain('0 / 5000');
+    expect(row.find('.spend').text()).toBe('$0 / $5.00');
+    expect(row.find('.budget').text()).toBe('$0 / $1.50 daily');
     expect(row.find('.requests').text()).toBe('1');
+
+    // Edit (every field of the form) and top up, as the browser posts them.
+    const edit = await post(`/console/keys/${id}/edit`, new URLSearchParams({ level: 'free', quota: '7', budget: '', budget_period: 'monthly', models: 'gpt-4o', ips: '', expires: '' }).toString());
+    expect(edit.status).toBe(303);
+    expect(await svc.gateway.keys.get(id)).toMatchObject({ level: 'free', quotaMicros: 7_000_000, budgetMicros: null, budgetPeriod: null, models: ['gpt-4o'], ips: [], expiresAt: null });
+    const badEdit = await post(`/console/keys/${id}/edit`, new URLSearchParams({ level: 'free', quota: 'lots', budget: '', budget_period: 'monthly', models: '', ips: '', expires: '' }).toString());
+    expect(badEdit.status).toBe(400);
+    expect(cheerio.load(await badEdit.text())('#edit-problems').text()).toMatch(/Quota/);
+    const topup = await post(`/console/keys/${id}/topup`, 'amount=2.5');
+    expect(topup.status).toBe(303);
+    expect((await svc.gateway.keys.get(id))?.quotaMicros).toBe(9_500_000);
+    const topped = cheerio.load(await (await svc.get(topup.headers.get('location')!, { headers: { cookie } })).text());
+    expect(topped('.notice').text()).toContain('$9.50 of credit left');
+    expect((await post(`/console/keys/${id}/topup`, 'amount=-1')).status).toBe(400);
+    expect((await post(`/console/keys/${id}/topup`, 'amount=1', { origin: 'https://evil.example' })).status).toBe(403);
 
     const revoke = await post(`/console/keys/${id}/revoke`, '');
     expect(revoke.status).toBe(303);
@@ -157,7 +180,7 @@ describe('console sessions and form rules', () => {
     const levels = loadLevels({ json: undefined, file: undefined, defaultLevel: 'default' });
     const now = Date.parse('2026-11-21T00:00:00Z');
     const ok = parseKeyForm({ name: ' bot ', account: '', level: '', quota: '', models: 'a, b*', ips: '10.0.0.0/8, 2001:db8::/32', expires: '' }, levels, now);
-    expect(ok.key).toEqual({ name: 'bot', account: undefined, level: 'default', levelExplicit: false, quotaTokens: null, models: ['a', 'b*'], ips: ['10.0.0.0/8', '2001:db8::/32'], expiresAt: null });
+    expect(ok.key).toEqual({ name: 'bot', account: undefined, level: 'default', levelExplicit: false, quotaMicros: null, budgetMicros: null, budgetPeriod: null, models: ['a', 'b*'], ips: ['10.0.0.0/8', '2001:db8::/32'], expiresAt: null });
     expect(parseKeyForm({ name: 'x', account: 'bad account!', level: 'free', quota: '1', models: '', ips: '', expires: '2026-13-01' }, levels, now).problems).toHaveLength(2);
   });
 });

@@ -78,7 +78,7 @@ describe('/metrics', () => {
   });
 
   it('reports gateway requests, tokens and limit rejections', async () => {
-    const { key } = await svc.gateway.keys.create({ name: 'metrics', level: 'tiny', levelExplicit: true, quotaTokens: null, models: [], ips: [], expiresAt: null });
+    const { key } = await svc.gateway.keys.create({ name: 'metrics', level: 'tiny', levelExplicit: true, quotaMicros: null, models: [], ips: [], expiresAt: null });
     const call = () =>
       svc.get('/v1/chat/completions', {
         method: 'POST',

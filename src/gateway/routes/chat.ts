@@ -1,8 +1,20 @@
-/** POST /v1/chat/completions: the original body bytes forwarded; JSON or SSE answered as it comes. */
-import { nonNegativeInt, parseJsonObject, readBody, requiredString } from '../body.ts';
+/**
+ * POST /v1/chat/completions: the original body bytes forwarded; JSON or SSE answered as it comes.
+ * A stream always asks the upstream for its usage (`stream_options.include_usage`), so it is
+ * billed by the upstream's count; when the client did not ask for it, the extra usage-only
+ * chunk is left out of its stream.
+ */
+import { isObject, nonNegativeInt, parseJsonObject, readBody, requiredString, type JsonObject } from '../body.ts';
 import type { GatewayCall } from '../call.ts';
 import { badRequest } from '../errors.ts';
-import { estimateTokens } from '../usage.ts';
+import { estimatePrompt } from '../estimate.ts';
+
+/** The body to forward for a stream: with `include_usage` set, or `undefined` when the client set it. */
+export function withStreamUsage(body: JsonObject): Buffer | undefined {
+  const opts = body.stream_options;
+  if (isObject(opts) && opts.include_usage === true) return undefined;
+  return Buffer.from(JSON.stringify({ ...body, stream_options: { ...(isObject(opts) ? opts : {}), include_usage: true } }), 'utf8');
+}
 
 export async function chatCompletions(call: GatewayCall): Promise<void> {
   const raw = await readBody(call.ctx.req, call.deps.settings.maxBodyBytes);
@@ -10,10 +22,13 @@ export async function chatCompletions(call: GatewayCall): Promise<void> {
   const model = requiredString(body, 'model', 'the model name, e.g. "gpt-4o-mini"');
   if (!Array.isArray(body.messages) || body.messages.length === 0) throw badRequest('Parameter "messages" must be a non-empty array of {role, content} objects.', 'messages');
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw badRequest('Parameter "stream" must be true or false.', 'stream');
+  if (body.stream_options !== undefined && body.stream_options !== null && !isObject(body.stream_options)) throw badRequest('Parameter "stream_options" must be an object such as {"include_usage": true}.', 'stream_options');
   call.permitModel(model);
   call.stream = body.stream === true;
-  const maxOutput = nonNegativeInt(body.max_completion_tokens ?? body.max_tokens) ?? 0;
-  await call.reserveTokens(estimateTokens(raw.length), maxOutput);
-  const up = await call.send({ body: raw, contentType: 'application/json' });
+  const maxOutput = nonNegativeInt(body.max_completion_tokens ?? body.max_tokens);
+  await call.reserve({ promptTokens: estimatePrompt(raw.length, body, 'openai').tokens, maxOutputTokens: maxOutput, generates: true });
+  const rewritten = call.stream ? withStreamUsage(body) : undefined;
+  if (rewritten) call.hideUsageChunk = true;
+  const up = await call.send({ body: rewritten ?? raw, contentType: 'application/json' });
   await call.relay(up, { usage: 'openai' });
 }

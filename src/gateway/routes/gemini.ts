@@ -6,7 +6,7 @@
 import { isObject, nonNegativeInt, parseJsonObject, readBody } from '../body.ts';
 import type { GatewayCall } from '../call.ts';
 import { badRequest } from '../errors.ts';
-import { estimateTokens } from '../usage.ts';
+import { estimatePrompt } from '../estimate.ts';
 
 export async function generateContent(call: GatewayCall, params: readonly string[]): Promise<void> {
   let model: string;
@@ -21,8 +21,8 @@ export async function generateContent(call: GatewayCall, params: readonly string
   if (!Array.isArray(body.contents) || body.contents.length === 0) throw badRequest('Field "contents" must be a non-empty array of {role, parts:[{text}]} objects.', 'contents');
   call.permitModel(model);
   call.stream = streaming;
-  const maxOutput = isObject(body.generationConfig) ? (nonNegativeInt(body.generationConfig.maxOutputTokens) ?? 0) : 0;
-  await call.reserveTokens(estimateTokens(raw.length), maxOutput);
+  const maxOutput = isObject(body.generationConfig) ? nonNegativeInt(body.generationConfig.maxOutputTokens) : undefined;
+  await call.reserve({ promptTokens: estimatePrompt(raw.length, body, 'gemini').tokens, maxOutputTokens: maxOutput, generates: true });
   const up = await call.send({ body: raw, contentType: 'application/json' });
   await call.relay(up, { usage: 'gemini', streamJson: streaming });
 }

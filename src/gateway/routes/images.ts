@@ -1,8 +1,9 @@
-/** POST /v1/images/edits: multipart (image file, prompt, model) forwarded byte for byte, checked on the way. */
+/** POST /v1/images/edits: multipart (image file, prompt, model) forwarded byte for byte, checked on the way; billed per image. */
+import { answeredImages, requestedImages } from '../billing.ts';
 import type { GatewayCall } from '../call.ts';
 import { badRequest } from '../errors.ts';
+import { textTokens } from '../estimate.ts';
 import { isMultipart } from '../multipart.ts';
-import { estimateTokens } from '../usage.ts';
 import { forwardMultipart, requireField } from './upload.ts';
 
 const IMAGE_FIELD = /^image(\[\d*\])?$/;
@@ -17,7 +18,13 @@ export async function imageEdits(call: GatewayCall): Promise<void> {
     if (!image) throw badRequest('Missing required file "image": attach the image to edit as a file part named "image".', 'image', 'missing_required_parameter');
     if (image.size === 0) throw badRequest('The "image" file is empty.', 'image');
     const prompt = requireField(form, 'prompt', 'a text describing the change');
-    await call.reserveTokens(estimateTokens(prompt.length));
+    await call.reserve({ promptTokens: textTokens(prompt.length), units: requestedImages(Object.fromEntries(form.fields)) });
   });
-  await call.relay(up, { usage: 'openai' });
+  await call.relay(up, {
+    usage: 'openai',
+    inspect: (answer) => {
+      const made = answeredImages(answer);
+      if (made !== undefined && call.units.images && up.status < 400) call.units = { ...call.units, images: { ...call.units.images, count: made } };
+    },
+  });
 }

@@ -15,27 +15,29 @@ export interface Route {
   pattern: RegExp;
   /** Whether the route forwards to the upstream (503 when none is configured). */
   upstream: boolean;
+  /** Whether its POST calls cost money (refused once the key's credit is spent); others stay open. */
+  billed: boolean;
   handle(call: GatewayCall, params: readonly string[]): Promise<void>;
 }
 
 const ANY = ['GET', 'POST', 'DELETE'] as const;
 
 export const routes: readonly Route[] = [
-  { name: 'chat.completions', methods: ['POST'], pattern: /^\/v1\/chat\/completions$/, upstream: true, handle: chatCompletions },
-  { name: 'gemini.generate', methods: ['POST'], pattern: /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/, upstream: true, handle: generateContent },
-  { name: 'rerank', methods: ['POST'], pattern: /^\/v1\/rerank$/, upstream: true, handle: rerank },
-  { name: 'images.edits', methods: ['POST'], pattern: /^\/v1\/images\/edits$/, upstream: true, handle: imageEdits },
-  { name: 'music.tasks', methods: ['GET'], pattern: /^\/v1\/music\/tasks\/([^/]+)$/, upstream: true, handle: musicTask },
-  { name: 'music.generations', methods: ['POST'], pattern: /^\/v1\/music\/generations$/, upstream: true, handle: createMusicTask },
-  { name: 'models.list', methods: ['GET'], pattern: /^\/v1\/models$/, upstream: true, handle: listModels },
-  { name: 'models.retrieve', methods: ['GET'], pattern: /^\/v1\/models\/([^/]+)$/, upstream: true, handle: retrieveModel },
-  { name: 'billing.subscription', methods: ['GET'], pattern: /^\/v1\/dashboard\/billing\/subscription$/, upstream: false, handle: billingSubscription },
-  { name: 'billing.usage', methods: ['GET'], pattern: /^\/v1\/dashboard\/billing\/usage$/, upstream: false, handle: billingUsage },
-  { name: 'images.generations', methods: ['POST'], pattern: /^\/v1\/images\/(?:generations|variations)$/, upstream: true, handle: passThrough },
-  { name: 'audio', methods: ['POST'], pattern: /^\/v1\/audio\/(?:speech|transcriptions|translations)$/, upstream: true, handle: passThrough },
-  { name: 'audio.voices', methods: ANY, pattern: /^\/v1\/audio\/voices(?:\/[^/]+)*$/, upstream: true, handle: passThrough },
-  { name: 'embeddings', methods: ['POST'], pattern: /^\/v1\/embeddings$/, upstream: true, handle: passThrough },
-  { name: 'videos', methods: ANY, pattern: /^\/v1\/videos?(?:\/[^/]+)*$/, upstream: true, handle: passThrough },
+  { name: 'chat.completions', methods: ['POST'], pattern: /^\/v1\/chat\/completions$/, upstream: true, billed: true, handle: chatCompletions },
+  { name: 'gemini.generate', methods: ['POST'], pattern: /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/, upstream: true, billed: true, handle: generateContent },
+  { name: 'rerank', methods: ['POST'], pattern: /^\/v1\/rerank$/, upstream: true, billed: true, handle: rerank },
+  { name: 'images.edits', methods: ['POST'], pattern: /^\/v1\/images\/edits$/, upstream: true, billed: true, handle: imageEdits },
+  { name: 'music.tasks', methods: ['GET'], pattern: /^\/v1\/music\/tasks\/([^/]+)$/, upstream: true, billed: false, handle: musicTask },
+  { name: 'music.generations', methods: ['POST'], pattern: /^\/v1\/music\/generations$/, upstream: true, billed: true, handle: createMusicTask },
+  { name: 'models.list', methods: ['GET'], pattern: /^\/v1\/models$/, upstream: true, billed: false, handle: listModels },
+  { name: 'models.retrieve', methods: ['GET'], pattern: /^\/v1\/models\/([^/]+)$/, upstream: true, billed: false, handle: retrieveModel },
+  { name: 'billing.subscription', methods: ['GET'], pattern: /^\/v1\/dashboard\/billing\/subscription$/, upstream: false, billed: false, handle: billingSubscription },
+  { name: 'billing.usage', methods: ['GET'], pattern: /^\/v1\/dashboard\/billing\/usage$/, upstream: false, billed: false, handle: billingUsage },
+  { name: 'images.generations', methods: ['POST'], pattern: /^\/v1\/images\/(?:generations|variations)$/, upstream: true, billed: true, handle: passThrough },
+  { name: 'audio', methods: ['POST'], pattern: /^\/v1\/audio\/(?:speech|transcriptions|translations)$/, upstream: true, billed: true, handle: passThrough },
+  { name: 'audio.voices', methods: ANY, pattern: /^\/v1\/audio\/voices(?:\/[^/]+)*$/, upstream: true, billed: true, handle: passThrough },
+  { name: 'embeddings', methods: ['POST'], pattern: /^\/v1\/embeddings$/, upstream: true, billed: true, handle: passThrough },
+  { name: 'videos', methods: ANY, pattern: /^\/v1\/videos?(?:\/[^/]+)*$/, upstream: true, billed: true, handle: passThrough },
 ];
 
 export type Family = GatewayFamily | 'unversioned';

@@ -5,7 +5,10 @@
  */
 import { isObject } from '../body.ts';
 import type { GatewayCall } from '../call.ts';
+import { budgetSpent, creditLeft, nextPeriodStart } from '../credit.ts';
+import { badRequest } from '../errors.ts';
 import { modelPermitted } from '../policy.ts';
+import { DAY_MS } from '../usage.ts';
 
 /** What dashboards show for an unlimited key (new-api's constant). */
 export const UNLIMITED_USD = 100_000_000;
@@ -34,14 +37,15 @@ export async function retrieveModel(call: GatewayCall, params: readonly string[]
   await call.relay(up, { usage: 'none' });
 }
 
-function usd(tokens: number, perUsd: number): number {
-  return Math.round((tokens / perUsd) * 1e6) / 1e6;
-}
+const usd = (micros: number): number => micros / 1_000_000;
+/** US cents, as OpenAI's usage view gives them (1 cent = 10,000 micro-dollars). */
+const cents = (micros: number): number => micros / 10_000;
 
 export async function billingSubscription(call: GatewayCall): Promise<void> {
   const k = call.key;
-  const perUsd = call.deps.settings.quotaPerUsd;
-  const limit = k.quotaTokens === null ? UNLIMITED_USD : usd(k.quotaTokens, perUsd);
+  const now = Date.now();
+  const left = creditLeft(k, now);
+  const limit = k.quotaMicros !== null ? usd(k.quotaMicros) : k.budgetMicros !== null ? usd(k.budgetMicros) : UNLIMITED_USD;
   call.ctx.body = {
     object: 'billing_subscription',
     has_payment_method: true,
@@ -49,19 +53,59 @@ export async function billingSubscription(call: GatewayCall): Promise<void> {
     hard_limit_usd: limit,
     system_hard_limit_usd: limit,
     access_until: k.expiresAt === null ? 0 : Math.floor(k.expiresAt / 1000),
-    // Not in OpenAI's shape: the same facts in tokens, which is how quotas are kept here.
-    quota_tokens: k.quotaTokens,
+    // Not in OpenAI's shape: the key's credit in detail (USD), and its tokens.
+    quota_usd: k.quotaMicros === null ? null : usd(k.quotaMicros),
+    spent_usd: usd(k.spentMicros),
+    remaining_usd: left.micros === null ? null : usd(left.micros),
+    budget_usd: k.budgetMicros === null ? null : usd(k.budgetMicros),
+    budget_period: k.budgetPeriod,
+    budget_spent_usd: usd(budgetSpent(k, now)),
+    budget_resets_at: k.budgetPeriod === null ? null : new Date(nextPeriodStart(k.budgetPeriod, now)).toISOString(),
+    unlimited: left.micros === null,
     used_tokens: k.usedTokens,
-    remaining_tokens: k.quotaTokens === null ? null : Math.max(0, k.quotaTokens - k.usedTokens),
-    unlimited: k.quotaTokens === null,
     expires_at: k.expiresAt === null ? null : new Date(k.expiresAt).toISOString(),
     account: k.accountId,
     level: k.level,
   };
 }
 
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const MAX_RANGE_DAYS = 100;
+
+function dateParam(call: GatewayCall, name: string): number | undefined {
+  const v = call.ctx.query[name];
+  if (v === undefined) return undefined;
+  const ms = typeof v === 'string' && DATE.test(v) ? Date.parse(`${v}T00:00:00Z`) : NaN;
+  if (Number.isNaN(ms)) throw badRequest(`Parameter "${name}" must be a date such as 2025-01-31 (UTC).`, name);
+  return ms;
+}
+
+/**
+ * OpenAI's legacy usage view, in US cents: with `start_date` and `end_date` (end exclusive, at
+ * most 100 days), the key's spend per day and model in `daily_costs` and their sum; without
+ * them, the key's whole spend.
+ */
 export async function billingUsage(call: GatewayCall): Promise<void> {
-  const perUsd = call.deps.settings.quotaPerUsd;
-  // total_usage is in US cents, over the key's whole life (start_date/end_date are not used).
-  call.ctx.body = { object: 'list', total_usage: Math.round(usd(call.key.usedTokens, perUsd) * 100 * 1e4) / 1e4, used_tokens: call.key.usedTokens };
+  const from = dateParam(call, 'start_date');
+  const to = dateParam(call, 'end_date');
+  if ((from === undefined) !== (to === undefined)) throw badRequest('Give both "start_date" and "end_date" (or neither, for the key\'s whole spend).', from === undefined ? 'start_date' : 'end_date');
+  if (from === undefined || to === undefined) {
+    call.ctx.body = { object: 'list', total_usage: cents(call.key.spentMicros), used_tokens: call.key.usedTokens };
+    return;
+  }
+  if (to <= from || to - from > MAX_RANGE_DAYS * DAY_MS) throw badRequest(`"end_date" must be after "start_date" and at most ${MAX_RANGE_DAYS} days later.`, 'end_date');
+  const rows = await call.deps.usage.dailySpend(call.key.id, from, to);
+  const days = new Map<number, { name: string; cost: number }[]>();
+  let total = 0;
+  for (const r of rows) {
+    total += r.costMicros;
+    const items = days.get(r.day) ?? [];
+    items.push({ name: r.model ?? 'other', cost: cents(r.costMicros) });
+    days.set(r.day, items);
+  }
+  call.ctx.body = {
+    object: 'list',
+    daily_costs: [...days].map(([day, line_items]) => ({ timestamp: day / 1000, line_items })),
+    total_usage: cents(total),
+  };
 }

@@ -2,7 +2,7 @@
 import { isObject, parseJsonObject, readBody, requiredString } from '../body.ts';
 import type { GatewayCall } from '../call.ts';
 import { badRequest } from '../errors.ts';
-import { estimateTokens } from '../usage.ts';
+import { textTokens } from '../estimate.ts';
 
 export const MAX_RERANK_DOCUMENTS = 1000;
 
@@ -37,7 +37,7 @@ export async function rerank(call: GatewayCall): Promise<void> {
     topN = n;
   }
   call.permitModel(model);
-  await call.reserveTokens(estimateTokens(raw.length));
+  await call.reserve({ promptTokens: textTokens(raw.length), units: { rerankSearches: 1 } });
   const up = await call.send({ body: raw, contentType: 'application/json' });
   await call.relay(up, { usage: 'openai', rewrite: (answer) => orderResults(answer, topN) });
 }

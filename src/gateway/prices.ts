@@ -1,0 +1,246 @@
+/**
+ * The price table: what one request costs in US dollars, per model pattern. Built-in defaults
+ * (public list prices of common models, a starting point), then AI_PRICES_FILE, then AI_PRICES
+ * (JSON objects of the same shape) override entries by pattern. A model uses the entry whose
+ * pattern matches it most specifically (an exact name first, then the pattern with the most
+ * literal characters); a field that entry lacks is taken from the `*` entry.
+ *
+ * Entry fields (all optional, USD, >= 0):
+ *   input, cached_input, output   per 1M tokens
+ *   image                         per image: a number, or {"SIZE/QUALITY": n, "SIZE": n, "default": n}
+ *   audio_in_second               per second of audio sent (transcription, translation)
+ *   audio_out_second              per second of audio generated (speech)
+ *   video_second, video_call      per second of generated video, or per video request
+ *   music_task                    per music generation task
+ *   rerank_search                 per rerank request
+ *
+ * A request billed by a unit (an image, an audio second, a video, a music task, a rerank
+ * search) whose price is above 0 is billed by that unit only, not by its tokens as well.
+ */
+import fs from 'node:fs';
+import { ConfigError } from '../config.ts';
+
+export interface PriceEntry {
+  input?: number;
+  cached_input?: number;
+  output?: number;
+  image?: number | Record<string, number>;
+  audio_in_second?: number;
+  audio_out_second?: number;
+  video_second?: number;
+  video_call?: number;
+  music_task?: number;
+  rerank_search?: number;
+}
+
+const NUMBER_FIELDS = ['input', 'cached_input', 'output', 'audio_in_second', 'audio_out_second', 'video_second', 'video_call', 'music_task', 'rerank_search'] as const;
+const FIELDS = [...NUMBER_FIELDS, 'image'] as const;
+
+const GPT_IMAGE_1 = {
+  '1024x1024/low': 0.011, '1024x1024/medium': 0.042, '1024x1024/high': 0.167,
+  '1024x1536/low': 0.016, '1024x1536/medium': 0.063, '1024x1536/high': 0.25,
+  '1536x1024/low': 0.016, '1536x1024/medium': 0.063, '1536x1024/high': 0.25,
+  default: 0.042,
+};
+
+/** List prices (USD) of common models as published by their vendors; override with AI_PRICES. */
+export const DEFAULT_PRICES: Readonly<Record<string, PriceEntry>> = {
+  '*': { input: 2.5, cached_input: 1.25, output: 10, image: 0.04, audio_in_second: 0.0001, audio_out_second: 0.00025, video_second: 0.1, video_call: 0, music_task: 0.05, rerank_search: 0.002 },
+  'gpt-4o*': { input: 2.5, cached_input: 1.25, output: 10 },
+  'gpt-4o-mini*': { input: 0.15, cached_input: 0.075, output: 0.6 },
+  'gpt-4.1*': { input: 2, cached_input: 0.5, output: 8 },
+  'gpt-4.1-mini*': { input: 0.4, cached_input: 0.1, output: 1.6 },
+  'gpt-4.1-nano*': { input: 0.1, cached_input: 0.025, output: 0.4 },
+  'gpt-5*': { input: 1.25, cached_input: 0.125, output: 10 },
+  'gpt-5-mini*': { input: 0.25, cached_input: 0.025, output: 2 },
+  'gpt-5-nano*': { input: 0.05, cached_input: 0.005, output: 0.4 },
+  'o3*': { input: 2, cached_input: 0.5, output: 8 },
+  'o4-mini*': { input: 1.1, cached_input: 0.275, output: 4.4 },
+  'gemini-2.0-flash*': { input: 0.1, cached_input: 0.025, output: 0.4 },
+  'gemini-2.5-flash*': { input: 0.3, cached_input: 0.075, output: 2.5 },
+  'gemini-2.5-pro*': { input: 1.25, cached_input: 0.31, output: 10 },
+  'claude-*haiku*': { input: 0.8, cached_input: 0.08, output: 4 },
+  'claude-*sonnet*': { input: 3, cached_input: 0.3, output: 15 },
+  'deepseek-chat*': { input: 0.27, cached_input: 0.07, output: 1.1 },
+  'deepseek-reasoner*': { input: 0.55, cached_input: 0.14, output: 2.19 },
+  'text-embedding-3-small*': { input: 0.02 },
+  'text-embedding-3-large*': { input: 0.13 },
+  'gpt-image-1*': { input: 5, output: 40, image: GPT_IMAGE_1 },
+  'dall-e-3*': { image: { '1024x1024/standard': 0.04, '1024x1024/hd': 0.08, '1024x1792/standard': 0.08, '1792x1024/standard': 0.08, '1024x1792/hd': 0.12, '1792x1024/hd': 0.12, default: 0.04 } },
+  'dall-e-2*': { image: { '256x256': 0.016, '512x512': 0.018, '1024x1024': 0.02, default: 0.02 } },
+  'whisper-1*': { audio_in_second: 0.0001 },
+  'gpt-4o-transcribe*': { audio_in_second: 0.0001 },
+  'gpt-4o-mini-transcribe*': { audio_in_second: 0.00005 },
+  'tts-1*': { audio_out_second: 0.000225 },
+  'tts-1-hd*': { audio_out_second: 0.00045 },
+  'gpt-4o-mini-tts*': { audio_out_second: 0.00025 },
+  'sora-2*': { video_second: 0.1 },
+  'sora-2-pro*': { video_second: 0.3 },
+  'veo-3*': { video_second: 0.4 },
+  '*rerank*': { rerank_search: 0.002 },
+  'suno*': { music_task: 0.05 },
+  'chirp*': { music_task: 0.05 },
+};
+
+const MAX_PATTERN = 200;
+const EXAMPLE = '{"gpt-4o-mini*":{"input":0.15,"output":0.6},"dall-e-3":{"image":{"1024x1024/hd":0.08,"default":0.04}}}';
+
+function validPrice(x: unknown): x is number {
+  return typeof x === 'number' && Number.isFinite(x) && x >= 0;
+}
+
+function parseEntry(pattern: string, value: unknown, origin: string, problems: string[]): PriceEntry | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    problems.push(`${origin}: the price of "${pattern}" must be an object such as {"input":0.15,"output":0.6}`);
+    return undefined;
+  }
+  const entry: PriceEntry = {};
+  let ok = true;
+  for (const [field, v] of Object.entries(value)) {
+    if (!(FIELDS as readonly string[]).includes(field)) {
+      problems.push(`${origin}: "${pattern}" has unknown field "${field}" (known: ${FIELDS.join(', ')})`);
+      ok = false;
+    } else if (field === 'image' && typeof v === 'object' && v !== null && !Array.isArray(v)) {
+      const bad = Object.entries(v).filter(([, n]) => !validPrice(n));
+      if (bad.length) {
+        problems.push(`${origin}: "${pattern}".image.${bad[0]![0]} must be a number of USD >= 0`);
+        ok = false;
+      } else entry.image = { ...(v as Record<string, number>) };
+    } else if (!validPrice(v)) {
+      problems.push(`${origin}: "${pattern}".${field} must be a number of USD >= 0${field === 'image' ? ' (or an object of "SIZE/QUALITY" prices)' : ''}`);
+      ok = false;
+    } else (entry as Record<string, number>)[field] = v;
+  }
+  return ok ? entry : undefined;
+}
+
+export function parsePrices(json: string, origin: string, problems: string[]): Record<string, PriceEntry> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch (err) {
+    problems.push(`${origin} is not valid JSON (${(err as Error).message}); expected e.g. ${EXAMPLE}`);
+    return {};
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    problems.push(`${origin} must be a JSON object of model patterns, e.g. ${EXAMPLE}`);
+    return {};
+  }
+  const out: Record<string, PriceEntry> = {};
+  for (const [pattern, value] of Object.entries(parsed)) {
+    if (pattern.length === 0 || pattern.length > MAX_PATTERN || /\s/.test(pattern)) {
+      problems.push(`${origin}: model pattern "${pattern}" must be 1 to ${MAX_PATTERN} characters without whitespace ("*" matches any run of characters)`);
+      continue;
+    }
+    const entry = parseEntry(pattern, value, origin, problems);
+    if (entry) out[pattern] = entry;
+  }
+  return out;
+}
+
+/** What one request consumed, in the units prices are given in. */
+export interface Consumption {
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  images: { count: number; size?: string | undefined; quality?: string | undefined } | undefined;
+  audioInSeconds: number;
+  audioOutSeconds: number;
+  videoSeconds: number;
+  videoCalls: number;
+  musicTasks: number;
+  rerankSearches: number;
+}
+
+export const NOTHING_CONSUMED: Readonly<Consumption> = {
+  inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: undefined, audioInSeconds: 0, audioOutSeconds: 0, videoSeconds: 0, videoCalls: 0, musicTasks: 0, rerankSearches: 0,
+};
+
+export const MICROS_PER_USD = 1_000_000;
+
+/** USD as whole micro-dollars (how credits are stored), rounded to the nearest. */
+export function usdToMicros(usd: number): number {
+  return Math.round(usd * MICROS_PER_USD);
+}
+
+export function microsToUsd(micros: number): number {
+  return micros / MICROS_PER_USD;
+}
+
+function compile(pattern: string): { re: RegExp; literal: number } {
+  const body = pattern
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  return { re: new RegExp(`^${body}$`, 's'), literal: pattern.replace(/\*/g, '').length };
+}
+
+export class PriceTable {
+  private readonly patterns: { pattern: string; re: RegExp; literal: number; entry: PriceEntry }[];
+  private readonly fallback: PriceEntry;
+  private readonly cache = new Map<string, PriceEntry>();
+
+  constructor(readonly entries: Readonly<Record<string, PriceEntry>>) {
+    this.fallback = entries['*'] ?? {};
+    this.patterns = Object.entries(entries)
+      .filter(([p]) => p !== '*')
+      .map(([pattern, entry]) => ({ pattern, entry, ...compile(pattern) }));
+  }
+
+  /** The entry for a model, with the `*` entry's fields filling what it lacks. */
+  lookup(model: string | null): PriceEntry {
+    const name = model ?? '';
+    const hit = this.cache.get(name);
+    if (hit) return hit;
+    let best: (typeof this.patterns)[number] | undefined;
+    for (const p of this.patterns) {
+      if (!p.re.test(name)) continue;
+      const exact = !p.pattern.includes('*');
+      const bestExact = best !== undefined && !best.pattern.includes('*');
+      if (!best || (exact && !bestExact) || (exact === bestExact && p.literal >= best.literal)) best = p;
+    }
+    const entry = { ...this.fallback, ...(best?.entry ?? {}) };
+    if (this.cache.size < 10_000) this.cache.set(name, entry);
+    return entry;
+  }
+
+  imagePrice(entry: PriceEntry, size: string | undefined, quality: string | undefined): number {
+    const p = entry.image;
+    if (p === undefined) return 0;
+    if (typeof p === 'number') return p;
+    return (size && quality ? p[`${size}/${quality}`] : undefined) ?? (size ? p[size] : undefined) ?? (quality ? p[quality] : undefined) ?? p.default ?? 0;
+  }
+
+  /** The cost in USD of what a request of `model` consumed. */
+  cost(model: string | null, c: Consumption): number {
+    const e = this.lookup(model);
+    const units =
+      (c.images ? c.images.count * this.imagePrice(e, c.images.size, c.images.quality) : 0) +
+      c.audioInSeconds * (e.audio_in_second ?? 0) +
+      c.audioOutSeconds * (e.audio_out_second ?? 0) +
+      c.videoSeconds * (e.video_second ?? 0) +
+      c.videoCalls * (e.video_call ?? 0) +
+      c.musicTasks * (e.music_task ?? 0) +
+      c.rerankSearches * (e.rerank_search ?? 0);
+    if (units > 0) return units;
+    const cached = Math.min(c.cachedInputTokens, c.inputTokens);
+    return ((c.inputTokens - cached) * (e.input ?? 0) + cached * (e.cached_input ?? e.input ?? 0) + c.outputTokens * (e.output ?? 0)) / 1_000_000;
+  }
+}
+
+export function loadPrices(opts: { json: string | undefined; file: string | undefined }): PriceTable {
+  const problems: string[] = [];
+  const all: Record<string, PriceEntry> = { ...DEFAULT_PRICES };
+  if (opts.file !== undefined) {
+    let text: string | undefined;
+    try {
+      text = fs.readFileSync(opts.file, 'utf8');
+    } catch (err) {
+      problems.push(`AI_PRICES_FILE "${opts.file}" cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+    if (text !== undefined) Object.assign(all, parsePrices(text, `AI_PRICES_FILE "${opts.file}"`, problems));
+  }
+  if (opts.json !== undefined) Object.assign(all, parsePrices(opts.json, 'AI_PRICES', problems));
+  if (problems.length) throw new ConfigError(problems);
+  return new PriceTable(all);
+}
