@@ -219,6 +219,22 @@ describe('engine through the server', () => {
     expect(((await r.json()) as { data: unknown[] }).data).toHaveLength(5);
   });
 
+  it('never serves stored data that the source now rejects (a shape written by an older version)', async () => {
+    // A hot list as stored before lists became bare arrays.
+    const old = JSON.stringify({ list: [{ rank: 1, title: 'old', link: `https://${HOST}/item/1` }], total: 1, updated: '2026-11-21 10:00:00', updated_at: clock.t });
+    const write = { sourceId: 'test-list', params: '{}', payload: old, payloadHash: 'old-shape', itemCount: 1, fetchedAt: clock.t, historyParamsKey: '', guids: [] };
+    await svc.store.commitSuccess({ ...write, paramsKey: 'kind=other&limit=4', expiresAt: clock.t + 300_000 });
+    upstream.serve(HOST, '/other', { body: items(4, 'new') });
+    const r = await svc.get('/v2/apis/test-list/other?limit=4');
+    expect(r.headers.get('x-cache')).toBe('MISS');
+    expect(((await r.json()) as { data: { title: string }[] }).data.map((i) => i.title)).toEqual(['new-1', 'new-2', 'new-3', 'new-4']);
+    // With the upstream down, the old shape is not served either: the key is cold.
+    await svc.store.commitSuccess({ ...write, paramsKey: 'kind=other&limit=3', expiresAt: clock.t + 300_000 });
+    upstream.serve(HOST, '/other', { status: 500, body: 'down' });
+    const down = await svc.get('/v2/apis/test-list/other?limit=3&encoding=text');
+    expect(down.status).toBe(503);
+  });
+
   it('finishes in-flight requests on shutdown', async () => {
     upstream.serve(HOST, '/main', { body: items(8, 's'), delayMs: 200 });
     const pending = svc.get('/v2/apis/test-list?limit=8');
