@@ -9,8 +9,8 @@
 import { load } from 'cheerio';
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource, type Row } from '../src/kernel/source.ts';
-import { addDays, formatDate, shanghaiMidnight } from '../src/kernel/time.ts';
-import { absoluteUrl, hotList, type HotItem, type HotList } from './_shared/hot-list.ts';
+import { addDays, formatDate, formatDateTime, shanghaiMidnight } from '../src/kernel/time.ts';
+import { absoluteUrl, type HotItem } from './_shared/hot-list.ts';
 
 export const PAGE_URL = 'https://ai-bot.cn/daily-ai-news/';
 
@@ -21,9 +21,14 @@ export interface AiNewsItem extends HotItem {
   date: string;
 }
 
-export interface AiNews extends HotList<AiNewsItem> {
-  /** The day shown, or the newest day on the page with `all`. */
+/** 60s's container: the day and its `news`, with our count, fetch time and the days the page lists. */
+export interface AiNews {
+  /** The day shown (YYYY-MM-DD), or `all` with `all=1`. */
   date: string;
+  news: AiNewsItem[];
+  total: number;
+  updated: string;
+  updated_at: number;
   all: boolean;
   /** Whether `date` is today (Asia/Shanghai) at fetch time. */
   is_today: boolean;
@@ -76,7 +81,9 @@ export function parsePage(html: string, now: Date): AiNewsItem[] {
 }
 
 function build(items: AiNewsItem[], date: string, all: boolean, dates: string[], now: Date): AiNews {
-  return { ...hotList(items.map((i, n) => ({ ...i, rank: n + 1 })), now), date, all, is_today: date === formatDate(now.getTime()), dates };
+  const at = now.getTime();
+  const news = items.map((i, n) => ({ ...i, rank: n + 1 }));
+  return { date, news, total: news.length, updated: formatDateTime(at), updated_at: at, all, is_today: !all && date === formatDate(at), dates };
 }
 
 /**
@@ -86,7 +93,7 @@ function build(items: AiNewsItem[], date: string, all: boolean, dates: string[],
 export function parse(html: string, opts: { date?: string | undefined; all?: boolean | undefined }, now: Date): AiNews {
   const items = parsePage(html, now);
   const dates = [...new Set(items.map((i) => i.date))].sort().reverse();
-  if (opts.all) return build(items, dates[0] ?? formatDate(now.getTime()), true, dates, now);
+  if (opts.all) return build(items, 'all', true, dates, now);
   const today = formatDate(now.getTime());
   if (opts.date) {
     const day = items.filter((i) => i.date === opts.date);
@@ -112,8 +119,8 @@ export function parse(html: string, opts: { date?: string | undefined; all?: boo
 }
 
 export function validateNews(d: AiNews): string | undefined {
-  if (!d.list.length) return 'no news items';
-  const bad = d.list.find((i) => !i.title || !/^https?:\/\//.test(i.link) || !/^\d{4}-\d{2}-\d{2}$/.test(i.date));
+  if (!d.news.length) return 'no news items';
+  const bad = d.news.find((i) => !i.title || !/^https?:\/\//.test(i.link) || !/^\d{4}-\d{2}-\d{2}$/.test(i.date));
   return bad ? `item ${bad.rank} has no title, link or day` : undefined;
 }
 
@@ -149,7 +156,7 @@ export default defineSource({
     title: heading,
     columns: () => ({ title: '资讯', hot: '来源' }),
     rows: (d): Row[] =>
-      d.list.map((i) => ({
+      d.news.map((i) => ({
         title: i.title,
         link: i.link,
         summary: i.detail,
@@ -158,7 +165,7 @@ export default defineSource({
         date: shanghaiMidnight(i.date),
       })),
     text: (d) =>
-      `${heading(d)}\n\n${d.list
+      `${heading(d)}\n\n${d.news
         .map((i) => `${i.rank}. ${i.title}\n   ${i.detail}${i.source ? `（来源：${i.source}）` : ''}${d.all ? ` [${i.date}]` : ''}\n   ${i.link}`)
         .join('\n\n')}\n\n更新于 ${d.updated}\n`,
   },

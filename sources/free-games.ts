@@ -8,7 +8,7 @@
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource, type Row } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
-import { asArray, asNumber, asRecord, asString, hotList, pick, type HotItem, type HotList } from './_shared/hot-list.ts';
+import { asArray, asNumber, asRecord, asString, pick, type HotItem, type HotList } from './_shared/hot-list.ts';
 
 export const UPSTREAM_URL = 'https://store-site-backend-static-ipv4.ak.epicgames.com/freeGamesPromotions?locale=zh-CN&country=CN&allowCountries=CN';
 const STORE = 'https://store.epicgames.com/zh-CN';
@@ -119,15 +119,12 @@ export function parse(raw: unknown, now: Date): HotList<FreeGame> {
     games.push({ order, game });
   }
   games.sort((a, b) => a.order - b.order || a.game.title.localeCompare(b.game.title, 'zh-CN'));
-  return hotList(
-    games.map(({ game }, i) => ({ ...game, rank: i + 1 })),
-    now,
-  );
+  return games.map(({ game }, i) => ({ ...game, rank: i + 1 }));
 }
 
 export function validateGames(d: HotList<FreeGame>): string | undefined {
-  if (!d.list.length) return 'no free or upcoming free game';
-  const bad = d.list.find((g) => !g.title || !/^https?:\/\//.test(g.link) || !(g.free_end_at > g.free_start_at));
+  if (!d.length) return 'no free or upcoming free game';
+  const bad = d.find((g) => !g.title || !/^https?:\/\//.test(g.link) || !(g.free_end_at > g.free_start_at));
   return bad ? `game ${bad.rank} has no title, no link or no valid free window` : undefined;
 }
 
@@ -155,7 +152,7 @@ export default defineSource({
     title: () => 'Epic 免费游戏',
     columns: () => ({ title: '游戏', hot: '状态' }),
     rows: (d): Row[] =>
-      d.list.map((g) => ({
+      d.map((g) => ({
         title: g.title,
         link: g.link,
         hot: g.is_free_now ? '免费中' : '即将免费',
@@ -165,9 +162,9 @@ export default defineSource({
         ...(g.cover ? { cover: g.cover } : {}),
       })),
     text: (d) =>
-      `Epic 免费游戏\n\n${d.list
+      `Epic 免费游戏\n\n${d
         .map((g) => `${g.rank}. 《${g.title}》${g.is_free_now ? ' 🔥' : ''}\n   ${when(g)}${g.original_price ? `（原价 ${g.original_price_desc}）` : ''}\n   ${g.link}${g.description ? `\n   ${g.description}` : ''}`)
-        .join('\n\n')}\n\n更新于 ${d.updated}\n`,
+        .join('\n\n')}\n`,
   },
   example: '/v2/apis/free-games?encoding=text',
 });

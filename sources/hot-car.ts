@@ -15,7 +15,6 @@ import {
   asString,
   dedupeByLink,
   formatHeat,
-  hotList,
   hotListRowsWith,
   pick,
   validateHotList,
@@ -29,12 +28,16 @@ export interface CarItem extends HotItem {
   hot_value: number;
   /** The heat as short text, e.g. "12.3万". */
   hot_value_desc: string;
+  /** The same as `hot_value`, `hot_value_desc` and `link` (60s's names). */
+  score: number;
+  score_desc: string;
+  url: string;
   /** Whether the site marks the search as hot. */
   is_hot: boolean;
   description: string;
 }
 
-export function parse(html: string, now: Date): HotList<CarItem> {
+export function parse(html: string): HotList<CarItem> {
   const entries = asArray(pick(nextData(html, 'www.dongchedi.com'), 'props', 'pageProps', 'hotSearchList'));
   if (!entries) throw new SourceError('parse', 'props.pageProps.hotSearchList is missing');
   const list: CarItem[] = [];
@@ -44,18 +47,22 @@ export function parse(html: string, now: Date): HotList<CarItem> {
     if (!e || !title) continue;
     const heat = asNumber(e.score) ?? 0;
     const cover = absoluteUrl(e.serial_icon, 'https://www.dongchedi.com/');
+    const link = `https://www.dongchedi.com/search?keyword=${encodeURIComponent(title)}`;
     list.push({
       rank: list.length + 1,
       title,
-      link: `https://www.dongchedi.com/search?keyword=${encodeURIComponent(title)}`,
+      link,
+      url: link,
       hot_value: heat,
       hot_value_desc: formatHeat(heat),
+      score: heat,
+      score_desc: formatHeat(heat),
       is_hot: asNumber(e.is_hot) === 1 || e.is_hot === true,
       description: asString(e.description)?.trim() ?? '',
       ...(cover ? { cover } : {}),
     });
   }
-  return hotList(dedupeByLink(list), now);
+  return dedupeByLink(list);
 }
 
 export default defineSource({
@@ -69,7 +76,7 @@ export default defineSource({
   freshness: { ttlSec: 600, backoffCapSec: 3600 },
   headers: { accept: 'text/html,application/xhtml+xml', referer: 'https://www.dongchedi.com/' },
   async fetch(ctx) {
-    return parse(await ctx.http.text(UPSTREAM_URL, { signal: ctx.signal }), ctx.now());
+    return parse(await ctx.http.text(UPSTREAM_URL, { signal: ctx.signal }));
   },
   validate: (data) => validateHotList(data, 5),
   view: { rows: (d: HotList<CarItem>) => hotListRowsWith(d, { hot: (i) => i.hot_value_desc, summary: (i) => i.description || undefined }) },

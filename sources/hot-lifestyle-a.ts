@@ -15,7 +15,6 @@ import {
   asRecord,
   asString,
   dedupeByLink,
-  hotList,
   hotListRowsWith,
   parseHeat,
   pick,
@@ -65,15 +64,17 @@ const APP_USER_AGENT =
 export interface LifestyleItem extends HotItem {
   hot_value: number;
   /** The heat as the app shows it, e.g. "612.3万". */
+  score: string;
   hot_value_desc: string;
-  /** Label such as 热, 新 or 独家; null when the topic has none. */
-  word_type: string | null;
-  word_type_icon: string | null;
+  /** The app's label of the topic (热, 新, 独家… or 无), as it gives it; '' when absent. */
+  word_type: string;
+  /** The label's image; '' when none (60s spells the field this way). */
+  work_type_icon: string;
   /** Places moved since the previous board. */
   rank_change: number;
 }
 
-export function parse(raw: unknown, now: Date): HotList<LifestyleItem> {
+export function parse(raw: unknown): HotList<LifestyleItem> {
   const root = asRecord(raw);
   if (!root) throw new SourceError('parse', 'answer is not a JSON object');
   const code = asNumber(root.code);
@@ -88,19 +89,19 @@ export function parse(raw: unknown, now: Date): HotList<LifestyleItem> {
     const title = asString(e?.title)?.trim();
     if (!e || !title) continue;
     const scoreText = asString(e.score)?.trim() ?? '';
-    const wordType = asString(e.word_type)?.trim();
     list.push({
       rank: list.length + 1,
       title,
       link: `https://www.xiaohongshu.com/search_result?keyword=${encodeURIComponent(title)}&type=51`,
       hot_value: parseHeat(scoreText) ?? 0,
+      score: scoreText,
       hot_value_desc: scoreText,
-      word_type: wordType && wordType !== '无' ? wordType : null,
-      word_type_icon: asString(e.icon) || null,
+      word_type: asString(e.word_type)?.trim() ?? '',
+      work_type_icon: asString(e.icon) ?? '',
       rank_change: asNumber(e.rank_change) ?? 0,
     });
   }
-  return hotList(dedupeByLink(list), now);
+  return dedupeByLink(list);
 }
 
 export default defineSource({
@@ -132,7 +133,7 @@ export default defineSource({
       throw new SourceError('blocked', `upstream answered HTTP ${res.status} (app tokens expired or risk control)`, { httpStatus: res.status });
     }
     if (/text\/html/i.test(String(res.headers['content-type']))) throw new SourceError('blocked', 'upstream answered an HTML page instead of JSON');
-    return parse(res.json(), ctx.now());
+    return parse(res.json());
   },
   validate: (data) => validateHotList(data, 5),
   view: { rows: (d: HotList<LifestyleItem>) => hotListRowsWith(d, { hot: (i) => i.hot_value_desc || i.hot_value }) },

@@ -9,7 +9,7 @@
  */
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource } from '../src/kernel/source.ts';
-import { asArray, asNumber, asRecord, asString, dedupeByLink, hotList, hotListRows, pick, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
+import { asArray, asNumber, asRecord, asString, dedupeByLink, hotListRows, pick, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
 
 export const UPSTREAM_URL =
   'https://m.weibo.cn/api/container/getIndex?containerid=106003type%3D25%26t%3D3%26disable_hot%3D1%26filter_type%3Drealtimehot';
@@ -37,7 +37,7 @@ export interface MicroblogItem extends HotItem {
   label_icon: string | null;
 }
 
-export function parse(raw: unknown, now: Date): HotList<MicroblogItem> {
+export function parse(raw: unknown): HotList<MicroblogItem> {
   const root = asRecord(raw);
   if (!root) throw new SourceError('parse', 'answer is not a JSON object');
   if (root.ok !== 1) throw new SourceError('blocked', `upstream answered ok=${JSON.stringify(root.ok)} (visitor cookie expired or risk control)`);
@@ -63,7 +63,7 @@ export function parse(raw: unknown, now: Date): HotList<MicroblogItem> {
     });
   }
   list.sort((a, b) => a.rank - b.rank);
-  return hotList(dedupeByLink(list), now);
+  return dedupeByLink(list);
 }
 
 export default defineSource({
@@ -83,7 +83,7 @@ export default defineSource({
   async fetch(ctx) {
     const res = await ctx.http.request(UPSTREAM_URL, { signal: ctx.signal });
     if (/text\/html/.test(String(res.headers['content-type']))) throw new SourceError('blocked', 'upstream answered an HTML page (login or risk control) instead of JSON');
-    return parse(res.json(), ctx.now());
+    return parse(res.json());
   },
   validate: (data) => validateHotList(data, 5),
   view: { rows: hotListRows },

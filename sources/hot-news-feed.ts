@@ -6,7 +6,7 @@
  */
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource } from '../src/kernel/source.ts';
-import { asArray, asNumber, asRecord, asString, dedupeByLink, hotList, hotListRows, pick, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
+import { asArray, asNumber, asRecord, asString, dedupeByLink, hotListRows, pick, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
 
 export const UPSTREAM_URL = 'https://www.toutiao.com/hot-event/hot-board/';
 
@@ -15,6 +15,8 @@ const LABELS: Record<string, string> = { hot: '热', new: '新', refuted: '辟�
 
 export interface NewsFeedItem extends HotItem {
   hot_value: number;
+  /** The event's image; '' when it has none. */
+  cover: string;
   /** Badge (热, 新…) or null. */
   label: string | null;
   cluster_id: string | null;
@@ -31,7 +33,7 @@ export function cleanLink(url: string): string | undefined {
   }
 }
 
-export function parse(raw: unknown, now: Date): HotList<NewsFeedItem> {
+export function parse(raw: unknown): HotList<NewsFeedItem> {
   const root = asRecord(raw);
   if (!root) throw new SourceError('parse', 'answer is not a JSON object');
   const status = asString(root.status);
@@ -51,12 +53,12 @@ export function parse(raw: unknown, now: Date): HotList<NewsFeedItem> {
       title,
       link,
       hot_value: asNumber(e.HotValue) ?? 0,
-      ...(cover ? { cover } : {}),
+      cover: cover ?? '',
       label: label ? (LABELS[label] ?? (asString(e.LabelDesc) || null)) : null,
       cluster_id: asString(e.ClusterIdStr) ?? asString(e.ClusterId) ?? null,
     });
   }
-  return hotList(dedupeByLink(list), now);
+  return dedupeByLink(list);
 }
 
 export default defineSource({
@@ -72,7 +74,7 @@ export default defineSource({
   async fetch(ctx) {
     const res = await ctx.http.request(UPSTREAM_URL, { searchParams: { origin: 'toutiao_pc' }, signal: ctx.signal });
     if (/text\/html/i.test(String(res.headers['content-type']))) throw new SourceError('blocked', 'upstream answered an HTML page (verification) instead of JSON');
-    return parse(res.json(), ctx.now());
+    return parse(res.json());
   },
   validate: (data) => validateHotList(data, 5),
   view: { rows: hotListRows },

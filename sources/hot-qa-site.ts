@@ -14,7 +14,6 @@ import {
   asString,
   dedupeByLink,
   epochMs,
-  hotList,
   hotListRowsWith,
   parseHeat,
   pick,
@@ -31,11 +30,14 @@ export interface QaItem extends HotItem {
   hot_value_desc: string;
   /** Excerpt of the question (often empty). */
   detail: string;
+  /** The topic's picture; '' when it has none. */
+  cover: string;
   answer_cnt: number;
   follower_cnt: number;
   comment_cnt: number;
-  created?: string;
-  created_at?: number;
+  /** When the question was asked; null when the upstream does not say. */
+  created: string | null;
+  created_at: number | null;
 }
 
 /** The web page of a question, article or other target named by its API URL. */
@@ -58,7 +60,7 @@ export function webLink(apiUrl: string | undefined, type: string | undefined, id
   }
 }
 
-export function parse(raw: unknown, now: Date): HotList<QaItem> {
+export function parse(raw: unknown): HotList<QaItem> {
   const root = asRecord(raw);
   if (!root) throw new SourceError('parse', 'answer is not a JSON object');
   const error = asRecord(root.error);
@@ -75,7 +77,7 @@ export function parse(raw: unknown, now: Date): HotList<QaItem> {
     if (!link) continue;
     const heatText = asString(e.detail_text)?.trim() ?? '';
     const cover = asString(pick(e, 'children', 0, 'thumbnail'));
-    const createdAt = epochMs(t.created);
+    const createdAt = epochMs(t.created) ?? null;
     list.push({
       rank: list.length + 1,
       title,
@@ -83,14 +85,15 @@ export function parse(raw: unknown, now: Date): HotList<QaItem> {
       hot_value: parseHeat(heatText) ?? 0,
       hot_value_desc: heatText,
       detail: asString(t.excerpt)?.trim() ?? '',
-      ...(cover ? { cover } : {}),
+      cover: cover ?? '',
       answer_cnt: asNumber(t.answer_count) ?? 0,
       follower_cnt: asNumber(t.follower_count) ?? 0,
       comment_cnt: asNumber(t.comment_count) ?? 0,
-      ...(createdAt !== undefined ? { created: formatDateTime(createdAt), created_at: createdAt } : {}),
+      created: createdAt === null ? null : formatDateTime(createdAt),
+      created_at: createdAt,
     });
   }
-  return hotList(dedupeByLink(list), now);
+  return dedupeByLink(list);
 }
 
 export default defineSource({
@@ -116,7 +119,7 @@ export default defineSource({
       }
       throw new SourceError('blocked', `upstream answered HTTP ${res.status}${reason ? `: ${reason}` : ''}`, { httpStatus: res.status });
     }
-    return parse(res.json(), ctx.now());
+    return parse(res.json());
   },
   validate: (data) => validateHotList(data, 5),
   view: { rows: (d: HotList<QaItem>) => hotListRowsWith(d, { hot: (i) => i.hot_value_desc || i.hot_value, summary: (i) => i.detail || undefined }) },

@@ -15,7 +15,6 @@ import {
   asString,
   dedupeByLink,
   epochMs,
-  hotList,
   hotListRowsWith,
   pick,
   validateHotList,
@@ -31,11 +30,14 @@ export interface HotSearchImage {
   width: number;
   height: number;
   type: string;
-  description: string | null;
+  /** Caption, left out when the image has none. */
+  description?: string;
 }
 
 export interface HotSearchItem extends HotItem {
   id: string;
+  /** The first thumbnail or image; '' when the item has none. */
+  cover: string;
   summary: string;
   /** Plain text of the article body. */
   content: string;
@@ -47,8 +49,9 @@ export interface HotSearchItem extends HotItem {
   like_count: number;
   share_count: number;
   comment_count: number;
-  published?: string;
-  published_at?: number;
+  /** Publication time; null when the upstream does not say. */
+  published: string | null;
+  published_at: number | null;
 }
 
 const ENTITIES: Record<string, string> = { nbsp: ' ', lt: '<', gt: '>', amp: '&', quot: '"', apos: "'", '#39': "'" };
@@ -81,12 +84,13 @@ function images(v: unknown): HotSearchImage[] {
     const i = asRecord(entry);
     const url = absoluteUrl(i?.url, 'https://iflow.quark.cn/');
     if (!i || !url) continue;
-    out.push({ url, width: asNumber(i.width) ?? 0, height: asNumber(i.height) ?? 0, type: asString(i.type) || 'jpg', description: asString(i.description) || null });
+    const description = asString(i.description)?.trim();
+    out.push({ url, width: asNumber(i.width) ?? 0, height: asNumber(i.height) ?? 0, type: asString(i.type) || 'jpg', ...(description ? { description } : {}) });
   }
   return out;
 }
 
-export function parse(raw: unknown, now: Date): HotList<HotSearchItem> {
+export function parse(raw: unknown): HotList<HotSearchItem> {
   const root = asRecord(raw);
   if (!root) throw new SourceError('parse', 'answer is not a JSON object');
   const status = asNumber(root.status) ?? asNumber(root.code);
@@ -101,13 +105,13 @@ export function parse(raw: unknown, now: Date): HotList<HotSearchItem> {
     if (!a || !id || !title) continue;
     const imgs = images(a.images);
     const cover = images(a.thumbnails)[0]?.url ?? imgs[0]?.url;
-    const publishedAt = epochMs(a.publish_time);
+    const publishedAt = epochMs(a.publish_time) ?? null;
     list.push({
       rank: list.length + 1,
       id,
       title,
       link: `https://123.quark.cn/detail?item_id=${encodeURIComponent(id)}`,
-      ...(cover ? { cover } : {}),
+      cover: cover ?? '',
       summary: cleanSummary(asString(a.summary) ?? ''),
       content: plainText(asString(a.content) ?? ''),
       source: asString(a.source_name)?.trim() || asString(a.origin_src_name)?.trim() || '',
@@ -117,10 +121,11 @@ export function parse(raw: unknown, now: Date): HotList<HotSearchItem> {
       like_count: asNumber(a.article_like_cnt) ?? 0,
       share_count: asNumber(a.share_cnt) ?? 0,
       comment_count: asNumber(a.cmt_cnt) ?? 0,
-      ...(publishedAt !== undefined ? { published: formatDateTime(publishedAt), published_at: publishedAt } : {}),
+      published: publishedAt === null ? null : formatDateTime(publishedAt),
+      published_at: publishedAt,
     });
   }
-  return hotList(dedupeByLink(list), now);
+  return dedupeByLink(list);
 }
 
 export default defineSource({
@@ -139,12 +144,12 @@ export default defineSource({
       signal: ctx.signal,
     });
     if (/text\/html/i.test(String(res.headers['content-type']))) throw new SourceError('blocked', 'upstream answered an HTML page instead of JSON');
-    return parse(res.json(), ctx.now());
+    return parse(res.json());
   },
   validate: (data) => validateHotList(data, 5),
   view: {
+    rows: (d: HotList<HotSearchItem>) => hotListRowsWith(d, { hot: (i) => i.source || undefined, summary: (i) => i.summary || undefined, date: (i) => i.published_at ?? undefined }),
     columns: () => ({ title: '热点', hot: '来源' }),
-    rows: (d: HotList<HotSearchItem>) => hotListRowsWith(d, { hot: (i) => i.source || undefined, summary: (i) => i.summary || undefined, date: (i) => i.published_at }),
   },
   example: '/v2/apis/hot-search-b?encoding=text',
 });

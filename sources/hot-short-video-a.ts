@@ -15,7 +15,6 @@ import {
   asString,
   dedupeByLink,
   epochMs,
-  hotList,
   hotListRows,
   pick,
   shanghaiTimeMs,
@@ -29,20 +28,20 @@ export const UPSTREAM_QUERY = { aid: 1128, version_code: 880 } as const;
 
 export interface ShortVideoItem extends HotItem {
   hot_value: number;
+  /** The topic's cover image; '' when it has none. */
+  cover: string;
   /** Views of the topic's videos, when the upstream gives it. */
   view_count?: number;
   video_count?: number;
-  event_time?: string;
-  event_time_at?: number;
+  /** When the topic started trending; null when the upstream does not say. */
+  event_time: string | null;
+  event_time_at: number | null;
+  /** When the platform last recomputed the board (the same on every item). */
+  active_time: string | null;
+  active_time_at: number | null;
 }
 
-export interface ShortVideoList extends HotList<ShortVideoItem> {
-  /** When the platform last recomputed the board. */
-  active_time?: string;
-  active_time_at?: number;
-}
-
-export function parse(raw: unknown, now: Date): ShortVideoList {
+export function parse(raw: unknown): HotList<ShortVideoItem> {
   const root = asRecord(raw);
   if (!root) throw new SourceError('parse', 'answer is not a JSON object');
   const status = asNumber(root.status_code);
@@ -51,13 +50,14 @@ export function parse(raw: unknown, now: Date): ShortVideoList {
   }
   const words = asArray(pick(root, 'data', 'word_list'));
   if (!words) throw new SourceError('parse', 'data.word_list is missing');
+  const activeAt = shanghaiTimeMs(pick(root, 'data', 'active_time')) ?? null;
+  const active = { active_time: activeAt === null ? null : formatDateTime(activeAt), active_time_at: activeAt };
   const list: ShortVideoItem[] = [];
   words.forEach((entry, index) => {
     const w = asRecord(entry);
     const title = asString(w?.word)?.trim();
     if (!w || !title) return;
-    const eventAt = epochMs(w.event_time);
-    const cover = asString(pick(w, 'word_cover', 'url_list', 0));
+    const eventAt = epochMs(w.event_time) ?? null;
     const views = asNumber(w.view_count);
     const videos = asNumber(w.video_count);
     list.push({
@@ -65,17 +65,15 @@ export function parse(raw: unknown, now: Date): ShortVideoList {
       title,
       link: `https://www.douyin.com/search/${encodeURIComponent(title)}`,
       hot_value: asNumber(w.hot_value) ?? 0,
-      ...(cover ? { cover } : {}),
+      cover: asString(pick(w, 'word_cover', 'url_list', 0)) ?? '',
       ...(views !== undefined ? { view_count: views } : {}),
       ...(videos !== undefined ? { video_count: videos } : {}),
-      ...(eventAt !== undefined ? { event_time: formatDateTime(eventAt), event_time_at: eventAt } : {}),
+      event_time: eventAt === null ? null : formatDateTime(eventAt),
+      event_time_at: eventAt,
+      ...active,
     });
   });
-  const activeAt = shanghaiTimeMs(pick(root, 'data', 'active_time'));
-  return {
-    ...hotList(dedupeByLink(list), now),
-    ...(activeAt !== undefined ? { active_time: formatDateTime(activeAt), active_time_at: activeAt } : {}),
-  };
+  return dedupeByLink(list);
 }
 
 export default defineSource({
@@ -91,7 +89,7 @@ export default defineSource({
   async fetch(ctx) {
     const res = await ctx.http.request(UPSTREAM_URL, { searchParams: UPSTREAM_QUERY, signal: ctx.signal });
     if (/text\/html/i.test(String(res.headers['content-type']))) throw new SourceError('blocked', 'upstream answered an HTML page (verification) instead of JSON');
-    return parse(res.json(), ctx.now());
+    return parse(res.json());
   },
   validate: (data) => validateHotList(data, 5),
   view: { rows: hotListRows },

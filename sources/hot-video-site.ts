@@ -14,7 +14,6 @@ import {
   asRecord,
   asString,
   dedupeByLink,
-  hotList,
   hotListRows,
   pick,
   validateHotList,
@@ -34,12 +33,10 @@ export interface VideoSiteItem extends HotItem {
   icon: string | null;
 }
 
-export interface VideoSiteList extends HotList<VideoSiteItem> {
-  /** Which upstream answered: `web` (search square) or `app` (trending ranking). */
-  upstream: 'web' | 'app';
-}
+export type VideoSiteList = HotList<VideoSiteItem>;
 
-type Upstream = VideoSiteList['upstream'];
+/** Which upstream to read: `web` (search square) or `app` (trending ranking). */
+type Upstream = 'web' | 'app';
 
 function entries(raw: unknown, upstream: Upstream): unknown[] {
   const root = asRecord(raw);
@@ -54,7 +51,7 @@ function entries(raw: unknown, upstream: Upstream): unknown[] {
 }
 
 /** Parse either upstream's answer (`web` = search square, `app` = trending ranking). */
-export function parse(raw: unknown, upstream: Upstream, now: Date): VideoSiteList {
+export function parse(raw: unknown, upstream: Upstream): VideoSiteList {
   const list: VideoSiteItem[] = [];
   for (const entry of entries(raw, upstream)) {
     const e = asRecord(entry);
@@ -70,7 +67,7 @@ export function parse(raw: unknown, upstream: Upstream, now: Date): VideoSiteLis
       icon: asString(e.icon)?.replace(/^http:/, 'https:') || null,
     });
   }
-  return { ...hotList(dedupeByLink(list), now), upstream };
+  return dedupeByLink(list);
 }
 
 export function validate(data: VideoSiteList): string | undefined {
@@ -81,7 +78,7 @@ async function fetchOne(ctx: FetchContext<VideoSiteList>, upstream: Upstream): P
   const url = upstream === 'web' ? SQUARE_URL : RANKING_URL;
   const res = await ctx.http.request(url, { searchParams: { limit: LIMIT }, signal: ctx.signal });
   if (/text\/html/i.test(String(res.headers['content-type']))) throw new SourceError('blocked', `${upstream} upstream answered an HTML page instead of JSON`);
-  const data = parse(res.json(), upstream, ctx.now());
+  const data = parse(res.json(), upstream);
   const reason = validate(data);
   if (reason) throw new SourceError('empty', `${upstream} list rejected: ${reason}`);
   return data;

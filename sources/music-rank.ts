@@ -10,7 +10,7 @@
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDate, formatDateTime } from '../src/kernel/time.ts';
-import { asArray, asNumber, asRecord, asString, hotList, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
+import { asArray, asNumber, asRecord, asString, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
 
 export const TOPLIST_URL = 'https://music.163.com/api/toplist';
 export const PLAYLIST_URL = 'https://music.163.com/api/playlist/detail';
@@ -19,6 +19,8 @@ export interface Chart extends HotItem {
   id: number;
   name: string;
   description: string | null;
+  /** The chart's cover image; '' when none. */
+  cover: string;
   update_frequency: string;
   track_count: number | null;
   play_count: number | null;
@@ -34,17 +36,23 @@ export interface Artist {
   id: number;
   name: string;
   link: string;
-  cover?: string;
+  /** The artist's picture; '' when none. */
+  cover: string;
 }
 
+/** A track's album; `id` 0 and empty texts when the upstream names none. */
 export interface Album {
   id: number;
   name: string;
   link: string;
-  cover: string | null;
-  published: string | null;
-  published_at: number | null;
-  company: string | null;
+  /** '' when none. */
+  cover: string;
+  /** Release day (YYYY-MM-DD); '' when unknown. */
+  published: string;
+  /** Release time in ms; 0 when unknown. */
+  published_at: number;
+  /** '' when unknown. */
+  company: string;
 }
 
 export interface Quality {
@@ -56,8 +64,11 @@ export interface Quality {
 
 export interface Track extends HotItem {
   id: number;
-  artists: Artist[];
-  album: Album | null;
+  /** Name of the chart or playlist the track is listed in (the same on every track). */
+  rank_name: string;
+  /** The track's artists (60s's name for the array). */
+  artist: Artist[];
+  album: Album;
   /** Length in ms. */
   duration: number | null;
   duration_desc: string | null;
@@ -65,25 +76,18 @@ export interface Track extends HotItem {
   score: number;
   fee: number | null;
   status: number | null;
-  quality: { sq: Quality | null; hq: Quality | null; mq: Quality | null; lq: Quality | null };
+  /** Audio qualities: lossless (sq), high, medium and low; null where the track has none. */
+  mb: { sq: Quality | null; hq: Quality | null; mq: Quality | null; lq: Quality | null };
 }
 
-export type ChartList = HotList<Chart> & { kind: 'charts' };
-
-export interface ChartDetail extends HotList<Track> {
-  kind: 'chart';
-  id: number;
-  name: string;
-  description: string | null;
-  cover: string | null;
-  link: string;
-  track_count: number | null;
-  play_count: number | null;
-  chart_updated: string | null;
-  chart_updated_at: number | null;
-}
-
+export type ChartList = HotList<Chart>;
+export type ChartDetail = HotList<Track>;
 export type MusicRankData = ChartList | ChartDetail;
+
+/** Whether the data is one chart's tracks (rather than the directory of charts). */
+export function isChart(data: MusicRankData): data is ChartDetail {
+  return data.some((i) => 'rank_name' in i);
+}
 
 const songLink = (id: number) => `https://music.163.com/#/song?id=${id}`;
 export const chartLink = (id: number) => `https://music.163.com/#/discover/toplist?id=${id}`;
@@ -124,7 +128,7 @@ function checkCode(root: Record<string, unknown>, what: string): void {
 }
 
 /** The chart directory (`/api/toplist`). */
-export function parseCharts(raw: unknown, now: Date): ChartList {
+export function parseCharts(raw: unknown): ChartList {
   const root = asRecord(raw);
   if (!root) throw new SourceError('parse', 'toplist answer is not a JSON object');
   checkCode(root, 'toplist');
@@ -138,13 +142,12 @@ export function parseCharts(raw: unknown, now: Date): ChartList {
     if (!e || id === undefined || !name) continue;
     const [updated, updatedAt] = timePair(asNumber(e.updateTime));
     const [created, createdAt] = timePair(asNumber(e.createTime));
-    const cover = asString(e.coverImgUrl);
     const playCount = asNumber(e.playCount) ?? null;
     list.push({
       rank: list.length + 1,
       title: name,
       link: chartLink(id),
-      ...(cover ? { cover } : {}),
+      cover: asString(e.coverImgUrl) ?? '',
       ...(playCount !== null ? { hot_value: playCount } : {}),
       id,
       name,
@@ -159,7 +162,7 @@ export function parseCharts(raw: unknown, now: Date): ChartList {
       created_at: createdAt,
     });
   }
-  return { kind: 'charts', ...hotList(list, now) };
+  return list;
 }
 
 function quality(v: unknown): Quality | null {
@@ -169,23 +172,23 @@ function quality(v: unknown): Quality | null {
   return { size, size_desc: sizeDesc(size), bitrate: asNumber(q.bitrate) ?? asNumber(q.br) ?? null, extension: asString(q.extension) ?? null };
 }
 
-function album(v: unknown): Album | null {
+function album(v: unknown): Album {
   const a = asRecord(v);
-  const id = asNumber(a?.id);
-  if (!a || id === undefined) return null;
-  const published = asNumber(a.publishTime);
+  const id = asNumber(a?.id) ?? 0;
+  const published = asNumber(a?.publishTime);
+  const known = published !== undefined && published > 0;
   return {
     id,
-    name: asString(a.name) ?? '',
-    link: `https://music.163.com/#/album?id=${id}`,
-    cover: asString(a.picUrl) || null,
-    published: published && published > 0 ? formatDate(published) : null,
-    published_at: published && published > 0 ? published : null,
-    company: asString(a.company) || null,
+    name: asString(a?.name) ?? '',
+    link: id ? `https://music.163.com/#/album?id=${id}` : '',
+    cover: asString(a?.picUrl) || asString(a?.blurPicUrl) || '',
+    published: known ? formatDate(published) : '',
+    published_at: known ? published : 0,
+    company: asString(a?.company) ?? '',
   };
 }
 
-function track(v: unknown, rank: number): Track | undefined {
+function track(v: unknown, rank: number, rankName: string): Track | undefined {
   const t = asRecord(v);
   const id = asNumber(t?.id);
   const title = asString(t?.name)?.trim();
@@ -195,8 +198,7 @@ function track(v: unknown, rank: number): Track | undefined {
     const aid = asNumber(a?.id);
     const name = asString(a?.name);
     if (!a || aid === undefined || !name) return [];
-    const cover = asString(a.picUrl);
-    return [{ id: aid, name, link: `https://music.163.com/#/artist?id=${aid}`, ...(cover ? { cover } : {}) }];
+    return [{ id: aid, name, link: `https://music.163.com/#/artist?id=${aid}`, cover: asString(a.picUrl) ?? '' }];
   });
   const al = album(t.album ?? t.al);
   const duration = asNumber(t.duration) ?? asNumber(t.dt) ?? null;
@@ -204,9 +206,10 @@ function track(v: unknown, rank: number): Track | undefined {
     rank,
     title,
     link: songLink(id),
-    ...(al?.cover ? { cover: al.cover } : {}),
+    ...(al.cover ? { cover: al.cover } : {}),
     id,
-    artists,
+    rank_name: rankName,
+    artist: artists,
     album: al,
     duration,
     duration_desc: duration !== null ? durationDesc(duration) : null,
@@ -214,7 +217,7 @@ function track(v: unknown, rank: number): Track | undefined {
     score: asNumber(t.score) ?? asNumber(t.pop) ?? 0,
     fee: asNumber(t.fee) ?? null,
     status: asNumber(t.status) ?? asNumber(t.st) ?? null,
-    quality: {
+    mb: {
       sq: quality(t.sqMusic ?? t.sq),
       hq: quality(t.hMusic ?? t.h),
       mq: quality(t.mMusic ?? t.m),
@@ -224,7 +227,7 @@ function track(v: unknown, rank: number): Track | undefined {
 }
 
 /** One chart or playlist (`/api/playlist/detail?id=`). */
-export function parseChart(raw: unknown, id: string, now: Date): ChartDetail {
+export function parseChart(raw: unknown, id: string): ChartDetail {
   const root = asRecord(raw);
   if (!root) throw new SourceError('parse', 'playlist answer is not a JSON object');
   const code = asNumber(root.code);
@@ -233,27 +236,13 @@ export function parseChart(raw: unknown, id: string, now: Date): ChartDetail {
   const result = asRecord(root.result) ?? asRecord(root.playlist);
   const tracks = asArray(result?.tracks);
   if (!result || !tracks) throw new SourceError('parse', 'playlist answer has no result.tracks');
-  const list = tracks.map((t, i) => track(t, i + 1)).filter((t): t is Track => t !== undefined);
-  const chartId = asNumber(result.id) ?? Number(id);
-  const [chartUpdated, chartUpdatedAt] = timePair(asNumber(result.updateTime));
-  return {
-    kind: 'chart',
-    id: chartId,
-    name: asString(result.name)?.trim() ?? '',
-    description: asString(result.description)?.trim() || null,
-    cover: asString(result.coverImgUrl) || null,
-    link: `https://music.163.com/#/playlist?id=${chartId}`,
-    track_count: asNumber(result.trackCount) ?? null,
-    play_count: asNumber(result.playCount) ?? null,
-    chart_updated: chartUpdated,
-    chart_updated_at: chartUpdatedAt,
-    ...hotList(list, now),
-  };
+  const name = asString(result.name)?.trim() ?? '';
+  if (!name) throw new SourceError('parse', `playlist ${id} has no name`);
+  return tracks.map((t, i) => track(t, i + 1, name)).filter((t): t is Track => t !== undefined);
 }
 
 export function validate(data: MusicRankData): string | undefined {
-  if (data.kind === 'chart' && !data.name) return 'the playlist has no name';
-  return validateHotList(data, data.kind === 'charts' ? 5 : 1);
+  return validateHotList(data, isChart(data) ? 1 : 5);
 }
 
 export default defineSource({
@@ -288,22 +277,22 @@ export default defineSource({
       ? await ctx.http.request(PLAYLIST_URL, { searchParams: { id: p.id }, signal: ctx.signal })
       : await ctx.http.request(TOPLIST_URL, { signal: ctx.signal });
     if (/text\/html/i.test(String(res.headers['content-type']))) throw new SourceError('blocked', 'music.163.com answered an HTML page (risk control) instead of JSON');
-    return p.id ? parseChart(res.json(), p.id, ctx.now()) : parseCharts(res.json(), ctx.now());
+    return p.id ? parseChart(res.json(), p.id) : parseCharts(res.json());
   },
   validate,
   view: {
-    title: (d) => (d.kind === 'chart' ? `网易云音乐 · ${d.name}` : '网易云音乐排行榜'),
+    title: (d) => (isChart(d) ? `网易云音乐 · ${d[0]?.rank_name ?? ''}` : '网易云音乐排行榜'),
     columns: (_d, p) => (p.id ? { title: '歌曲', hot: '时长' } : { title: '榜单', hot: '更新频率' }),
     rows: (d) =>
-      d.kind === 'chart'
-        ? d.list.map((t) => ({
-            title: t.artists.length ? `${t.title} - ${t.artists.map((a) => a.name).join('、')}` : t.title,
+      isChart(d)
+        ? d.map((t) => ({
+            title: t.artist.length ? `${t.title} - ${t.artist.map((a) => a.name).join('、')}` : t.title,
             link: t.link,
             ...(t.duration_desc ? { hot: t.duration_desc } : {}),
-            ...(t.album?.name ? { summary: `专辑：${t.album.name}` } : {}),
+            ...(t.album.name ? { summary: `专辑：${t.album.name}` } : {}),
             ...(t.cover ? { cover: t.cover } : {}),
           }))
-        : d.list.map((c) => ({
+        : d.map((c) => ({
             title: c.name,
             link: c.link,
             ...(c.update_frequency ? { hot: c.update_frequency } : {}),

@@ -13,7 +13,7 @@ import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource, type FetchContext, type Row } from '../src/kernel/source.ts';
 import { addDays, formatDate, formatDateTime } from '../src/kernel/time.ts';
 import { htmlDocument, htmlTable, mdTable } from './_shared/format.ts';
-import { asArray, asNumber, asRecord, asString, hotList, pick, type HotItem, type HotList } from './_shared/hot-list.ts';
+import { asArray, asNumber, asRecord, asString, listObject, pick, type HotItem, type ListObject } from './_shared/hot-list.ts';
 
 const BFF = 'https://bff-api.olympics.com/bff/api';
 
@@ -41,7 +41,7 @@ export interface MedalRow extends HotItem {
   flag: string;
 }
 
-export interface MedalTable extends HotList<MedalRow> {
+export interface MedalTable extends ListObject<MedalRow> {
   event_id: string;
   event_name: string;
   season: string;
@@ -122,7 +122,7 @@ export function parseAwards(raw: unknown, event: OlympicEvent, now: Date): Medal
 }
 
 function table_(list: MedalRow[], event: OlympicEvent, live: boolean, now: Date): MedalTable {
-  return { ...hotList(list, now), event_id: event.id, event_name: event.name, season: event.season, start_date: event.start_date, end_date: event.end_date, is_live: live };
+  return { ...listObject(list, now), event_id: event.id, event_name: event.name, season: event.season, start_date: event.start_date, end_date: event.end_date, is_live: live };
 }
 
 export function validateTable(d: MedalTable): string | undefined {

@@ -7,7 +7,7 @@
  */
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource } from '../src/kernel/source.ts';
-import { asArray, asNumber, asRecord, asString, hotList, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
+import { asArray, asNumber, asRecord, asString, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
 
 export const CHARTS = {
   movie: { collection: 'movie_weekly_best', title: '豆瓣一周口碑电影榜' },
@@ -28,8 +28,20 @@ export interface ReviewItem extends HotItem {
   id: string;
   /** Rating out of 10; absent while too few people rated. */
   score?: number;
-  rating_count: number | null;
-  good_rate: number | null;
+  /** Rating out of 10; 0 while too few people rated. */
+  rating: number;
+  rating_count: number;
+  /** Share of good ratings in percent; 0 when unknown. */
+  good_rate: number;
+  /** Cover image; '' when none. */
+  cover: string;
+  /**
+   * The cover for pages that cannot send a Douban Referer. 60s points this at its own image
+   * proxy; we have none, so it is the cover URL itself (load it with `referrerpolicy="no-referrer"`).
+   */
+  cover_proxy: string;
+  /** The same as `link` (60s's name). */
+  url: string;
   trend: 'up' | 'down' | 'equal';
   rank_change: number;
   card_subtitle: string;
@@ -38,10 +50,7 @@ export interface ReviewItem extends HotItem {
   subject_type: string | null;
 }
 
-export interface ReviewChart extends HotList<ReviewItem> {
-  type: ChartType;
-  chart_title: string;
-}
+export type ReviewChart = HotList<ReviewItem>;
 
 function trendOf(e: Record<string, unknown>, change: number): ReviewItem['trend'] {
   if (e.trend_up === true || change > 0) return 'up';
@@ -49,7 +58,7 @@ function trendOf(e: Record<string, unknown>, change: number): ReviewItem['trend'
   return 'equal';
 }
 
-export function parse(raw: unknown, type: ChartType, now: Date): ReviewChart {
+export function parse(raw: unknown): ReviewChart {
   const root = asRecord(raw);
   if (!root) throw new SourceError('parse', 'answer is not a JSON object');
   const entries = asArray(root.subject_collection_items);
@@ -69,15 +78,19 @@ export function parse(raw: unknown, type: ChartType, now: Date): ReviewChart {
     const change = asNumber(e.rank_value_changed) ?? 0;
     const cover = asString(e.cover_url) || asString(asRecord(e.cover)?.url) || asString(asRecord(e.pic)?.large) || asString(asRecord(e.pic)?.normal);
     const url = asString(e.url);
+    const link = url && /^https?:\/\//.test(url) ? url : `https://movie.douban.com/subject/${id}/`;
     list.push({
       rank: asNumber(e.rank) ?? list.length + 1,
       title,
-      link: url && /^https?:\/\//.test(url) ? url : `https://movie.douban.com/subject/${id}/`,
+      link,
+      url: link,
       ...(score !== undefined && score > 0 ? { score } : {}),
-      ...(cover ? { cover } : {}),
+      rating: score ?? 0,
+      cover: cover ?? '',
+      cover_proxy: cover ?? '',
       id,
-      rating_count: asNumber(rating?.count) ?? null,
-      good_rate: asNumber(e.good_rating_stats) ?? null,
+      rating_count: asNumber(rating?.count) ?? 0,
+      good_rate: asNumber(e.good_rating_stats) ?? 0,
       trend: trendOf(e, change),
       rank_change: change,
       card_subtitle: asString(e.card_subtitle)?.trim() ?? '',
@@ -87,7 +100,7 @@ export function parse(raw: unknown, type: ChartType, now: Date): ReviewChart {
     });
   }
   list.sort((a, b) => a.rank - b.rank);
-  return { ...hotList(list, now), type, chart_title: CHARTS[type].title };
+  return list;
 }
 
 export function validate(data: ReviewChart): string | undefined {
@@ -127,14 +140,14 @@ export default defineSource({
     if (/text\/html/i.test(String(res.headers['content-type'])) || /sec\.douban\.com/.test(res.url)) {
       throw new SourceError('blocked', 'm.douban.com answered an HTML page (risk control) instead of JSON');
     }
-    return parse(res.json(), type, ctx.now());
+    return parse(res.json());
   },
   validate,
   view: {
-    title: (d) => d.chart_title,
+    title: (_d, p) => CHARTS[p.type as ChartType]?.title ?? '豆瓣口碑榜',
     columns: (_d, p) => ({ title: p.type === 'movie' ? '电影' : p.type.startsWith('tv') ? '剧集' : '节目', hot: '评分' }),
     rows: (d) =>
-      d.list.map((i) => ({
+      d.map((i) => ({
         title: i.title,
         link: i.link,
         ...(i.score !== undefined ? { hot: `★${i.score}${TREND_MARK[i.trend]}` } : {}),

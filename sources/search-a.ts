@@ -20,7 +20,6 @@ import {
   dedupeByLink,
   epochMs,
   formatHeat,
-  hotList,
   hotListRowsWith,
   pick,
   validateHotList,
@@ -44,6 +43,13 @@ export interface SearchItem extends HotItem {
   hot_value: number;
   /** The heat as short text, e.g. "790.5万". */
   hot_value_desc: string;
+  /** The heat as the upstream gives it: digit text on the boards, the discussion count (a number) on the forum. */
+  score: string | number;
+  /** The same as `hot_value_desc` (60s's name). */
+  score_desc: string;
+  /** The same as `link` (60s's name). */
+  url: string;
+  cover: string | null;
   desc: string;
   /** hot: the badge code and its label (新, 热…) and image. */
   type?: string | null;
@@ -53,13 +59,13 @@ export interface SearchItem extends HotItem {
   info?: string[];
   /** forum: the opening of the topic's lead post. */
   abstract?: string;
+  /** forum: the topic's avatar image, or null. */
+  avatar?: string | null;
   created?: string;
   created_at?: number;
 }
 
-export interface SearchList extends HotList<SearchItem> {
-  board: Board;
-}
+export type SearchList = HotList<SearchItem>;
 
 /** The `s-data` JSON of a top.baidu.com page. */
 export function extractSData(html: string): unknown {
@@ -78,7 +84,7 @@ export function extractSData(html: string): unknown {
 }
 
 /** Parse a top.baidu.com board page (`hot` or `teleplay`). */
-export function parseBoard(html: string, board: Exclude<Board, 'forum'>, now: Date): SearchList {
+export function parseBoard(html: string, board: Exclude<Board, 'forum'>): SearchList {
   const state = extractSData(html);
   const content = asArray(pick(state, 'data', 'cards', 0, 'content'));
   if (!content) throw new SourceError('parse', 'data.cards[0].content is missing');
@@ -89,15 +95,17 @@ export function parseBoard(html: string, board: Exclude<Board, 'forum'>, now: Da
     if (!e || !title || e.isTop === true) continue;
     const link = absoluteUrl(e.url, 'https://www.baidu.com/') ?? `https://www.baidu.com/s?wd=${encodeURIComponent(title)}`;
     const heat = asNumber(e.hotScore) ?? 0;
-    const cover = absoluteUrl(e.img, 'https://top.baidu.com/');
     const item: SearchItem = {
       rank: list.length + 1,
       title,
       link,
+      url: link,
       hot_value: heat,
       hot_value_desc: formatHeat(heat),
+      score: asString(e.hotScore)?.trim() || String(heat),
+      score_desc: formatHeat(heat),
       desc: asString(e.desc)?.trim() ?? '',
-      ...(cover ? { cover } : {}),
+      cover: absoluteUrl(e.img, 'https://top.baidu.com/') ?? null,
     };
     if (board === 'hot') {
       const tag = asString(e.hotTag) ?? '0';
@@ -109,11 +117,11 @@ export function parseBoard(html: string, board: Exclude<Board, 'forum'>, now: Da
     }
     list.push(item);
   }
-  return { ...hotList(dedupeByLink(list), now), board };
+  return dedupeByLink(list);
 }
 
 /** Parse the forum's hot topic list. */
-export function parseForum(raw: unknown, now: Date): SearchList {
+export function parseForum(raw: unknown): SearchList {
   const root = asRecord(raw);
   if (!root) throw new SourceError('parse', 'answer is not a JSON object');
   const errno = asNumber(root.errno);
@@ -129,27 +137,32 @@ export function parseForum(raw: unknown, now: Date): SearchList {
       absoluteUrl(asString(e.topic_url)?.replace(/&amp;/g, '&'), 'https://tieba.baidu.com/')?.replace(/^http:/, 'https:') ??
       `https://tieba.baidu.com/hottopic/browse/hottopic?topic_id=${asString(e.topic_id) ?? ''}&topic_name=${encodeURIComponent(title)}`;
     const discuss = asNumber(e.discuss_num) ?? 0;
-    const cover = absoluteUrl(asString(e.topic_pic) || asString(e.topic_avatar) || asString(e.topic_default_avatar), 'https://tieba.baidu.com/');
+    const cover = absoluteUrl(asString(e.topic_pic) || asString(e.topic_avatar) || asString(e.topic_default_avatar), 'https://tieba.baidu.com/') ?? null;
+    const avatar = absoluteUrl(asString(e.topic_avatar) || asString(e.topic_default_avatar), 'https://tieba.baidu.com/') ?? null;
     const createdAt = epochMs(e.create_time);
     list.push({
       rank: list.length + 1,
       title,
       link,
+      url: link,
       hot_value: discuss,
       hot_value_desc: formatHeat(discuss),
+      score: discuss,
+      score_desc: formatHeat(discuss),
       desc: asString(e.topic_desc)?.trim() ?? '',
       abstract: asString(e.abstract)?.trim() ?? '',
-      ...(cover ? { cover } : {}),
+      cover,
+      avatar,
       ...(createdAt !== undefined ? { created: formatDateTime(createdAt), created_at: createdAt } : {}),
     });
   }
-  return { ...hotList(dedupeByLink(list), now), board: 'forum' };
+  return dedupeByLink(list);
 }
 
-function rows(d: SearchList): Row[] {
+function rows(d: SearchList, board: Board): Row[] {
   return hotListRowsWith(d, {
-    hot: (i) => (d.board === 'forum' ? `${i.hot_value_desc} 讨论` : i.hot_value_desc),
-    summary: (i) => (d.board === 'teleplay' ? [i.desc, ...(i.info ?? [])].filter(Boolean).join(' · ') : i.desc) || undefined,
+    hot: (i) => (board === 'forum' ? `${i.hot_value_desc} 讨论` : i.hot_value_desc),
+    summary: (i) => (board === 'teleplay' ? [i.desc, ...(i.info ?? [])].filter(Boolean).join(' · ') : i.desc) || undefined,
   });
 }
 
@@ -175,20 +188,20 @@ export default defineSource({
   prefetch: [{ board: 'hot' }, { board: 'teleplay' }, { board: 'forum' }],
   freshness: { ttlSec: 600, backoffCapSec: 3600 },
   headers: { 'accept-language': 'zh-CN,zh;q=0.9' },
-  async fetch(ctx, params) {
+  async fetch(ctx, params): Promise<SearchList> {
     const board = isBoard(params.board) ? params.board : 'hot';
     if (board === 'forum') {
       const res = await ctx.http.request(FORUM_URL, { signal: ctx.signal, headers: { accept: 'application/json, text/plain, */*', referer: 'https://tieba.baidu.com/' } });
       if (/text\/html/i.test(String(res.headers['content-type']))) throw new SourceError('blocked', 'tieba.baidu.com answered an HTML page (verification) instead of JSON');
-      return parseForum(res.json(), ctx.now());
+      return parseForum(res.json());
     }
     const html = await ctx.http.text(BOARD_URL, { searchParams: { tab: TABS[board] }, signal: ctx.signal, headers: { accept: 'text/html,application/xhtml+xml' } });
-    return parseBoard(html, board, ctx.now());
+    return parseBoard(html, board);
   },
   validate: (data) => validateHotList(data, 5),
   view: {
-    title: (d) => TITLES[d.board] ?? '百度热搜',
-    rows,
+    title: (_d, p) => (isBoard(p.board) ? TITLES[p.board] : '百度热搜'),
+    rows: (d, p) => rows(d, isBoard(p.board) ? p.board : 'hot'),
     columns: (_d, p) => (p.board === 'forum' ? { title: '话题', hot: '讨论' } : p.board === 'teleplay' ? { title: '剧集', hot: '热度' } : { title: '热搜', hot: '热度' }),
   },
   example: '/v2/apis/search-a/hot?encoding=text',

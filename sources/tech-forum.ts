@@ -9,7 +9,7 @@
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource, type FetchContext } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
-import { asArray, asNumber, asRecord, asString, hotList, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
+import { asArray, asNumber, asRecord, asString, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
 
 export const API = 'https://hacker-news.firebaseio.com/v0';
 export const TYPES = ['top', 'new', 'best'] as const;
@@ -30,10 +30,7 @@ export interface Story extends HotItem {
   created_at: number;
 }
 
-export interface StoryList extends HotList<Story> {
-  type: StoryType;
-  limit: number;
-}
+export type StoryList = HotList<Story>;
 
 export const itemPage = (id: number) => `https://news.ycombinator.com/item?id=${id}`;
 
@@ -70,13 +67,13 @@ export function parseItem(raw: unknown): Story | undefined {
 }
 
 /** Items in list order → ranked stories (at most `limit`). */
-export function parse(items: readonly unknown[], type: StoryType, limit: number, now: Date): StoryList {
+export function parse(items: readonly unknown[], limit: number): StoryList {
   const list: Story[] = [];
   for (const raw of items) {
     const story = parseItem(raw);
     if (story && list.length < limit) list.push({ ...story, rank: list.length + 1 });
   }
-  return { ...hotList(list, now), type, limit };
+  return list;
 }
 
 async function fetchItems(ctx: FetchContext<StoryList>, ids: readonly number[]): Promise<unknown[]> {
@@ -101,7 +98,7 @@ export async function fetchStories(ctx: FetchContext<StoryList>, type: StoryType
     // eslint-disable-next-line no-await-in-loop -- a round only runs when the previous one came up short
     items.push(...(await fetchItems(ctx, batch)));
   }
-  return parse(items, type, limit, ctx.now());
+  return parse(items, limit);
 }
 
 export function validate(data: StoryList): string | undefined {
@@ -128,10 +125,10 @@ export default defineSource({
   fetch: (ctx, p) => fetchStories(ctx, p.type as StoryType, p.limit),
   validate,
   view: {
-    title: (d) => `Hacker News · ${d.type === 'top' ? 'Top' : d.type === 'new' ? 'New' : 'Best'} stories`,
+    title: (_d, p) => `Hacker News · ${p.type === 'top' ? 'Top' : p.type === 'new' ? 'New' : 'Best'} stories`,
     columns: () => ({ title: '文章', hot: '得分' }),
     rows: (d) =>
-      d.list.map((s) => ({
+      d.map((s) => ({
         title: s.title,
         link: s.link,
         guid: s.item_link,

@@ -10,7 +10,7 @@ import type { HttpClient } from '../src/kernel/http.ts';
 import { defineSource, type FetchContext, type Row } from '../src/kernel/source.ts';
 import { formatDate, formatDateTime, shanghaiMidnight } from '../src/kernel/time.ts';
 import { htmlToText } from './_shared/format.ts';
-import { asArray, asRecord, asString, hotList, type HotItem, type HotList } from './_shared/hot-list.ts';
+import { asArray, asRecord, asString, listObject, type HotItem, type ListObject } from './_shared/hot-list.ts';
 
 export const monthUrl = (mm: string) => `https://baike.baidu.com/cms/home/eventsOnHistory/${mm}.json`;
 
@@ -23,7 +23,7 @@ export interface HistoryEvent extends HotItem {
   festival?: string;
 }
 
-export interface DayInHistory extends HotList<HistoryEvent> {
+export interface DayInHistory extends ListObject<HistoryEvent> {
   /** The day asked for (YYYY-MM-DD); only month and day select the events. */
   date: string;
   month: number;
@@ -68,7 +68,7 @@ export function parse(raw: unknown, date: string, now: Date): DayInHistory {
     });
   }
   events.sort((a, b) => yearValue(a.year) - yearValue(b.year));
-  return { ...hotList(events.map((e, i) => ({ ...e, rank: i + 1 })), now), date, month: Number(mm), day: Number(dd) };
+  return { ...listObject(events.map((e, i) => ({ ...e, rank: i + 1 })), now), date, month: Number(mm), day: Number(dd) };
 }
 
 export function validateDay(d: DayInHistory): string | undefined {

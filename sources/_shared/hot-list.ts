@@ -1,4 +1,11 @@
-/** The common shape of hot lists and rankings, and the helpers every list source uses. */
+/**
+ * The common shape of hot lists and rankings, and the helpers every list source uses.
+ *
+ * A hot list's data is a bare array of items: vikiboss/60s answers its lists that way and its
+ * clients read `data[0].title`. When the list was fetched and how many items it holds are not
+ * fields of the data: the encoding layer sends them as the `Last-Modified` and `X-Total-Count`
+ * headers of every array-shaped answer (src/encoding/index.ts).
+ */
 import type { Row } from '../../src/kernel/source.ts';
 import { formatDateTime } from '../../src/kernel/time.ts';
 
@@ -8,40 +15,44 @@ export interface HotItem {
   /** Always an absolute URL. */
   link: string;
   hot_value?: number;
-  score?: number;
-  cover?: string;
+  /** A rating or heat, as a number or as the upstream's text (60s's `score` differs per list). */
+  score?: number | string;
+  /** A cover image URL; `''` or null where 60s's field says "none" that way. */
+  cover?: string | null;
   [extra: string]: unknown;
 }
 
-export interface HotList<I extends HotItem = HotItem> {
+/** A hot list: its items in rank order. */
+export type HotList<I extends HotItem = HotItem> = I[];
+
+/**
+ * A list inside an object container, with its count and fetch time, for endpoints that 60s
+ * answers as an object around a list (e.g. today-in-history, the medal table).
+ */
+export interface ListObject<I> {
   list: I[];
   total: number;
   updated: string;
   updated_at: number;
 }
 
-/** Wrap parsed items with their count and the fetch time. */
-export function hotList<I extends HotItem>(list: I[], now: Date): HotList<I> {
+/** Wrap items with their count and the fetch time (object containers only; hot lists are bare arrays). */
+export function listObject<I>(list: I[], now: Date): ListObject<I> {
   const at = now.getTime();
   return { list, total: list.length, updated: formatDateTime(at), updated_at: at };
 }
 
 /** A list with fewer than `min` items, or an item without title or absolute link, is implausible. */
-export function validateHotList(data: HotList, min = 5): string | undefined {
-  if (!Array.isArray(data.list) || data.list.length < min) return `expected at least ${min} items, got ${data.list?.length ?? 0}`;
-  const bad = data.list.find((i) => !i.title || !/^https?:\/\//.test(i.link));
+export function validateHotList(data: readonly HotItem[], min = 5): string | undefined {
+  if (!Array.isArray(data) || data.length < min) return `expected at least ${min} items, got ${Array.isArray(data) ? data.length : 0}`;
+  const bad = data.find((i) => !i.title || !/^https?:\/\//.test(i.link));
   if (bad) return `item ${bad.rank} has no title or no absolute link`;
   return undefined;
 }
 
 /** Rows for the generic renderings: title, link, heat, cover. */
-export function hotListRows(data: HotList): Row[] {
-  return data.list.map((i) => ({
-    title: i.title,
-    link: i.link,
-    ...(i.hot_value !== undefined ? { hot: i.hot_value } : i.score !== undefined ? { hot: i.score } : {}),
-    ...(i.cover ? { cover: i.cover } : {}),
-  }));
+export function hotListRows(data: readonly HotItem[]): Row[] {
+  return hotListRowsWith(data, {});
 }
 
 /** Narrowing helpers for upstream JSON, which enters as `unknown`. */
@@ -140,10 +151,10 @@ export function dedupeByLink<I extends HotItem>(items: I[]): I[] {
 
 /** Rows like `hotListRows`, with per-source choices for the heat label, summary and date. */
 export function hotListRowsWith<I extends HotItem>(
-  data: HotList<I>,
+  data: readonly I[],
   pickers: { hot?(i: I): number | string | undefined; summary?(i: I): string | undefined; date?(i: I): number | undefined },
 ): Row[] {
-  return data.list.map((i) => {
+  return data.map((i) => {
     const hot = pickers.hot ? pickers.hot(i) : (i.hot_value ?? i.score);
     const summary = pickers.summary?.(i);
     const date = pickers.date?.(i);

@@ -11,7 +11,7 @@ import { defineSource, type ColumnLabels, type FetchContext } from '../../src/ke
 import { formatDateTime } from '../../src/kernel/time.ts';
 import { decodeDigitFont, decodeDigits, entityCodePoints } from './digit-font.ts';
 import { DEFAULT_GUARD_SALT, DEFAULT_SIGN_KEY, signRequest } from './sign.ts';
-import { asArray, asNumber, asRecord, asString, hotList, pick, validateHotList, type HotItem, type HotList } from '../_shared/hot-list.ts';
+import { asArray, asNumber, asRecord, asString, pick, validateHotList, type HotItem, type ListObject } from '../_shared/hot-list.ts';
 
 export const ORIGIN = 'https://piaofang.maoyan.com';
 export const ALL_TIME_URL = `${ORIGIN}/i/globalBox/historyRank`;
@@ -31,6 +31,8 @@ const UNITS: Record<string, number> = { '': 1, 元: 1, 万: 1e4, 亿: 1e8, 万�
 
 export interface AllTimeItem extends HotItem {
   movie_id: number;
+  /** The same as `movie_id` (60s's name on this chart). */
+  maoyan_id: number;
   movie_name: string;
   release_year: string;
   /** Box office in yuan. */
@@ -42,12 +44,13 @@ export interface RealtimeMovieItem extends HotItem {
   movie_id: number;
   movie_name: string;
   release_info: string;
-  /** Today's box office, in `box_office_unit`. */
-  box_office: number;
+  /** Today's box office as digit text, in `box_office_unit` (`hot_value` has it in yuan). */
+  box_office: string;
   box_office_unit: string;
   box_office_desc: string;
   box_office_rate: string;
-  split_box_office: number;
+  /** Today's box office without service fees, as digit text in `split_box_office_unit`. */
+  split_box_office: string;
   split_box_office_unit: string;
   split_box_office_desc: string;
   split_box_office_rate: string;
@@ -73,13 +76,16 @@ export interface WebItem extends HotItem {
   series_name: string;
   release_info: string;
   platform_desc: string;
-  platform_txt: string;
+  /** The platform's code number. */
+  platform_txt: number | null;
   curr_heat: number | null;
   curr_heat_desc: string;
   bar_value: number | null;
 }
 
-interface ChartBase {
+/** 60s answers these charts as objects around a `list`, so the count and times stay fields. */
+interface ChartBase<I extends HotItem> extends ListObject<I> {
+  /** `updated`: on the dashboards when the upstream last updated the data, else when we fetched it. */
   chart: ChartId;
   chart_title: string;
 }
@@ -91,28 +97,34 @@ interface Dashboard {
   source_updated_at: number | null;
 }
 
-export interface AllTimeData extends HotList<AllTimeItem>, ChartBase {
+export interface AllTimeData extends ChartBase<AllTimeItem> {
   chart: 'all-movie';
   tip: string;
+  /** When we fetched the chart (60s's names). */
+  update_time: string;
+  update_time_at: number;
 }
 
-export interface RealtimeMovieData extends HotList<RealtimeMovieItem>, ChartBase, Dashboard {
+export interface RealtimeMovieData extends ChartBase<RealtimeMovieItem>, Dashboard {
   chart: 'realtime-movie';
+  /** The dashboard's heading, e.g. "今日实时". */
+  title: string;
   show_count_desc: string;
   view_count_desc: string;
-  box_office: number | null;
+  /** Today's total box office as digit text in `box_office_unit`; '' when unreadable. */
+  box_office: string;
   box_office_unit: string;
   box_office_desc: string;
-  split_box_office: number | null;
+  split_box_office: string;
   split_box_office_unit: string;
   split_box_office_desc: string;
 }
 
-export interface TvData extends HotList<TvItem>, ChartBase, Dashboard {
+export interface TvData extends ChartBase<TvItem>, Dashboard {
   chart: 'realtime-tv';
 }
 
-export interface WebData extends HotList<WebItem>, ChartBase, Dashboard {
+export interface WebData extends ChartBase<WebItem>, Dashboard {
   chart: 'realtime-web';
 }
 
@@ -182,6 +194,12 @@ function refused(root: Record<string, unknown>, what: string): SourceError {
   return new SourceError('parse', `${what} answer has no list`);
 }
 
+/** The list with its count and a time: `updated` is the fetch time unless the upstream gives its own. */
+function chartBase<I extends HotItem>(list: I[], chart: ChartId, now: Date, upstreamAt?: number | null): ChartBase<I> {
+  const at = upstreamAt ?? now.getTime();
+  return { list, total: list.length, updated: formatDateTime(at), updated_at: at, chart, chart_title: CHART_TITLES[chart] };
+}
+
 function dashboardTime(sec: Record<string, unknown>): Dashboard {
   const info = asRecord(sec.updateInfo);
   const at = asNumber(info?.updateTimestamp);
@@ -192,12 +210,12 @@ function dashboardTime(sec: Record<string, unknown>): Dashboard {
   };
 }
 
-function decodedAmount(v: unknown, digits: ReadonlyMap<number, number>): { num: number | null; unit: string; desc: string } {
+function decodedAmount(v: unknown, digits: ReadonlyMap<number, number>): { num: number | null; text: string; unit: string; desc: string } {
   const r = asRecord(v);
   const text = decodeDigits(asString(r?.num) ?? '', digits).trim();
   const unit = asString(r?.unit)?.trim() ?? '';
   const num = /^\d+(\.\d+)?$/.test(text) ? Number(text) : null;
-  return { num, unit, desc: text ? `${text}${unit}` : '' };
+  return { num, text, unit, desc: text ? `${text}${unit}` : '' };
 }
 
 // ---------- parsers ----------
@@ -224,12 +242,14 @@ export function parseAllTime(html: string, now: Date): AllTimeData {
     link: movieLink(e.id),
     hot_value: e.value,
     movie_id: e.id,
+    maoyan_id: e.id,
     movie_name: e.name,
     release_year: e.year,
     box_office: e.value,
     box_office_desc: yuanDesc(e.value),
   }));
-  return { ...hotList(list, now), chart: 'all-movie', chart_title: CHART_TITLES['all-movie'], tip: asString(detail.tips)?.trim() ?? '' };
+  const base = chartBase(list, 'all-movie', now);
+  return { ...base, chart: 'all-movie', tip: asString(detail.tips)?.trim() ?? '', update_time: base.updated, update_time_at: base.updated_at };
 }
 
 /** The woff URL in the film dashboard's `fontStyle` CSS (protocol-relative there). */
@@ -264,11 +284,11 @@ export function parseRealtimeMovie(raw: unknown, digits: ReadonlyMap<number, num
       movie_id: id,
       movie_name: name,
       release_info: asString(info?.releaseInfo) ?? '',
-      box_office: box.num ?? 0,
+      box_office: box.text,
       box_office_unit: box.unit,
       box_office_desc: box.desc,
       box_office_rate: asString(e.boxRate) ?? '',
-      split_box_office: split.num ?? 0,
+      split_box_office: split.text,
       split_box_office_unit: split.unit,
       split_box_office_desc: split.desc,
       split_box_office_rate: asString(e.splitBoxRate) ?? '',
@@ -283,19 +303,20 @@ export function parseRealtimeMovie(raw: unknown, digits: ReadonlyMap<number, num
   const nation = asRecord(sec.nationBoxInfo) ?? {};
   const total = decodedAmount(nation.nationBoxSplitUnit, digits);
   const totalSplit = decodedAmount(nation.nationSplitBoxSplitUnit, digits);
+  const time = dashboardTime(sec);
   return {
-    ...hotList(list, now),
+    ...chartBase(list, 'realtime-movie', now, time.source_updated_at),
     chart: 'realtime-movie',
-    chart_title: CHART_TITLES['realtime-movie'],
+    title: asString(nation.title)?.trim() ?? '',
     show_count_desc: asString(nation.showCountDesc) ?? '',
     view_count_desc: asString(nation.viewCountDesc) ?? '',
-    box_office: total.num,
+    box_office: total.text,
     box_office_unit: total.unit,
     box_office_desc: total.desc,
-    split_box_office: totalSplit.num,
+    split_box_office: totalSplit.text,
     split_box_office_unit: totalSplit.unit,
     split_box_office_desc: totalSplit.desc,
-    ...dashboardTime(sec),
+    ...time,
   };
 }
 
@@ -325,7 +346,8 @@ export function parseTv(raw: unknown, now: Date): TvData {
       attention_rate_desc: asString(e.attentionRateDesc) ?? '',
     });
   }
-  return { ...hotList(list, now), chart: 'realtime-tv', chart_title: CHART_TITLES['realtime-tv'], ...dashboardTime(sec) };
+  const time = dashboardTime(sec);
+  return { ...chartBase(list, 'realtime-tv', now, time.source_updated_at), chart: 'realtime-tv', ...time };
 }
 
 export function parseWeb(raw: unknown, now: Date): WebData {
@@ -350,13 +372,14 @@ export function parseWeb(raw: unknown, now: Date): WebData {
       series_name: name,
       release_info: asString(info.releaseInfo) ?? '',
       platform_desc: asString(info.platformDesc) ?? '',
-      platform_txt: asString(info.platformTxt) ?? '',
+      platform_txt: asNumber(info.platformTxt) ?? null,
       curr_heat: heat,
       curr_heat_desc: asString(e.currHeatDesc) ?? '',
       bar_value: asNumber(e.barValue) ?? null,
     });
   }
-  return { ...hotList(list, now), chart: 'realtime-web', chart_title: CHART_TITLES['realtime-web'], ...dashboardTime(sec) };
+  const time = dashboardTime(sec);
+  return { ...chartBase(list, 'realtime-web', now, time.source_updated_at), chart: 'realtime-web', ...time };
 }
 
 // ---------- fetching ----------
@@ -405,7 +428,7 @@ export async function fetchChart(ctx: FetchContext<BoxOfficeData>, chart: ChartI
 }
 
 export function validate(data: BoxOfficeData): string | undefined {
-  const reason = validateHotList(data, data.chart === 'realtime-tv' ? 3 : 5);
+  const reason = validateHotList(data.list, data.chart === 'realtime-tv' ? 3 : 5);
   if (reason) return reason;
   if (data.chart === 'realtime-movie' && data.list.some((i) => !/^\d+(\.\d+)?\D*$/.test(i.box_office_desc))) return 'a film has no readable box office';
   return undefined;

@@ -154,9 +154,14 @@ function storedValidators(r: ReadResult, encoding: Encoding): Validators {
   return { lastModified: new Date(r.fetchedAt).toUTCString(), etag: `"${r.hash.slice(0, 20)}-${encoding}"` };
 }
 
-/** X-Cache, Cache-Control and, for stored data, its validators (text answers of computed data add their own ETag). */
+/**
+ * X-Cache, Cache-Control and, for stored data, its validators (text answers of computed data add
+ * their own ETag). Array-shaped data (the hot lists, as 60s answers them) has no room for a count
+ * or a fetch time: X-Total-Count and Last-Modified carry them.
+ */
 function freshnessHeaders(r: ReadResult, now: number, validators: Validators | undefined): Record<string, string> {
   const freshness: Record<string, string> = { 'X-Cache': r.cache === 'NONE' ? 'MISS' : r.cache };
+  if (Array.isArray(r.data)) freshness['X-Total-Count'] = String(r.data.length);
   if (r.cache === 'NONE' || !validators) {
     freshness['Cache-Control'] = 'no-cache';
   } else {

@@ -91,7 +91,7 @@ export function errorHandler() {
 
 const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'X-Cache, X-Cache-Note, ETag, Last-Modified, Retry-After, X-Request-Id',
+  'Access-Control-Expose-Headers': 'X-Cache, X-Cache-Note, ETag, Last-Modified, X-Total-Count, Retry-After, X-Request-Id',
 };
 
 /** Open CORS for the read-only API (as the 60s project does). */

@@ -211,6 +211,7 @@ function apisOperation(s: AnySource, route: RouteSpec, method: 'get' | 'post'): 
         'X-Cache': { description: 'HIT (fresh cache), STALE (served while refreshing or after a failed refresh), MISS (fetched for this request).', schema: { type: 'string', enum: ['HIT', 'STALE', 'MISS'] } },
         ETag: { description: 'Validator of the data and encoding; send it back in If-None-Match for a 304.', schema: { type: 'string' } },
         'Last-Modified': { description: 'When the data was fetched.', schema: { type: 'string' } },
+        'X-Total-Count': { description: 'Number of items, when `data` is an array (the hot lists, shaped as in 60s).', schema: { type: 'integer' } },
       }
     : {};
   const responses: JsonObject = {

@@ -92,6 +92,7 @@ export class Engine {
   private readonly gate: Semaphore;
   private readonly clients = new Map<string, HttpClient>();
   private readonly parsed = new Map<string, unknown>();
+  private readonly verdicts = new WeakMap<AnySource, Map<string, boolean>>();
   private readonly memo = new Map<string, { snap: Snapshot | undefined; until: number }>();
   private readonly feeds = new WeakMap<AnySource, ScheduledSource<Record<string, never>, unknown>>();
   private readonly shutdown = new AbortController();
@@ -164,6 +165,29 @@ export class Engine {
       this.parsed.set(hash, data);
     }
     return data;
+  }
+
+  /**
+   * The snapshot without its data when the source's `validate` rejects that data now: data an
+   * older version stored in a shape the source no longer makes (e.g. a hot list from before it
+   * became 60s's bare array) is never served nor handed to `fetch`; the key counts as cold until
+   * a fetch succeeds. Judged once per payload.
+   */
+  private usable(source: FetchedSource, snap: Snapshot | undefined): Snapshot | undefined {
+    if (!snap?.payload || !snap.payloadHash) return snap;
+    let verdicts = this.verdicts.get(source);
+    if (!verdicts) this.verdicts.set(source, (verdicts = new Map()));
+    let ok = verdicts.get(snap.payloadHash);
+    if (ok === undefined) {
+      try {
+        ok = source.validate(this.parse(snap.payloadHash, snap.payload)) === undefined;
+      } catch {
+        ok = false;
+      }
+      if (verdicts.size > 1000) verdicts.clear();
+      verdicts.set(snap.payloadHash, ok);
+    }
+    return ok ? snap : { ...snap, payload: null, payloadHash: null };
   }
 
   private historyParamsKey(source: AnySource, params: AnyParams): string {
@@ -307,7 +331,7 @@ export class Engine {
     }
 
     const now = this.now();
-    let snap = this.remembered(`${source.id}|${key}`, Date.now())?.snap ?? (await this.snapshot(source.id, key));
+    let snap = this.usable(source, this.remembered(`${source.id}|${key}`, Date.now())?.snap ?? (await this.snapshot(source.id, key)));
 
     if (opts.force) {
       const flightKey = `${source.id}|${key}`;
@@ -387,7 +411,7 @@ export class Engine {
     const { store } = this.deps;
     const log = this.deps.log.child({ source: source.id, params: key });
     const started = this.now();
-    const previous = await store.getSnapshot(source.id, key);
+    const previous = this.usable(source, await store.getSnapshot(source.id, key));
     const signal = AbortSignal.any([this.shutdown.signal, AbortSignal.timeout(source.freshness.timeoutMs ?? DEFAULT_TIMEOUT_MS)]);
     try {
       if (this.shutdown.signal.aborted) throw new SourceError('transient', 'service is shutting down');

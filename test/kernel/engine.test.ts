@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backoffMs } from '../../src/kernel/engine.ts';
 import { SourceError } from '../../src/kernel/errors.ts';
 import { defineSource, type AnySource } from '../../src/kernel/source.ts';
-import { asArray, asRecord, asString, hotList, hotListRows, validateHotList } from '../../sources/_shared/hot-list.ts';
+import { asArray, asRecord, asString, hotListRows, validateHotList } from '../../sources/_shared/hot-list.ts';
 import { TestClock } from '../support/clock.ts';
 import { startService, tempDbPath, type TestService } from '../support/service.ts';
 import { Upstream } from '../support/upstream.ts';
@@ -31,10 +31,7 @@ const testList = defineSource({
     const raw = await ctx.http.json(`https://${HOST}/${p.kind}`, { signal: ctx.signal });
     const list = asArray(asRecord(raw)?.items);
     if (!list) throw new SourceError('parse', 'items missing');
-    return hotList(
-      list.slice(0, p.limit).map((x, i) => ({ rank: i + 1, title: asString(asRecord(x)?.name) ?? '', link: `https://${HOST}/item/${i + 1}` })),
-      ctx.now(),
-    );
+    return list.slice(0, p.limit).map((x, i) => ({ rank: i + 1, title: asString(asRecord(x)?.name) ?? '', link: `https://${HOST}/item/${i + 1}` }));
   },
   validate: (d) => validateHotList(d, 3),
   view: { rows: hotListRows },
@@ -100,11 +97,11 @@ describe('engine through the server', () => {
     upstream.serve(HOST, '/main', { body: items(5, 'b'), delayMs: 100 });
     const stale = await svc.get('/v2/apis/test-list');
     expect(stale.headers.get('x-cache')).toBe('STALE');
-    expect(((await stale.json()) as { data: { list: { title: string }[] } }).data.list[0]?.title).toBe('a-1');
+    expect(((await stale.json()) as { data: { title: string }[] }).data[0]?.title).toBe('a-1');
     await new Promise((r) => setTimeout(r, 300));
     const fresh = await svc.get('/v2/apis/test-list');
     expect(fresh.headers.get('x-cache')).toBe('HIT');
-    expect(((await fresh.json()) as { data: { list: { title: string }[] } }).data.list[0]?.title).toBe('b-1');
+    expect(((await fresh.json()) as { data: { title: string }[] }).data[0]?.title).toBe('b-1');
     expect(upstream.hits(HOST)).toHaveLength(1);
   });
 
@@ -116,7 +113,7 @@ describe('engine through the server', () => {
       expect(r.status).toBe(200);
       expect(r.headers.get('x-cache')).toBe('STALE');
       expect(decodeURIComponent(r.headers.get('x-cache-note') ?? '')).toMatch(/refresh failed/);
-      expect(((await r.json()) as { data: { list: { title: string }[] } }).data.list[0]?.title).toBe('b-1');
+      expect(((await r.json()) as { data: { title: string }[] }).data[0]?.title).toBe('b-1');
     }
     const snap = await svc.store.getSnapshot('test-list', 'kind=main&limit=10');
     expect(snap?.failCount).toBe(4);
@@ -219,7 +216,23 @@ describe('engine through the server', () => {
     svc = await startService({ upstream, now: clock.now, random: () => 1, sources: [testList], env: { DB_PATH: dbPath } });
     const r = await svc.get('/v2/apis/test-list?limit=5');
     expect(r.status).toBe(200);
-    expect(((await r.json()) as { data: { list: unknown[] } }).data.list).toHaveLength(5);
+    expect(((await r.json()) as { data: unknown[] }).data).toHaveLength(5);
+  });
+
+  it('never serves stored data that the source now rejects (a shape written by an older version)', async () => {
+    // A hot list as stored before lists became bare arrays.
+    const old = JSON.stringify({ list: [{ rank: 1, title: 'old', link: `https://${HOST}/item/1` }], total: 1, updated: '2026-11-21 10:00:00', updated_at: clock.t });
+    const write = { sourceId: 'test-list', params: '{}', payload: old, payloadHash: 'old-shape', itemCount: 1, fetchedAt: clock.t, historyParamsKey: '', guids: [] };
+    await svc.store.commitSuccess({ ...write, paramsKey: 'kind=other&limit=4', expiresAt: clock.t + 300_000 });
+    upstream.serve(HOST, '/other', { body: items(4, 'new') });
+    const r = await svc.get('/v2/apis/test-list/other?limit=4');
+    expect(r.headers.get('x-cache')).toBe('MISS');
+    expect(((await r.json()) as { data: { title: string }[] }).data.map((i) => i.title)).toEqual(['new-1', 'new-2', 'new-3', 'new-4']);
+    // With the upstream down, the old shape is not served either: the key is cold.
+    await svc.store.commitSuccess({ ...write, paramsKey: 'kind=other&limit=3', expiresAt: clock.t + 300_000 });
+    upstream.serve(HOST, '/other', { status: 500, body: 'down' });
+    const down = await svc.get('/v2/apis/test-list/other?limit=3&encoding=text');
+    expect(down.status).toBe(503);
   });
 
   it('finishes in-flight requests on shutdown', async () => {

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SourceError } from '../../src/kernel/errors.ts';
 import { defineSource, type AnySource } from '../../src/kernel/source.ts';
-import { asArray, asRecord, asString, hotList, hotListRows, validateHotList } from '../../sources/_shared/hot-list.ts';
+import { asArray, asRecord, asString, hotListRows, validateHotList } from '../../sources/_shared/hot-list.ts';
 import { startService, type TestService } from '../support/service.ts';
 import { Upstream } from '../support/upstream.ts';
 
@@ -18,7 +18,7 @@ const list = (id: string, host: string) =>
     async fetch(ctx) {
       const items = asArray(asRecord(await ctx.http.json(`https://${host}/list`, { signal: ctx.signal }))?.items);
       if (!items) throw new SourceError('parse', 'no items');
-      return hotList(items.map((x, i) => ({ rank: i + 1, title: asString(x) ?? '', link: `https://${host}/${i}` })), ctx.now());
+      return items.map((x, i) => ({ rank: i + 1, title: asString(x) ?? '', link: `https://${host}/${i}` }));
     },
     validate: (d) => validateHotList(d, 2),
     view: { rows: hotListRows },
@@ -74,7 +74,7 @@ describe('scheduler', () => {
     expect(upstream.hits('bad.example.test')).toHaveLength(before);
     upstream.serve('good.example.test', '/list', { body: { items: ['x', 'y'] } });
     await svc.engine.tick(good as Parameters<typeof svc.engine.tick>[0]);
-    const body = (await (await svc.get('/v2/apis/good-list')).json()) as { data: { list: { title: string }[] } };
-    expect(body.data.list.map((i) => i.title)).toEqual(['x', 'y']);
+    const body = (await (await svc.get('/v2/apis/good-list')).json()) as { data: { title: string }[] };
+    expect(body.data.map((i) => i.title)).toEqual(['x', 'y']);
   });
 });

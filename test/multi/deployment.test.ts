@@ -10,7 +10,7 @@ import { SourceError } from '../../src/kernel/errors.ts';
 import { parseScheduleOverrides } from '../../src/kernel/scheduler.ts';
 import { defineSource, type AnySource } from '../../src/kernel/source.ts';
 import { createService } from '../../src/service.ts';
-import { asArray, asRecord, asString, hotList, hotListRows, validateHotList } from '../../sources/_shared/hot-list.ts';
+import { asArray, asRecord, asString, hotListRows, validateHotList } from '../../sources/_shared/hot-list.ts';
 import { startService, type TestService } from '../support/service.ts';
 import { Upstream } from '../support/upstream.ts';
 import { createTestDatabase, dropRedisPrefix, randomSuffix, requireServices, TEST_REDIS_URL, waitFor } from './services.ts';
@@ -81,7 +81,7 @@ const list = defineSource({
   async fetch(ctx) {
     const items = asArray(asRecord(await ctx.http.json(`https://${HOST}/list`, { signal: ctx.signal }))?.items);
     if (!items) throw new SourceError('parse', 'no items');
-    return hotList(items.map((x, i) => ({ rank: i + 1, title: asString(x) ?? '', link: `https://${HOST}/${i}` })), ctx.now());
+    return items.map((x, i) => ({ rank: i + 1, title: asString(x) ?? '', link: `https://${HOST}/${i}` }));
   },
   validate: (d) => validateHotList(d, 2),
   view: { rows: hotListRows },

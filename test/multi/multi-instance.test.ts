@@ -233,10 +233,10 @@ describe.skipIf(!!avail.missing).each<Deployment>([
         const res = await get(inst, `/v2/apis/${SOURCE}`);
         expect(res.status, inst.id).toBe(200);
         expect(['HIT', 'STALE']).toContain(res.headers.get('x-cache'));
-        return (await res.json()) as { data: { list: { title: string }[] } };
+        return (await res.json()) as { data: { title: string }[] };
       }),
     );
-    const titles = bodies.map((b) => b.data.list.map((i) => i.title));
+    const titles = bodies.map((b) => b.data.map((i) => i.title));
     expect(titles[0]?.length).toBeGreaterThan(5);
     expect(titles[1]).toEqual(titles[0]);
     expect(titles[2]).toEqual(titles[0]);

@@ -18,14 +18,14 @@ const DAY = 86_400_000;
 interface Body {
   code: number;
   message: string;
-  data: { date: string; all: boolean; is_today: boolean; total: number; dates: string[]; list: { rank: number; title: string; link: string; detail: string; source: string; date: string }[] } | null;
+  data: { date: string; all: boolean; is_today: boolean; total: number; dates: string[]; news: { rank: number; title: string; link: string; detail: string; source: string; date: string }[] } | null;
 }
 
 describe('ai-news parse', () => {
   it("reads today's items with summary, source and absolute links", () => {
     const d = parse(page(), {}, now);
     expect(d).toMatchObject({ date: '2026-11-21', all: false, is_today: true, total: 3, dates: ['2026-11-21', '2026-11-20', '2026-11-19'] });
-    expect(d.list[0]).toEqual({
+    expect(d.news[0]).toEqual({
       rank: 1,
       title: '开源社区发布轻量级多模态模型 Lumen-3B',
       link: 'https://ai-bot.cn/news/lumen-3b-release/',
@@ -33,16 +33,16 @@ describe('ai-news parse', () => {
       source: '量子位',
       date: '2026-11-21',
     });
-    expect(d.list[1]?.link).toBe('https://ai-bot.cn/news/per-second-inference/');
-    expect(d.list[2]?.source).toBe('');
+    expect(d.news[1]?.link).toBe('https://ai-bot.cn/news/per-second-inference/');
+    expect(d.news[2]?.source).toBe('');
     expect(validateNews(d)).toBeUndefined();
   });
 
   it('reads a given day, every day, and falls back to the newest day before today has news', () => {
-    expect(parse(page(), { date: '2026-11-20' }, now).list.map((i) => i.title)).toEqual(['AI 编程助手新增代码审查功能', '教育机构试点 AI 口语陪练']);
+    expect(parse(page(), { date: '2026-11-20' }, now).news.map((i) => i.title)).toEqual(['AI 编程助手新增代码审查功能', '教育机构试点 AI 口语陪练']);
     const all = parse(page(), { all: true }, now);
-    expect(all).toMatchObject({ all: true, date: '2026-11-21', total: 6 });
-    expect(all.list.map((i) => i.date)).toEqual(['2026-11-21', '2026-11-21', '2026-11-21', '2026-11-20', '2026-11-20', '2026-11-19']);
+    expect(all).toMatchObject({ all: true, date: 'all', total: 6 });
+    expect(all.news.map((i) => i.date)).toEqual(['2026-11-21', '2026-11-21', '2026-11-21', '2026-11-20', '2026-11-20', '2026-11-19']);
     const early = parse(page(), {}, new Date('2026-11-21T17:00:00Z')); // 01:00 on the 22nd
     expect(early).toMatchObject({ date: '2026-11-21', is_today: false, total: 3 });
     for (const date of ['2026-11-10', '2026-11-18']) {
@@ -67,8 +67,8 @@ describe('ai-news parse', () => {
 
   it('rejects broken copies', () => {
     const d = parse(page(), {}, now);
-    expect(validateNews({ ...d, list: [] })).toMatch(/no news/);
-    expect(validateNews({ ...d, list: [{ ...d.list[0]!, link: '/relative' }] })).toMatch(/item 1/);
+    expect(validateNews({ ...d, news: [] })).toMatch(/no news/);
+    expect(validateNews({ ...d, news: [{ ...d.news[0]!, link: '/relative' }] })).toMatch(/item 1/);
     expect(() => parse('<html><body><article>改版了</article></body></html>', {}, now)).toThrow(SourceError);
     const headingsOnly = parse(page().replace(/<div class="news-item">[\s\S]*?<\/div>\n<\/div>/g, ''), {}, now);
     expect(validateNews(headingsOnly)).toMatch(/no news/);
@@ -146,7 +146,7 @@ describe('ai-news through the server', () => {
       upstream.requests.length = 0;
       const old21 = await svc2.get('/v2/apis/ai-news?date=2026-11-21');
       expect(old21.status).toBe(200);
-      expect(((await old21.json()) as Body).data?.list[0]?.title).toBe('开源社区发布轻量级多模态模型 Lumen-3B');
+      expect(((await old21.json()) as Body).data?.news[0]?.title).toBe('开源社区发布轻量级多模态模型 Lumen-3B');
       expect(((await (await svc2.get('/v2/apis/ai-news?date=2026-11-20')).json()) as Body).data?.total).toBe(2);
       expect(upstream.requests).toHaveLength(0);
       const gone = await svc2.get('/v2/apis/ai-news?date=2026-11-19');

@@ -113,7 +113,7 @@ describe('boxoffice-a digit font', () => {
 describe('boxoffice-a parse', () => {
   it('reads the all-time chart from `var props`, sorted by box office, braces inside strings included', () => {
     const data = parseAllTime(file('i/globalBox/historyRank.html'), now);
-    expect(data).toMatchObject({ chart: 'all-movie', chart_title: '全球电影票房总榜', total: 12 });
+    expect(data).toMatchObject({ chart: 'all-movie', chart_title: '全球电影票房总榜', total: 12, update_time_at: now.getTime(), updated_at: now.getTime() });
     expect(data.tip).toBe('注：数据来自猫眼专业版，统计口径为全球累计票房（含重映）；部分早期影片为估算值 {见说明};');
     expect(data.list[0]).toEqual({
       rank: 1,
@@ -121,6 +121,7 @@ describe('boxoffice-a parse', () => {
       link: 'https://piaofang.maoyan.com/movie/1001002',
       hot_value: 29237000000,
       movie_id: 1001002,
+      maoyan_id: 1001002,
       movie_name: 'Avatar: The Final Frontier',
       release_year: '2009',
       box_office: 29237000000,
@@ -150,16 +151,19 @@ describe('boxoffice-a parse', () => {
     const data = parseRealtimeMovie(encoded, decodeDigitFont(buildDigitFont({ codePoints, random })), now);
     expect(data).toMatchObject({
       chart: 'realtime-movie',
-      box_office: 15081.91,
+      title: '今日实时',
+      box_office: '15081.91',
       box_office_unit: '万',
       box_office_desc: '15081.91万',
-      split_box_office: 13745.32,
+      split_box_office: '13745.32',
       split_box_office_desc: '13745.32万',
       show_count_desc: '45.6万场',
       view_count_desc: '412.8万人次',
       update_gap_second: 3,
       source_updated_at: 1763690397000,
       source_updated: '2025-11-21 09:59:57',
+      updated_at: 1763690397000,
+      updated: '2025-11-21 09:59:57',
       total: 7,
     });
     expect(data.list[0]).toEqual({
@@ -170,11 +174,11 @@ describe('boxoffice-a parse', () => {
       movie_id: 1500101,
       movie_name: '雾港来信',
       release_info: '上映3天',
-      box_office: 5821.37,
+      box_office: '5821.37',
       box_office_unit: '万',
       box_office_desc: '5821.37万',
       box_office_rate: '38.6%',
-      split_box_office: 5301.2,
+      split_box_office: '5301.20',
       split_box_office_unit: '万',
       split_box_office_desc: '5301.20万',
       split_box_office_rate: '38.9%',
@@ -185,7 +189,8 @@ describe('boxoffice-a parse', () => {
       sum_box_desc: '3.21亿',
       sum_split_box_desc: '2.93亿',
     });
-    expect(data.list.map((m) => m.box_office)).toEqual([5821.37, 2310.08, 1899.5, 1023.94, 876.45, 402.16, 96.03]);
+    expect(data.list.map((m) => m.box_office)).toEqual(['5821.37', '2310.08', '1899.50', '1023.94', '876.45', '402.16', '96.03']);
+    expect(data.list.map((m) => m.hot_value)).toEqual([58213700, 23100800, 18995000, 10239400, 8764500, 4021600, 960300]);
     expect(validate(data)).toBeUndefined();
     // The same answer with plain digits needs no font.
     expect(parseRealtimeMovie(plain, new Map(), now).list[6]?.box_office_desc).toBe('96.03万');
@@ -205,7 +210,7 @@ describe('boxoffice-a parse', () => {
       attention_rate: 1.2011,
       attention_rate_desc: '1.20%',
     });
-    expect(tv).toMatchObject({ total: 6, update_gap_second: 120, source_updated_at: 1763690280000 });
+    expect(tv).toMatchObject({ total: 6, update_gap_second: 120, source_updated_at: 1763690280000, updated_at: 1763690280000 });
     const web = parseWeb(json('i/api/dashboard/webHeatData.json'), now);
     expect(web.list[4]).toEqual({
       rank: 5,
@@ -216,7 +221,7 @@ describe('boxoffice-a parse', () => {
       series_name: '南方有乔木',
       release_info: '上线30天',
       platform_desc: '腾讯视频 爱奇艺',
-      platform_txt: '1',
+      platform_txt: 1,
       curr_heat: 5002.8,
       curr_heat_desc: '5002.8',
       bar_value: 50.9,
@@ -306,7 +311,7 @@ describe('boxoffice-a through the server', () => {
     expect(res.headers.get('x-cache')).toBe('MISS');
     expect(data.box_office_desc).toBe('15081.91万');
     expect(data.list.map((m) => m.box_office_desc)).toEqual(['5821.37万', '2310.08万', '1899.50万', '1023.94万', '876.45万', '402.16万', '96.03万']);
-    expect(data.list.map((m) => m.split_box_office)).toEqual([5301.2, 2105.66, 1730, 932.41, 798.12, 366.2, 87.45]);
+    expect(data.list.map((m) => Number(m.split_box_office))).toEqual([5301.2, 2105.66, 1730, 932.41, 798.12, 366.2, 87.45]);
     const [dashboardHit] = upstream.hits(HOST, MOVIE);
     expect(dashboardHit?.headers.referer).toBe('https://piaofang.maoyan.com/dashboard');
     expect(upstream.hits(FONT_HOST).map((h) => h.path)).toEqual([served[0]!.fontPath]);
@@ -314,7 +319,7 @@ describe('boxoffice-a through the server', () => {
     // A refresh gets another shuffle and another font, and still the same numbers.
     const again = await forceRefresh(svc, clock, '/v2/apis/boxoffice-a/realtime/movie');
     expect(again.headers.get('x-cache')).toBe('MISS');
-    expect(((await again.json()) as { data: RealtimeMovieData }).data.list[0]?.box_office).toBe(5821.37);
+    expect(((await again.json()) as { data: RealtimeMovieData }).data.list[0]?.box_office).toBe('5821.37');
     expect(served).toHaveLength(2);
     expect(served[1]!.codePoints).not.toEqual(served[0]!.codePoints);
     expect(upstream.hits(FONT_HOST)).toHaveLength(2);

@@ -29,14 +29,14 @@ interface Game {
 }
 interface Body {
   code: number;
-  data: { list: Game[]; total: number } | null;
+  data: Game[] | null;
 }
 
 describe('free-games parse', () => {
   it('keeps current and upcoming 100 %-off games with their free windows', () => {
     const d = parse(fixture(), now);
-    expect(d.list.map((g) => g.title)).toEqual(['深海回响', '旧城快递', '神秘游戏']);
-    expect(d.list[0]).toMatchObject({
+    expect(d.map((g) => g.title)).toEqual(['深海回响', '旧城快递', '神秘游戏']);
+    expect(d[0]).toMatchObject({
       rank: 1,
       link: 'https://store.epicgames.com/zh-CN/p/deep-echo',
       cover: 'https://cdn1.epicgames.com/offer/deep-echo/wide_2560x1440.jpg',
@@ -50,16 +50,16 @@ describe('free-games parse', () => {
       free_end: '2026-11-27 00:00:00',
       free_end_at: Date.parse('2026-11-26T16:00:00Z'),
     });
-    expect(d.list[1]).toMatchObject({ link: 'https://store.epicgames.com/zh-CN/p/old-town-courier', is_free_now: false, free_start: '2026-11-27 00:00:00', original_price: 48 });
+    expect(d[1]).toMatchObject({ link: 'https://store.epicgames.com/zh-CN/p/old-town-courier', is_free_now: false, free_start: '2026-11-27 00:00:00', original_price: 48 });
     // The next reveal is a placeholder: named in Chinese, linked to the free-games page.
-    expect(d.list[2]).toMatchObject({ title: '神秘游戏', link: 'https://store.epicgames.com/zh-CN/free-games', cover: 'https://cdn1.epicgames.com/offer/vault/closed_1920x1080.png' });
-    expect(d.total).toBe(3);
+    expect(d[2]).toMatchObject({ title: '神秘游戏', link: 'https://store.epicgames.com/zh-CN/free-games', cover: 'https://cdn1.epicgames.com/offer/vault/closed_1920x1080.png' });
+    expect(d.length).toBe(3);
     expect(validateGames(d)).toBeUndefined();
   });
 
   it('drops games whose free week is over, and rejects broken copies', () => {
     const later = parse(fixture(), new Date('2026-11-27T00:00:00Z'));
-    expect(later.list.map((g) => [g.title, g.is_free_now])).toEqual([
+    expect(later.map((g) => [g.title, g.is_free_now])).toEqual([
       ['旧城快递', true],
       ['神秘游戏', true],
     ]);
@@ -93,7 +93,7 @@ describe('free-games through the server', () => {
     const json = await svc.get('/v2/apis/free-games');
     expect(json.status).toBe(200);
     const body = (await json.json()) as Body;
-    expect(body.data?.list[0]?.title).toBe('深海回响');
+    expect(body.data?.[0]?.title).toBe('深海回响');
     expect(upstream.hits(HOST)[0]?.query.get('locale')).toBe('zh-CN');
     expect(upstream.hits(HOST)[0]?.query.get('country')).toBe('CN');
 
@@ -155,8 +155,8 @@ describeConformance('epic', 'free-games on the real recording', (dir) => {
 
   it('finds the free game of the week and the next one', async () => {
     const body = (await (await svc.get('/v2/apis/free-games')).json()) as Body;
-    expect(body.data?.list.map((g) => g.title)).toEqual(['Defense Grid: The Awakening', 'Mothergunship']);
-    expect(body.data?.list[0]).toMatchObject({
+    expect(body.data?.map((g) => g.title)).toEqual(['Defense Grid: The Awakening', 'Mothergunship']);
+    expect(body.data?.[0]).toMatchObject({
       link: 'https://store.epicgames.com/zh-CN/p/defense-grid',
       is_free_now: true,
       original_price: 9.99,
@@ -164,8 +164,8 @@ describeConformance('epic', 'free-games on the real recording', (dir) => {
       free_end_at: Date.parse('2021-07-29T15:00:00Z'),
       free_end: '2021-07-29 23:00:00',
     });
-    expect(body.data?.list[1]).toMatchObject({ link: 'https://store.epicgames.com/zh-CN/p/mothergunship', is_free_now: false, free_start_at: Date.parse('2021-07-29T15:00:00Z') });
-    expect(body.data?.list[0]?.cover).toMatch(/^https:\/\/cdn1\.epicgames\.com\/.*1920x1080/);
+    expect(body.data?.[1]).toMatchObject({ link: 'https://store.epicgames.com/zh-CN/p/mothergunship', is_free_now: false, free_start_at: Date.parse('2021-07-29T15:00:00Z') });
+    expect(body.data?.[0]?.cover).toMatch(/^https:\/\/cdn1\.epicgames\.com\/.*1920x1080/);
     expect(upstream.unmatched).toEqual([]);
   });
 });

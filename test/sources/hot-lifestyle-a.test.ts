@@ -18,33 +18,34 @@ const FIRST_LINK = 'https://www.xiaohongshu.com/search_result?keyword=%E5%86%AC%
 
 describe('hot-lifestyle-a parse', () => {
   it('reads the items with numeric heat, label and search links', () => {
-    const data = parse(fixture(), now);
-    expect(data.total).toBe(10);
-    expect(data.list[0]).toEqual({
+    const data = parse(fixture());
+    expect(data.length).toBe(10);
+    expect(data[0]).toEqual({
       rank: 1,
       title: '冬日穿搭灵感合集',
       link: FIRST_LINK,
       hot_value: 9_237_000,
       hot_value_desc: '923.7万',
+      score: '923.7万',
       word_type: '热',
-      word_type_icon: 'https://sns-img.xhscdn.com/hotlist/badge_0.png',
+      work_type_icon: 'https://sns-img.xhscdn.com/hotlist/badge_0.png',
       rank_change: 0,
     });
-    expect(data.list[3]).toMatchObject({ title: '猫咪冬季护理', word_type: null, word_type_icon: null, rank_change: 3 });
-    expect(data.list[5]?.word_type).toBe('独家');
-    expect(data.list[8]).toMatchObject({ hot_value: 120_000_000, hot_value_desc: '1.2亿' });
-    expect(data.list[9]).toMatchObject({ hot_value: 9876, hot_value_desc: '9876' });
-    expect(data.list.map((i) => i.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(data[3]).toMatchObject({ title: '猫咪冬季护理', word_type: '无', work_type_icon: '', rank_change: 3 });
+    expect(data[5]?.word_type).toBe('独家');
+    expect(data[8]).toMatchObject({ hot_value: 120_000_000, hot_value_desc: '1.2亿' });
+    expect(data[9]).toMatchObject({ hot_value: 9876, hot_value_desc: '9876' });
+    expect(data.map((i) => i.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
   it('rejects broken copies and refusals', () => {
-    expectRejectsBroken(validate, parse(fixture(), now));
+    expectRejectsBroken(validate, parse(fixture()));
     const untitled = fixture();
     for (const i of untitled.data.items) delete i.title;
-    expect(validate(parse(untitled, now))).toMatch(/at least 5/);
-    expect(() => parse({ code: 0, success: true, data: {} }, now)).toThrow(/data\.items is missing/);
-    expect(() => parse({ code: -100, success: false, msg: '登录已过期', data: {} }, now)).toThrow(expect.objectContaining({ kind: 'blocked', message: expect.stringContaining('登录已过期') }));
-    expect(() => parse(null, now)).toThrow(SourceError);
+    expect(validate(parse(untitled))).toMatch(/at least 5/);
+    expect(() => parse({ code: 0, success: true, data: {} })).toThrow(/data\.items is missing/);
+    expect(() => parse({ code: -100, success: false, msg: '登录已过期', data: {} })).toThrow(expect.objectContaining({ kind: 'blocked', message: expect.stringContaining('登录已过期') }));
+    expect(() => parse(null)).toThrow(SourceError);
   });
 
   it('declares the app tokens as settings with the known working values as defaults', () => {
@@ -174,11 +175,11 @@ describe.skipIf(!hasRecordings('rednote'))('hot-lifestyle-a against the real rec
 
   it('parses every recorded item with its heat as a number', () => {
     const raw = recorded();
-    const data = parse(raw, now);
-    expect(data.total).toBe(raw.data.items.length);
+    const data = parse(raw);
+    expect(data.length).toBe(raw.data.items.length);
     raw.data.items.forEach((i, n) => {
-      const item = data.list[n];
-      expect(item).toMatchObject({ rank: n + 1, title: i.title, hot_value_desc: i.score, word_type: i.word_type === '无' ? null : i.word_type, word_type_icon: i.icon ?? null });
+      const item = data[n];
+      expect(item).toMatchObject({ rank: n + 1, title: i.title, hot_value_desc: i.score, score: i.score, word_type: i.word_type, work_type_icon: i.icon ?? '' });
       expect(item?.hot_value).toBe(Math.round(Number.parseFloat(i.score) * (i.score.endsWith('万') ? 10_000 : 1)));
     });
     expect(validate(data)).toBeUndefined();
@@ -191,9 +192,9 @@ describe.skipIf(!hasRecordings('rednote'))('hot-lifestyle-a against the real rec
       upstream.serve(HOST, PATH, { headers: { 'content-type': 'application/json; charset=utf-8' }, body: readRecording(RECORDED) });
       const res = await svc.get('/v2/apis/hot-lifestyle-a');
       expect(res.status).toBe(200);
-      const body = (await res.json()) as Envelope<{ list: { title: string; link: string; hot_value: number }[] }>;
-      expect(body.data.list.map((i) => i.title)).toEqual(recorded().data.items.map((i) => i.title));
-      expect(body.data.list.every((i) => i.hot_value > 0 && i.link.startsWith('https://www.xiaohongshu.com/search_result?keyword='))).toBe(true);
+      const body = (await res.json()) as Envelope<{ title: string; link: string; hot_value: number }[]>;
+      expect(body.data.map((i) => i.title)).toEqual(recorded().data.items.map((i) => i.title));
+      expect(body.data.every((i) => i.hot_value > 0 && i.link.startsWith('https://www.xiaohongshu.com/search_result?keyword='))).toBe(true);
       const md = await (await svc.get('/v2/apis/hot-lifestyle-a?encoding=markdown')).text();
       expect(md).toContain('](https://www.xiaohongshu.com/search_result?keyword=');
       expect(md).not.toContain('[object Object]');

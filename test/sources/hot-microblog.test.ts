@@ -13,14 +13,13 @@ import { FIXTURE_DIR, Upstream } from '../support/upstream.ts';
 const HOST = 'm.weibo.cn';
 const PATH = '/api/container/getIndex';
 const fixture = () => JSON.parse(fs.readFileSync(path.join(FIXTURE_DIR, HOST, `${PATH}.json`), 'utf8')) as unknown;
-const now = new Date('2026-11-21T02:00:00Z');
 const validate = hotMicroblog.mode === 'local' ? () => 'local' : hotMicroblog.validate;
 
 describe('hot-microblog parse', () => {
   it('keeps ranked entries only, in rank order, with numbers and absolute search links', () => {
-    const data = parse(fixture(), now);
-    expect(data.total).toBe(12);
-    expect(data.list[0]).toEqual({
+    const data = parse(fixture());
+    expect(data.length).toBe(12);
+    expect(data[0]).toEqual({
       rank: 1,
       title: '城市夜跑路线推荐',
       link: 'https://s.weibo.com/weibo?q=%23%E5%9F%8E%E5%B8%82%E5%A4%9C%E8%B7%91%E8%B7%AF%E7%BA%BF%E6%8E%A8%E8%8D%90%23',
@@ -29,30 +28,29 @@ describe('hot-microblog parse', () => {
       label: '热',
       label_icon: 'https://simg.s.weibo.com/20210618_hot.png',
     });
-    expect(data.list.slice(1, 3).map((i) => i.label)).toEqual(['新', '沸']);
-    expect(data.list[7]).toMatchObject({ title: '手机新品发布会', label: null, label_icon: null });
-    expect(data.list.map((i) => i.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
-    expect(data.list.find((i) => i.title === '推广内容')).toBeUndefined();
-    expect(data.list.find((i) => i.title.startsWith('置顶'))).toBeUndefined();
+    expect(data.slice(1, 3).map((i) => i.label)).toEqual(['新', '沸']);
+    expect(data[7]).toMatchObject({ title: '手机新品发布会', label: null, label_icon: null });
+    expect(data.map((i) => i.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(data.find((i) => i.title === '推广内容')).toBeUndefined();
+    expect(data.find((i) => i.title.startsWith('置顶'))).toBeUndefined();
     // "综艺 845210" (label + number) and a bare number both give the number.
-    expect(data.list[6]).toMatchObject({ hot_value: 845210, category: '综艺' });
-    expect(data.list[9]?.hot_value).toBe(512345);
-    expect(data.updated_at).toBe(now.getTime());
+    expect(data[6]).toMatchObject({ hot_value: 845210, category: '综艺' });
+    expect(data[9]?.hot_value).toBe(512345);
     expect(hotMicroblog.mode !== 'local' && hotMicroblog.validate(data)).toBeUndefined();
   });
 
   it('rejects broken copies', () => {
     const broken = fixture() as { data: { cards: { card_group: unknown[] }[] } };
     broken.data.cards[0]!.card_group = broken.data.cards[0]!.card_group.slice(0, 3);
-    const few = parse(broken, now);
+    const few = parse(broken);
     expect(hotMicroblog.mode !== 'local' && hotMicroblog.validate(few)).toMatch(/at least 5/);
-    expect(() => parse({ ok: 1, data: {} }, now)).toThrow(SourceError);
-    expect(() => parse({ ok: 0, msg: '请先登录' }, now)).toThrow(/ok=0/);
-    expect(() => parse('nope', now)).toThrow(/not a JSON object/);
-    expectRejectsBroken(validate, parse(fixture(), now));
+    expect(() => parse({ ok: 1, data: {} })).toThrow(SourceError);
+    expect(() => parse({ ok: 0, msg: '请先登录' })).toThrow(/ok=0/);
+    expect(() => parse('nope')).toThrow(/not a JSON object/);
+    expectRejectsBroken(validate, parse(fixture()));
     const empty = fixture() as { data: { cards: { card_group: unknown[] }[] } };
     empty.data.cards[0]!.card_group = [];
-    expect(validate(parse(empty, now))).toMatch(/got 0/);
+    expect(validate(parse(empty))).toMatch(/got 0/);
   });
 
   it('ships a default visitor cookie, replaceable by SOURCE_HOT_MICROBLOG_COOKIE', () => {
@@ -85,10 +83,10 @@ describe('hot-microblog through the server', () => {
     const json = await svc.get('/v2/apis/hot-microblog');
     expect(json.status).toBe(200);
     expect(json.headers.get('x-cache')).toBe('MISS');
-    const body = (await json.json()) as { code: number; message: string; data: { list: { title: string }[]; updated_at: number } };
+    const body = (await json.json()) as { code: number; message: string; data: { title: string }[] };
     expect(body.code).toBe(200);
     expect(body.message).toBe('success');
-    expect(body.data.list[0]?.title).toBe('城市夜跑路线推荐');
+    expect(body.data[0]?.title).toBe('城市夜跑路线推荐');
     expect(upstream.hits(HOST)).toHaveLength(1);
     expect(upstream.hits(HOST)[0]?.headers.cookie).toBe('SUB=test-cookie');
     expect(upstream.hits(HOST)[0]?.query.get('containerid')).toBe('106003type=25&t=3&disable_hot=1&filter_type=realtimehot');
@@ -138,7 +136,7 @@ describe('hot-microblog through the server', () => {
     const stale = await svc.get('/v2/apis/hot-microblog');
     expect(stale.status).toBe(200);
     expect(stale.headers.get('x-cache')).toBe('STALE');
-    expect(((await stale.json()) as { data: { total: number } }).data.total).toBe(12);
+    expect(((await stale.json()) as { data: unknown[] }).data.length).toBe(12);
     await new Promise((r) => setTimeout(r, 100)); // the background refresh runs and fails
     const status = (await (await svc.get('/v2/status')).json()) as { data: { sources: { id: string; state: string; last_error: string; fail_count: number }[] } };
     const me = status.data.sources.find((s) => s.id === 'hot-microblog');
@@ -192,15 +190,15 @@ describe.skipIf(!hasRecordings('weibo'))('hot-microblog against the real recordi
       .filter((x) => Number.isInteger(x.rank));
 
   it('keeps the ranked entries with their heat, string or number', () => {
-    const data = parse(recorded(), now);
+    const data = parse(recorded());
     const expected = ranked();
     expect(expected.length).toBeGreaterThanOrEqual(5);
-    expect(data.list.map((i) => i.rank)).toEqual(expected.map((x) => x.rank));
+    expect(data.map((i) => i.rank)).toEqual(expected.map((x) => x.rank));
     expected.forEach(({ c }, n) => {
-      expect(data.list[n]?.title).toBe(c.desc);
-      expect(data.list[n]?.hot_value).toBe(Number(String(c.desc_extr).replace(/\D+/g, '')));
+      expect(data[n]?.title).toBe(c.desc);
+      expect(data[n]?.hot_value).toBe(Number(String(c.desc_extr).replace(/\D+/g, '')));
     });
-    expect(data.list.some((i) => typeof i.hot_value === 'number' && i.hot_value > 0)).toBe(true);
+    expect(data.some((i) => typeof i.hot_value === 'number' && i.hot_value > 0)).toBe(true);
     expect(validate(data)).toBeUndefined();
   });
 
@@ -211,9 +209,9 @@ describe.skipIf(!hasRecordings('weibo'))('hot-microblog against the real recordi
       upstream.serve(HOST, PATH, { headers: { 'content-type': 'application/json; charset=utf-8' }, body: readRecording(RECORDED) });
       const res = await svc.get('/v2/apis/hot-microblog');
       expect(res.status).toBe(200);
-      const body = (await res.json()) as Envelope<{ total: number; list: { title: string; link: string }[] }>;
-      expect(body.data.list.map((i) => i.title)).toEqual(ranked().map((x) => x.c.desc));
-      expect(body.data.list.every((i) => i.link.startsWith('https://s.weibo.com/weibo?q=%23'))).toBe(true);
+      const body = (await res.json()) as Envelope<{ title: string; link: string }[]>;
+      expect(body.data.map((i) => i.title)).toEqual(ranked().map((x) => x.c.desc));
+      expect(body.data.every((i) => i.link.startsWith('https://s.weibo.com/weibo?q=%23'))).toBe(true);
       expect(upstream.unmatched).toEqual([]);
     } finally {
       await svc.close();

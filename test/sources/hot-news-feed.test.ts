@@ -15,9 +15,9 @@ const validate = source.mode === 'local' ? () => 'local' : source.validate;
 
 describe('hot-news-feed parse', () => {
   it('reads the board with numeric heat, cover, badge and clean links', () => {
-    const data = parse(fixture(), now);
-    expect(data.total).toBe(10);
-    expect(data.list[0]).toEqual({
+    const data = parse(fixture());
+    expect(data.length).toBe(10);
+    expect(data[0]).toEqual({
       rank: 1,
       title: '多地迎来今冬首场降雪',
       link: 'https://www.toutiao.com/trending/7440000000000000100',
@@ -26,13 +26,13 @@ describe('hot-news-feed parse', () => {
       label: '热',
       cluster_id: '7440000000000000100',
     });
-    expect(data.list[1]?.label).toBe('新');
-    expect(data.list[2]?.label).toBeNull();
-    expect(data.list[3]?.cover).toBeUndefined();
-    expect(data.list[7]?.label).toBe('解读');
+    expect(data[1]?.label).toBe('新');
+    expect(data[2]?.label).toBeNull();
+    expect(data[3]?.cover).toBe('');
+    expect(data[7]?.label).toBe('解读');
     // The pinned official news is not part of the ranking.
-    expect(data.list.find((i) => i.title === '置顶新闻示例')).toBeUndefined();
-    for (const item of data.list) expect(item.link).not.toMatch(/[?]|\/$/);
+    expect(data.find((i) => i.title === '置顶新闻示例')).toBeUndefined();
+    for (const item of data) expect(item.link).not.toMatch(/[?]|\/$/);
   });
 
   it('drops tracking parameters and trailing slashes from links', () => {
@@ -42,13 +42,13 @@ describe('hot-news-feed parse', () => {
   });
 
   it('rejects broken copies and refusals', () => {
-    expectRejectsBroken(validate, parse(fixture(), now));
+    expectRejectsBroken(validate, parse(fixture()));
     const untitled = fixture();
     for (const e of untitled.data) delete e.Title;
-    expect(validate(parse(untitled, now))).toMatch(/at least 5/);
-    expect(() => parse({ status: 'success', data: {} }, now)).toThrow(/data is missing/);
-    expect(() => parse({ status: 'error', message: 'verify' }, now)).toThrow(expect.objectContaining({ kind: 'blocked' }));
-    expect(() => parse(undefined, now)).toThrow(SourceError);
+    expect(validate(parse(untitled))).toMatch(/at least 5/);
+    expect(() => parse({ status: 'success', data: {} })).toThrow(/data is missing/);
+    expect(() => parse({ status: 'error', message: 'verify' })).toThrow(expect.objectContaining({ kind: 'blocked' }));
+    expect(() => parse(undefined)).toThrow(SourceError);
   });
 });
 

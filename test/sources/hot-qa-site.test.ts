@@ -16,9 +16,9 @@ const validate = source.mode === 'local' ? () => 'local' : source.validate;
 
 describe('hot-qa-site parse', () => {
   it('reads questions with heat, excerpt, cover, counts and the web link', () => {
-    const data = parse(fixture(), now);
-    expect(data.total).toBe(10);
-    expect(data.list[0]).toEqual({
+    const data = parse(fixture());
+    expect(data.length).toBe(10);
+    expect(data[0]).toEqual({
       rank: 1,
       title: '如何看待今年冬天格外冷？',
       link: 'https://www.zhihu.com/question/600000000',
@@ -32,11 +32,11 @@ describe('hot-qa-site parse', () => {
       created: '2025-11-20 08:53:20',
       created_at: 1763600000000,
     });
-    expect(data.list[1]?.cover).toBeUndefined();
-    expect(data.list[2]?.detail).toBe('');
+    expect(data[1]?.cover).toBe('');
+    expect(data[2]?.detail).toBe('');
     // An article target links to its column page, not to the API.
-    expect(data.list[5]).toMatchObject({ title: '一篇讲透新能源电池的文章', link: 'https://zhuanlan.zhihu.com/p/600000035' });
-    for (const item of data.list) expect(item.link).not.toContain('api.zhihu.com');
+    expect(data[5]).toMatchObject({ title: '一篇讲透新能源电池的文章', link: 'https://zhuanlan.zhihu.com/p/600000035' });
+    for (const item of data) expect(item.link).not.toContain('api.zhihu.com');
   });
 
   it('rewrites API URLs to web pages', () => {
@@ -47,13 +47,13 @@ describe('hot-qa-site parse', () => {
   });
 
   it('rejects broken copies and refusals', () => {
-    expectRejectsBroken(validate, parse(fixture(), now));
+    expectRejectsBroken(validate, parse(fixture()));
     const untitled = fixture();
     for (const e of untitled.data) delete e.target.title;
-    expect(validate(parse(untitled, now))).toMatch(/at least 5/);
-    expect(() => parse({ items: [] }, now)).toThrow(/data is missing/);
-    expect(() => parse({ error: { code: 10003, message: '请求参数异常，请升级客户端后重试' } }, now)).toThrow(expect.objectContaining({ kind: 'blocked' }));
-    expect(() => parse(42, now)).toThrow(SourceError);
+    expect(validate(parse(untitled))).toMatch(/at least 5/);
+    expect(() => parse({ items: [] })).toThrow(/data is missing/);
+    expect(() => parse({ error: { code: 10003, message: '请求参数异常，请升级客户端后重试' } })).toThrow(expect.objectContaining({ kind: 'blocked' }));
+    expect(() => parse(42)).toThrow(SourceError);
   });
 });
 
@@ -103,9 +103,9 @@ describe.skipIf(!hasRecordings('zhihu'))('hot-qa-site against the real recording
   it('parses the recorded item (expectations read from the recording)', () => {
     const raw = recorded();
     const e = raw.data[0]!;
-    const data = parse(raw, now);
-    expect(data.list).toHaveLength(1);
-    expect(data.list[0]).toMatchObject({
+    const data = parse(raw);
+    expect(data).toHaveLength(1);
+    expect(data[0]).toMatchObject({
       title: e.target.title,
       link: `https://www.zhihu.com/question/${e.target.id}`,
       hot_value_desc: e.detail_text,
@@ -115,7 +115,7 @@ describe.skipIf(!hasRecordings('zhihu'))('hot-qa-site against the real recording
       comment_cnt: e.target.comment_count,
       created_at: e.target.created * 1000,
     });
-    expect(data.list[0]?.hot_value).toBe(Number.parseInt(e.detail_text, 10) * 10_000);
+    expect(data[0]?.hot_value).toBe(Number.parseInt(e.detail_text, 10) * 10_000);
     // One item is below the plausibility floor: the real list has 30 to 50.
     expect(validate(data)).toMatch(/at least 5/);
   });
@@ -138,9 +138,9 @@ describe.skipIf(!hasRecordings('zhihu'))('hot-qa-site against the real recording
       try {
         const res = await svc2.get('/v2/apis/hot-qa-site');
         expect(res.status).toBe(200);
-        const body = (await res.json()) as Envelope<{ total: number; list: { title: string; link: string }[] }>;
-        expect(body.data.total).toBe(30);
-        expect(body.data.list[0]).toMatchObject({ title: e.target.title, link: `https://www.zhihu.com/question/${e.target.id}` });
+        const body = (await res.json()) as Envelope<{ title: string; link: string }[]>;
+        expect(body.data.length).toBe(30);
+        expect(body.data[0]).toMatchObject({ title: e.target.title, link: `https://www.zhihu.com/question/${e.target.id}` });
       } finally {
         await svc2.close();
       }

@@ -15,9 +15,9 @@ const FIRST_LINK = 'https://123.quark.cn/detail?item_id=1766000000000000000';
 
 describe('hot-search-b parse', () => {
   it('reads the articles with plain text, images, counts and publication time', () => {
-    const data = parse(fixture(), now);
-    expect(data.total).toBe(7);
-    expect(data.list[0]).toEqual({
+    const data = parse(fixture());
+    expect(data.length).toBe(7);
+    expect(data[0]).toEqual({
       rank: 1,
       id: '1766000000000000000',
       title: '国产大飞机开通新国际航线',
@@ -35,10 +35,10 @@ describe('hot-search-b parse', () => {
       published: '2025-11-21 07:06:40',
       published_at: 1763680000000,
     });
-    expect(data.list[2]?.summary).toBe('涵盖量子计算、新材料等领域。');
+    expect(data[2]?.summary).toBe('涵盖量子计算、新材料等领域。');
     // Without thumbnails the first image is the cover.
-    expect(data.list[4]?.cover).toBe('https://image.uc.cn/s/wemedia/s/upload/2026/img4.jpg');
-    expect(data.list[1]?.images[0]?.description).toBeNull();
+    expect(data[4]?.cover).toBe('https://image.uc.cn/s/wemedia/s/upload/2026/img4.jpg');
+    expect(data[1]?.images[0]).not.toHaveProperty('description');
   });
 
   it('cleans summaries and article HTML', () => {
@@ -49,13 +49,13 @@ describe('hot-search-b parse', () => {
   });
 
   it('rejects broken copies and refusals', () => {
-    expectRejectsBroken(validate, parse(fixture(), now));
+    expectRejectsBroken(validate, parse(fixture()));
     const untitled = fixture();
     for (const a of untitled.data.articles) delete a.title;
-    expect(validate(parse(untitled, now))).toMatch(/at least 5/);
-    expect(() => parse({ status: 0, data: {} }, now)).toThrow(/articles is missing/);
-    expect(() => parse({ status: 40001, message: 'forbidden' }, now)).toThrow(expect.objectContaining({ kind: 'blocked' }));
-    expect(() => parse(false, now)).toThrow(SourceError);
+    expect(validate(parse(untitled))).toMatch(/at least 5/);
+    expect(() => parse({ status: 0, data: {} })).toThrow(/articles is missing/);
+    expect(() => parse({ status: 40001, message: 'forbidden' })).toThrow(expect.objectContaining({ kind: 'blocked' }));
+    expect(() => parse(false)).toThrow(SourceError);
   });
 });
 

@@ -17,10 +17,10 @@ const validate = source.mode === 'local' ? () => 'local' : source.validate;
 
 describe('hot-short-video-a parse', () => {
   it('reads the word list with heat, cover, views and times in ms', () => {
-    const data = parse(fixture(), now);
+    const data = parse(fixture());
     expect(UPSTREAM_URL).toBe(`https://${HOST}${PATH}`);
-    expect(data.total).toBe(10);
-    expect(data.list[0]).toEqual({
+    expect(data.length).toBe(10);
+    expect(data[0]).toEqual({
       rank: 1,
       title: '城市骑行周末路线',
       link: 'https://www.douyin.com/search/%E5%9F%8E%E5%B8%82%E9%AA%91%E8%A1%8C%E5%91%A8%E6%9C%AB%E8%B7%AF%E7%BA%BF',
@@ -30,28 +30,29 @@ describe('hot-short-video-a parse', () => {
       video_count: 3,
       event_time: '2025-11-21 08:00:00',
       event_time_at: 1763683200000,
+      active_time: '2026-11-21 09:58:03',
+      active_time_at: Date.parse('2026-11-21T01:58:03Z'),
     });
     // event_time is seconds upstream; the `_at` field is 13-digit ms.
-    for (const item of data.list) expect(String(item.event_time_at)).toMatch(/^\d{13}$/);
-    expect(data.list[5]?.title).toBe('围棋世界赛决赛');
-    expect(data.list[5]?.cover).toBeUndefined();
-    expect(data.list.map((i) => i.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    expect(data.active_time).toBe('2026-11-21 09:58:03');
-    expect(data.active_time_at).toBe(Date.parse('2026-11-21T01:58:03Z'));
-    expect(data.updated_at).toBe(now.getTime());
-    expect(data.list.find((i) => i.title === '上升中的话题')).toBeUndefined();
+    for (const item of data) expect(String(item.event_time_at)).toMatch(/^\d{13}$/);
+    expect(data[5]?.title).toBe('围棋世界赛决赛');
+    expect(data[5]?.cover).toBe('');
+    expect(data.map((i) => i.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // The board's own update time is on every item.
+    for (const item of data) expect(item.active_time_at).toBe(Date.parse('2026-11-21T01:58:03Z'));
+    expect(data.find((i) => i.title === '上升中的话题')).toBeUndefined();
   });
 
   it('rejects broken copies and refusals', () => {
-    const data = parse(fixture(), now);
+    const data = parse(fixture());
     expectRejectsBroken(validate, data);
     const noWords = fixture();
     for (const w of noWords.data.word_list) delete w.word;
-    expect(validate(parse(noWords, now))).toMatch(/at least 5/);
-    expect(validate(parse({ status_code: 0, data: { word_list: [] } }, now))).toMatch(/got 0/);
-    expect(() => parse({ status_code: 0, data: {} }, now)).toThrow(/word_list is missing/);
-    expect(() => parse({ status_code: 2483, status_msg: 'request blocked' }, now)).toThrow(expect.objectContaining({ kind: 'blocked' }));
-    expect(() => parse([], now)).toThrow(SourceError);
+    expect(validate(parse(noWords))).toMatch(/at least 5/);
+    expect(validate(parse({ status_code: 0, data: { word_list: [] } }))).toMatch(/got 0/);
+    expect(() => parse({ status_code: 0, data: {} })).toThrow(/word_list is missing/);
+    expect(() => parse({ status_code: 2483, status_msg: 'request blocked' })).toThrow(expect.objectContaining({ kind: 'blocked' }));
+    expect(() => parse([])).toThrow(SourceError);
   });
 });
 
@@ -101,17 +102,17 @@ describe.skipIf(!hasRecordings('douyin'))('hot-short-video-a against the real re
 
   it('parses every recorded word with heat, cover and ms times', () => {
     const raw = recorded();
-    const data = parse(raw, now);
-    expect(data.total).toBe(raw.data.word_list.length);
-    expect(data.total).toBeGreaterThanOrEqual(5);
+    const data = parse(raw);
+    expect(data.length).toBe(raw.data.word_list.length);
+    expect(data.length).toBeGreaterThanOrEqual(5);
     raw.data.word_list.forEach((w, n) => {
-      const item = data.list[n];
+      const item = data[n];
       expect(item).toMatchObject({ rank: n + 1, title: w.word, hot_value: w.hot_value, event_time_at: w.event_time * 1000 });
       expect(item?.link).toBe(`https://www.douyin.com/search/${encodeURIComponent(w.word)}`);
       if (w.word_cover) expect(item?.cover).toMatch(/^https:\/\/[^&]*\.douyinpic\.com\//);
-      else expect(item?.cover).toBeUndefined();
+      else expect(item?.cover).toBe('');
     });
-    expect(data.active_time).toBe(raw.data.active_time);
+    expect(data[0]?.active_time).toBe(raw.data.active_time);
     expect(validate(data)).toBeUndefined();
   });
 
@@ -122,10 +123,10 @@ describe.skipIf(!hasRecordings('douyin'))('hot-short-video-a against the real re
       upstream.serve(HOST, PATH, { headers: { 'content-type': 'application/json; charset=utf-8' }, body: readRecording(RECORDED) });
       const res = await svc.get('/v2/apis/hot-short-video-a?encoding=json');
       expect(res.status).toBe(200);
-      const body = (await res.json()) as Envelope<{ total: number; list: { title: string; link: string; hot_value: number }[] }>;
+      const body = (await res.json()) as Envelope<{ title: string; link: string; hot_value: number }[]>;
       const words = recorded().data.word_list;
-      expect(body.data.list.map((i) => i.title)).toEqual(words.map((w) => w.word));
-      expect(body.data.list.every((i) => i.link.startsWith('https://www.douyin.com/search/') && i.hot_value > 0)).toBe(true);
+      expect(body.data.map((i) => i.title)).toEqual(words.map((w) => w.word));
+      expect(body.data.every((i) => i.link.startsWith('https://www.douyin.com/search/') && i.hot_value > 0)).toBe(true);
       const text = await (await svc.get('/v2/apis/hot-short-video-a?encoding=text')).text();
       expect(text).toContain(`1. ${words[0]?.word}`);
       expect(upstream.unmatched).toEqual([]);

@@ -10,14 +10,12 @@ import { FIXTURE_DIR, Upstream } from '../support/upstream.ts';
 
 const HOST = 'music.163.com';
 const fixture = (name: string) => JSON.parse(fs.readFileSync(path.join(FIXTURE_DIR, HOST, 'api', name), 'utf8')) as Record<string, unknown>;
-const now = new Date('2026-11-21T02:00:00Z');
 
 describe('music-rank parse', () => {
   it('reads the chart directory with absolute links, covers and time pairs', () => {
-    const data = parseCharts(fixture('toplist.json'), now);
-    expect(data.kind).toBe('charts');
-    expect(data.total).toBe(8);
-    expect(data.list[0]).toMatchObject({
+    const data = parseCharts(fixture('toplist.json'));
+    expect(data).toHaveLength(8);
+    expect(data[0]).toMatchObject({
       rank: 1,
       title: '飙升榜',
       id: 19723756,
@@ -34,18 +32,16 @@ describe('music-rank parse', () => {
       updated: '2025-11-19 05:06:40',
       created_at: 1404115136883,
     });
-    expect(data.list[6]?.description).toBeNull();
-    expect(data.list.map((c) => c.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    expect(data.updated_at).toBe(now.getTime());
+    expect(data[6]?.description).toBeNull();
+    expect(data.map((c) => c.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(validate(data)).toBeUndefined();
   });
 
   it('reads a chart: tracks with artists, album, duration and audio qualities', () => {
-    const data = parseChart(fixture('playlist/detail.json'), '3778678', now);
-    expect(data).toMatchObject({ kind: 'chart', id: 3778678, name: '热歌榜', track_count: 6, play_count: 12345678901, link: 'https://music.163.com/#/playlist?id=3778678' });
-    expect(data.chart_updated_at).toBe(1763080100000);
-    expect(data.total).toBe(6);
-    const first = data.list[0]!;
+    const data = parseChart(fixture('playlist/detail.json'), '3778678');
+    expect(data).toHaveLength(6);
+    expect(data.every((t) => t.rank_name === '热歌榜')).toBe(true);
+    const first = data[0]!;
     expect(first).toMatchObject({
       rank: 1,
       id: 300001,
@@ -59,7 +55,7 @@ describe('music-rank parse', () => {
       fee: 8,
       status: 0,
     });
-    expect(first.artists).toEqual([{ id: 1001, name: '林间鹿', link: 'https://music.163.com/#/artist?id=1001', cover: 'http://p1.music.126.net/artist1001.jpg' }]);
+    expect(first.artist).toEqual([{ id: 1001, name: '林间鹿', link: 'https://music.163.com/#/artist?id=1001', cover: 'http://p1.music.126.net/artist1001.jpg' }]);
     expect(first.album).toEqual({
       id: 2001,
       name: '远方来信',
@@ -69,20 +65,20 @@ describe('music-rank parse', () => {
       published_at: 1700000000000,
       company: '鹿鸣音乐',
     });
-    expect(first.quality.sq).toEqual({ size: 31457280, size_desc: '30 MB', bitrate: 999000, extension: 'flac' });
-    expect(first.quality.hq).toEqual({ size: 9830400, size_desc: '9.38 MB', bitrate: 320000, extension: 'mp3' });
-    expect(data.list[1]?.artists.map((a) => a.name)).toEqual(['青柠', '阿杰']);
-    expect(data.list[1]?.quality.sq).toBeNull();
-    expect(data.list[3]?.album?.published).toBeNull();
-    expect(data.list[4]?.quality.hq).toBeNull();
+    expect(first.mb.sq).toEqual({ size: 31457280, size_desc: '30 MB', bitrate: 999000, extension: 'flac' });
+    expect(first.mb.hq).toEqual({ size: 9830400, size_desc: '9.38 MB', bitrate: 320000, extension: 'mp3' });
+    expect(data[1]?.artist.map((a) => a.name)).toEqual(['青柠', '阿杰']);
+    expect(data[1]?.mb.sq).toBeNull();
+    expect(data[3]?.album).toMatchObject({ published: '', published_at: 0 });
+    expect(data[4]?.mb.hq).toBeNull();
     expect(validate(data)).toBeUndefined();
   });
 
   it('reads the v6 track shape (ar, al, dt, h) as well', () => {
     const raw = { code: 200, playlist: { id: 5, name: 'v6', tracks: [{ id: 9, name: 'Song', ar: [{ id: 3, name: 'A' }], al: { id: 4, name: 'Al', picUrl: 'https://p1.music.126.net/x.jpg' }, dt: 61000, pop: 50, h: { br: 320000, size: 2048 } }] } };
-    const data = parseChart(raw, '5', now);
-    expect(data.list[0]).toMatchObject({ title: 'Song', duration_desc: '1:01', artists: [{ id: 3, name: 'A' }], album: { id: 4, cover: 'https://p1.music.126.net/x.jpg' }, score: 50 });
-    expect(data.list[0]?.quality.hq).toEqual({ size: 2048, size_desc: '2 KB', bitrate: 320000, extension: null });
+    const data = parseChart(raw, '5');
+    expect(data[0]).toMatchObject({ title: 'Song', rank_name: 'v6', duration_desc: '1:01', artist: [{ id: 3, name: 'A', cover: '' }], album: { id: 4, cover: 'https://p1.music.126.net/x.jpg' }, score: 50 });
+    expect(data[0]?.mb.hq).toEqual({ size: 2048, size_desc: '2 KB', bitrate: 320000, extension: null });
   });
 
   it('formats sizes and durations', () => {
@@ -92,16 +88,19 @@ describe('music-rank parse', () => {
   });
 
   it('rejects broken copies and classifies upstream refusals', () => {
-    const charts = parseCharts(fixture('toplist.json'), now);
-    expect(validate({ ...charts, list: [], total: 0 })).toMatch(/at least 5/);
-    expect(validate({ ...charts, list: charts.list.map((c, i) => (i === 2 ? { ...c, title: '' } : c)) })).toMatch(/item 3/);
-    const chart = parseChart(fixture('playlist/detail.json'), '3778678', now);
-    expect(validate({ ...chart, list: [], total: 0 })).toMatch(/at least 1/);
-    expect(() => parseCharts({ code: 200 }, now)).toThrow(/no list/);
-    expect(() => parseCharts({ code: -460, message: 'Cheating' }, now)).toThrow(expect.objectContaining({ kind: 'blocked' }) as SourceError);
-    expect(() => parseChart({ code: 404, msg: 'not found' }, '1', now)).toThrow(expect.objectContaining({ kind: 'not_found' }) as SourceError);
-    expect(() => parseChart({ code: 200, result: { name: 'x' } }, '1', now)).toThrow(expect.objectContaining({ kind: 'parse' }) as SourceError);
-    expect(() => parseChart('<html>', '1', now)).toThrow(/not a JSON object/);
+    const charts = parseCharts(fixture('toplist.json'));
+    expect(validate([])).toMatch(/at least 5/);
+    expect(validate(charts.slice(0, 4))).toMatch(/at least 5/);
+    expect(validate(charts.map((c, i) => (i === 2 ? { ...c, title: '' } : c)))).toMatch(/item 3/);
+    const chart = parseChart(fixture('playlist/detail.json'), '3778678');
+    expect(validate(chart.slice(0, 1))).toBeUndefined();
+    expect(validate(chart.map((t, i) => (i === 1 ? { ...t, link: '' } : t)))).toMatch(/item 2/);
+    expect(() => parseChart({ code: 200, result: { name: '', tracks: [] } }, '1')).toThrow(/has no name/);
+    expect(() => parseCharts({ code: 200 })).toThrow(/no list/);
+    expect(() => parseCharts({ code: -460, message: 'Cheating' })).toThrow(expect.objectContaining({ kind: 'blocked' }) as SourceError);
+    expect(() => parseChart({ code: 404, msg: 'not found' }, '1')).toThrow(expect.objectContaining({ kind: 'not_found' }) as SourceError);
+    expect(() => parseChart({ code: 200, result: { name: 'x' } }, '1')).toThrow(expect.objectContaining({ kind: 'parse' }) as SourceError);
+    expect(() => parseChart('<html>', '1')).toThrow(/not a JSON object/);
   });
 });
 
@@ -126,7 +125,7 @@ describe('music-rank through the server', () => {
   it('serves the chart list in every encoding (list wins over :id)', async () => {
     const { res, data } = await getJson<ChartList>(svc, '/v2/apis/music-rank/list');
     expect(res.headers.get('x-cache')).toBe('MISS');
-    expect(data.list[3]).toMatchObject({ title: '热歌榜', id: 3778678 });
+    expect(data[3]).toMatchObject({ title: '热歌榜', id: 3778678 });
     expect(upstream.hits(HOST)).toHaveLength(1);
     expect(upstream.hits(HOST)[0]?.path).toBe('/api/toplist');
     expect(upstream.hits(HOST)[0]?.headers.referer).toBe('https://music.163.com/');
@@ -142,7 +141,7 @@ describe('music-rank through the server', () => {
     // A query id does not turn the directory into a chart.
     const withId = await getJson<ChartList>(svc, '/v2/apis/music-rank/list?id=3778678');
     expect(withId.res.headers.get('x-cache')).toBe('HIT');
-    expect(withId.data.kind).toBe('charts');
+    expect(withId.data[0]).toHaveProperty('update_frequency');
     expect(upstream.hits(HOST)).toHaveLength(1);
     const catalogue = (await (await svc.get('/v2/apis')).json()) as { data: { endpoints: { path: string; params: { name: string; in: string }[] }[] } };
     expect(catalogue.data.endpoints.find((e) => e.path === '/v2/apis/music-rank/list')?.params).toEqual([]);
@@ -152,8 +151,7 @@ describe('music-rank through the server', () => {
   it('fetches a chart by id on demand and caches it per id', async () => {
     const { res, data } = await getJson<ChartDetail>(svc, '/v2/apis/music-rank/3778678');
     expect(res.headers.get('x-cache')).toBe('MISS');
-    expect(data.name).toBe('热歌榜');
-    expect(data.list[0]?.title).toBe('夜航星');
+    expect(data[0]).toMatchObject({ title: '夜航星', rank_name: '热歌榜' });
     expect(upstream.hits(HOST, '/api/playlist/detail')[0]?.query.get('id')).toBe('3778678');
 
     const { text, markdown, html } = await getRenderings(svc, '/v2/apis/music-rank/3778678');
@@ -174,8 +172,8 @@ describe('music-rank through the server', () => {
       return { body: doc };
     });
     const other = await getJson<ChartDetail>(svc, '/v2/apis/music-rank/3779629');
-    expect(other.data).toMatchObject({ id: 3779629, name: '新歌榜' });
-    expect((await getJson<ChartDetail>(svc, '/v2/apis/music-rank/3778678')).data.name).toBe('热歌榜');
+    expect(other.data[0]?.rank_name).toBe('新歌榜');
+    expect((await getJson<ChartDetail>(svc, '/v2/apis/music-rank/3778678')).data[0]?.rank_name).toBe('热歌榜');
     expect(upstream.hits(HOST).map((h) => h.query.get('id'))).toEqual(['3778678', '3779629']);
     expect((await sourceStatus(svc, 'music-rank')).keys).toBe(3);
   });
@@ -208,10 +206,10 @@ describe('music-rank through the server', () => {
     const good = (await getJson<ChartList>(svc, path)).data;
 
     upstream.serve(HOST, '/api/toplist', { status: 502, body: 'Bad Gateway' });
-    expect((await expectKeptAfterFailure<ChartList>(svc, clock, path, 'music-rank', /^transient: .*HTTP 502/)).list).toEqual(good.list);
+    expect((await expectKeptAfterFailure<ChartList>(svc, clock, path, 'music-rank', /^transient: .*HTTP 502/))).toEqual(good);
 
     upstream.serve(HOST, '/api/toplist', { body: { code: -460, message: 'Cheating' } });
-    expect((await expectKeptAfterFailure<ChartList>(svc, clock, path, 'music-rank', /^blocked: .*code=-460/)).total).toBe(8);
+    expect((await expectKeptAfterFailure<ChartList>(svc, clock, path, 'music-rank', /^blocked: .*code=-460/))).toHaveLength(8);
 
     upstream.serve(HOST, '/api/toplist', { headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<html><body>验证</body></html>' });
     await expectKeptAfterFailure(svc, clock, path, 'music-rank', /^blocked: .*HTML page/);
@@ -226,7 +224,7 @@ describe('music-rank through the server', () => {
     clock.advance(2 * 3600_000);
     const stale = await svc.get(path);
     expect(stale.headers.get('x-cache')).toBe('STALE');
-    expect(((await stale.json()) as { data: ChartList }).data.list).toEqual(good.list);
+    expect(((await stale.json()) as { data: ChartList }).data).toEqual(good);
     await new Promise((r) => setTimeout(r, 100));
   });
 
@@ -257,13 +255,13 @@ describe.skipIf(!fs.existsSync(SHARED))('music-rank conformance with the recorde
     const raw = JSON.parse(fs.readFileSync(path.join(SHARED, 'api-toplist-2020-09-trimmed.json'), 'utf8')) as { list: { id: number; name: string; updateFrequency: string; coverImgUrl: string; updateTime: number }[] };
     upstream.serve(HOST, '/api/toplist', { body: fs.readFileSync(path.join(SHARED, 'api-toplist-2020-09-trimmed.json')), headers: { 'content-type': 'application/json;charset=UTF-8' } });
     const { data } = await getJson<ChartList>(svc, '/v2/apis/music-rank/list');
-    expect(data.total).toBe(raw.list.length);
-    data.list.forEach((c, i) => {
+    expect(data).toHaveLength(raw.list.length);
+    data.forEach((c, i) => {
       const r = raw.list[i]!;
       expect(c).toMatchObject({ rank: i + 1, id: r.id, title: r.name, update_frequency: r.updateFrequency, cover: r.coverImgUrl, updated_at: r.updateTime });
       expect(c.link).toBe(`https://music.163.com/#/discover/toplist?id=${r.id}`);
     });
-    expect(data.list.find((c) => c.id === 19723756)?.name).toBe('云音乐飙升榜');
+    expect(data.find((c) => c.id === 19723756)?.name).toBe('云音乐飙升榜');
     const text = await (await svc.get('/v2/apis/music-rank/list?encoding=text')).text();
     expect(text).toContain('1. 云音乐飙升榜 (每天更新)');
     expect(upstream.unmatched).toEqual([]);

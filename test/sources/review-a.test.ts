@@ -25,20 +25,22 @@ interface RawItem {
 }
 const fixture = (type: ChartType) =>
   JSON.parse(fs.readFileSync(path.join(FIXTURE_DIR, HOST, `${itemsPath(type)}.json`), 'utf8')) as { subject_collection_items: RawItem[] } & Record<string, unknown>;
-const now = new Date('2026-11-21T02:00:00Z');
 
 describe('review-a parse', () => {
   it('reads a weekly chart: rank, rating, trend, subtitle, upstream cover', () => {
     const raw = fixture('movie');
-    const data = parse(raw, 'movie', now);
-    expect(data).toMatchObject({ type: 'movie', chart_title: '豆瓣一周口碑电影榜', total: 10 });
+    const data = parse(raw);
+    expect(data).toHaveLength(10);
     const r0 = raw.subject_collection_items[0]!;
-    expect(data.list[0]).toEqual({
+    expect(data[0]).toEqual({
       rank: 1,
       title: '雾港来信',
       link: `https://movie.douban.com/subject/${r0.id}/`,
+      url: `https://movie.douban.com/subject/${r0.id}/`,
       score: r0.rating!.value,
+      rating: r0.rating!.value,
       cover: r0.cover_url,
+      cover_proxy: r0.cover_url,
       id: r0.id,
       rating_count: r0.rating!.count,
       good_rate: r0.good_rating_stats,
@@ -49,31 +51,31 @@ describe('review-a parse', () => {
       tags: ['悬疑'],
       subject_type: 'movie',
     });
-    expect(data.list[0]?.cover).toMatch(/^https:\/\/img\d\.doubanio\.com\//);
-    expect(data.list[1]).toMatchObject({ trend: 'up', rank_change: 2, tags: ['剧情', '爱情'] });
-    expect(data.list[2]).toMatchObject({ trend: 'down', rank_change: -1 });
+    expect(data[0]?.cover).toMatch(/^https:\/\/img\d\.doubanio\.com\//);
+    expect(data[1]).toMatchObject({ trend: 'up', rank_change: 2, tags: ['剧情', '爱情'] });
+    expect(data[2]).toMatchObject({ trend: 'down', rank_change: -1 });
     // No url upstream: the subject page is built from the id.
-    expect(data.list[2]?.link).toBe(`https://movie.douban.com/subject/${raw.subject_collection_items[2]!.id}/`);
+    expect(data[2]?.link).toBe(`https://movie.douban.com/subject/${raw.subject_collection_items[2]!.id}/`);
     expect(validate(data)).toBeUndefined();
   });
 
   it('reads every chart; an unrated show has no score', () => {
     for (const type of CHART_TYPES) {
-      const data = parse(fixture(type), type, now);
-      expect(data.total).toBe(10);
-      expect(data.chart_title).toBe(CHARTS[type].title);
+      const data = parse(fixture(type));
+      expect(data).toHaveLength(10);
+      expect(data.every((i) => i.url === i.link && typeof i.rating === 'number')).toBe(true);
     }
-    const shows = parse(fixture('show_global'), 'show_global', now);
-    expect(shows.list[9]).not.toHaveProperty('score');
-    expect(shows.list[9]?.rating_count).toBeNull();
+    const shows = parse(fixture('show_global'));
+    expect(shows[9]).not.toHaveProperty('score');
+    expect(shows[9]).toMatchObject({ rating: 0, rating_count: 0 });
   });
 
   it('rejects broken copies', () => {
-    const data = parse(fixture('tv_chinese'), 'tv_chinese', now);
-    expect(validate({ ...data, list: data.list.slice(0, 2), total: 2 })).toMatch(/at least 5/);
-    expect(validate({ ...data, list: data.list.map((i, n) => (n === 4 ? { ...i, link: '/subject/1' } : i)) })).toMatch(/item 5/);
-    expect(() => parse({ msg: 'invalid_request_1287', code: 1287 }, 'movie', now)).toThrow(expect.objectContaining({ kind: 'blocked' }) as SourceError);
-    expect(() => parse({ items: [] }, 'movie', now)).toThrow(expect.objectContaining({ kind: 'parse' }) as SourceError);
+    const data = parse(fixture('tv_chinese'));
+    expect(validate(data.slice(0, 2))).toMatch(/at least 5/);
+    expect(validate(data.map((i, n) => (n === 4 ? { ...i, link: '/subject/1' } : i)))).toMatch(/item 5/);
+    expect(() => parse({ msg: 'invalid_request_1287', code: 1287 })).toThrow(expect.objectContaining({ kind: 'blocked' }) as SourceError);
+    expect(() => parse({ items: [] })).toThrow(expect.objectContaining({ kind: 'parse' }) as SourceError);
   });
 });
 
@@ -99,8 +101,7 @@ describe('review-a through the server', () => {
     for (const type of CHART_TYPES) {
       const { res, data } = await getJson<ReviewChart>(svc, `/v2/apis/review-a/weekly/${type}`);
       expect(res.headers.get('x-cache')).toBe('MISS');
-      expect(data.type).toBe(type);
-      expect(data.list[0]?.title).toBe(fixture(type).subject_collection_items[0]!.title);
+      expect(data[0]?.title).toBe(fixture(type).subject_collection_items[0]!.title);
     }
     const hits = upstream.hits(HOST);
     expect(hits.map((h) => h.path)).toEqual(CHART_TYPES.map(itemsPath));
@@ -109,7 +110,7 @@ describe('review-a through the server', () => {
     expect(hits[0]?.headers.referer).toBe('https://m.douban.com/subject_collection');
     expect(hits[0]?.headers['user-agent']).toMatch(/iPhone/);
     // The fixed chart cannot be overridden from the query.
-    expect((await getJson<ReviewChart>(svc, '/v2/apis/review-a/weekly/movie?type=tv_global')).data.type).toBe('movie');
+    expect((await getJson<ReviewChart>(svc, '/v2/apis/review-a/weekly/movie?type=tv_global')).data[0]?.title).toBe(fixture('movie').subject_collection_items[0]!.title);
     expect(upstream.hits(HOST)).toHaveLength(5);
   });
 
@@ -118,14 +119,14 @@ describe('review-a through the server', () => {
     const data = (await getJson<ReviewChart>(svc, url)).data;
     const { text, markdown, html } = await getRenderings(svc, url);
     expect(text).toMatch(/^豆瓣一周口碑电影榜\n/);
-    expect(text).toContain(`1. 雾港来信 (★${data.list[0]!.score})`);
-    expect(text).toContain(`2. The Last Lighthouse (★${data.list[1]!.score}↑)`);
-    expect(text).toContain(`3. 小城夏天 (★${data.list[2]!.score}↓)`);
-    expect(markdown).toContain(`1. [雾港来信](${data.list[0]!.link})`);
-    expect(html).toContain(data.list[0]!.card_subtitle);
+    expect(text).toContain(`1. 雾港来信 (★${data[0]!.score})`);
+    expect(text).toContain(`2. The Last Lighthouse (★${data[1]!.score}↑)`);
+    expect(text).toContain(`3. 小城夏天 (★${data[2]!.score}↓)`);
+    expect(markdown).toContain(`1. [雾港来信](${data[0]!.link})`);
+    expect(html).toContain(data[0]!.card_subtitle);
     const feed = await getFeed(svc, url);
     expect(feed.title).toBe('豆瓣一周口碑电影榜');
-    expect(feed.items.map((i) => i.link)).toEqual(data.list.map((i) => i.link));
+    expect(feed.items.map((i) => i.link)).toEqual(data.map((i) => i.link));
   });
 
   it('keeps the last good chart through upstream failures', async () => {
@@ -133,7 +134,7 @@ describe('review-a through the server', () => {
     const good = (await getJson<ReviewChart>(svc, url)).data;
 
     upstream.serve(HOST, itemsPath('tv_chinese'), { status: 503, body: 'busy' });
-    expect((await expectKeptAfterFailure<ReviewChart>(svc, clock, url, 'review-a', /^transient: .*HTTP 503/)).list).toEqual(good.list);
+    expect((await expectKeptAfterFailure<ReviewChart>(svc, clock, url, 'review-a', /^transient: .*HTTP 503/))).toEqual(good);
 
     upstream.serve(HOST, itemsPath('tv_chinese'), { status: 400, body: { msg: 'invalid_request_1287', code: 1287, request: 'GET /v2/subject_collection/tv_chinese_best_weekly/items' } });
     await expectKeptAfterFailure(svc, clock, url, 'review-a', /^blocked: .*1287/);
@@ -150,7 +151,7 @@ describe('review-a through the server', () => {
     clock.advance(2 * 3600_000);
     const stale = await svc.get(url);
     expect(stale.headers.get('x-cache')).toBe('STALE');
-    expect(((await stale.json()) as { data: ReviewChart }).data.list).toEqual(good.list);
+    expect(((await stale.json()) as { data: ReviewChart }).data).toEqual(good);
     await new Promise((r) => setTimeout(r, 100));
   });
 

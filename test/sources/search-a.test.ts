@@ -40,73 +40,81 @@ describe('search-a parse', () => {
   });
 
   it('reads the realtime board without the pinned entry', () => {
-    const data = parseBoard(page('realtime'), 'hot', now);
-    expect(data.board).toBe('hot');
-    expect(data.total).toBe(10);
-    expect(data.list[0]).toEqual({
+    const data = parseBoard(page('realtime'), 'hot');
+    expect(data.length).toBe(10);
+    expect(data[0]).toEqual({
       rank: 1,
       title: '全国多地迎来降雪降温',
       link: href('https://www.baidu.com/s?wd=全国多地迎来降雪降温&sa=fyb_news&rsv_dl=fyb_news'),
+      url: href('https://www.baidu.com/s?wd=全国多地迎来降雪降温&sa=fyb_news&rsv_dl=fyb_news'),
       hot_value: 7904827,
       hot_value_desc: '790.5万',
+      score: '7904827',
+      score_desc: '790.5万',
       desc: '冷空气南下，多地气温下降。',
       cover: 'https://fyb-2.cdn.bcebos.com/hotboard_image/img0',
       type: '3',
       type_desc: '热',
       type_icon: 'https://search-operate.cdn.bcebos.com/tag3.png',
     });
-    expect(data.list[1]).toMatchObject({ type: '1', type_desc: '新' });
-    expect(data.list[2]).toMatchObject({ type: '0', type_desc: null, type_icon: null, desc: '2026-11-21 发布的新数据' });
-    expect(data.list.find((i) => i.title === '置顶话题')).toBeUndefined();
+    expect(data[1]).toMatchObject({ type: '1', type_desc: '新' });
+    expect(data[2]).toMatchObject({ type: '0', type_desc: null, type_icon: null, desc: '2026-11-21 发布的新数据' });
+    expect(data.find((i) => i.title === '置顶话题')).toBeUndefined();
   });
 
   it('reads the teleplay board with genre and cast lines', () => {
-    const data = parseBoard(page('teleplay'), 'teleplay', now);
-    expect(data.total).toBe(8);
-    expect(data.list[0]).toEqual({
+    const data = parseBoard(page('teleplay'), 'teleplay');
+    expect(data.length).toBe(8);
+    expect(data[0]).toEqual({
       rank: 1,
       title: '长河之上',
       link: href('https://www.baidu.com/s?wd=长河之上&sa=fyb_teleplay'),
+      url: href('https://www.baidu.com/s?wd=长河之上&sa=fyb_teleplay'),
       hot_value: 3512345,
       hot_value_desc: '351.2万',
+      score: '3512345',
+      score_desc: '351.2万',
       desc: '家族三代人的奋斗故事。',
       cover: 'https://fyb-pc-static.cdn.bcebos.com/teleplay/poster0.jpg',
       info: ['类型：剧情 / 年代', '演员：演员甲 / 演员乙'],
     });
-    expect(data.list[0]?.type).toBeUndefined();
+    expect(data[0]?.type).toBeUndefined();
   });
 
   it('reads the forum topics with discussion counts and absolute https links', () => {
-    const data = parseForum(forum(), now);
-    expect(data.board).toBe('forum');
-    expect(data.total).toBe(8);
-    expect(data.list[0]).toEqual({
+    const data = parseForum(forum());
+    expect(data.length).toBe(8);
+    expect(data[0]).toEqual({
       rank: 1,
       title: '年度游戏大盘点',
       link: href('https://tieba.baidu.com/hottopic/browse/hottopic?topic_id=8800000&topic_name=年度游戏大盘点'),
+      url: href('https://tieba.baidu.com/hottopic/browse/hottopic?topic_id=8800000&topic_name=年度游戏大盘点'),
       hot_value: 1834567,
       hot_value_desc: '183.5万',
+      score: 1834567,
+      score_desc: '183.5万',
       desc: '盘点今年最值得玩的游戏',
       abstract: '今年的游戏你最喜欢哪一款？',
       cover: 'https://tiebapic.baidu.com/forum/pic/item/topic0.jpg',
+      avatar: 'https://tiebapic.baidu.com/forum/pic/item/avatar0.jpg',
       created: '2025-11-19 05:06:40',
       created_at: 1763500000000,
     });
     // No topic picture: the avatar stands in.
-    expect(data.list[2]?.cover).toBe('https://tiebapic.baidu.com/forum/pic/item/avatar2.jpg');
+    expect(data[2]?.cover).toBe('https://tiebapic.baidu.com/forum/pic/item/avatar2.jpg');
   });
 
   it('rejects broken copies and refusals', () => {
-    for (const data of [parseBoard(page('realtime'), 'hot', now), parseBoard(page('teleplay'), 'teleplay', now), parseForum(forum(), now)]) expectRejectsBroken(validate, data);
-    expect(validate(parseBoard(sDataPage([]), 'hot', now))).toMatch(/got 0/);
-    expect(validate(parseBoard(sDataPage([{ desc: 'no word' }, { desc: 'no word' }]), 'hot', now))).toMatch(/got 0/);
-    expect(() => parseBoard('<!--s-data:{"data":{}}-->', 'hot', now)).toThrow(/content is missing/);
+    for (const data of [parseBoard(page('realtime'), 'hot'), parseBoard(page('teleplay'), 'teleplay'), parseForum(forum())]) expectRejectsBroken(validate, data);
+    expect(validate(parseBoard(sDataPage([]), 'hot'))).toMatch(/got 0/);
+    expect(validate(parseBoard(sDataPage([{ desc: 'no word' }, { desc: 'no word' }]), 'hot'))).toMatch(/got 0/);
+    expect(() => parseBoard('<!--s-data:{"data":{}}-->', 'hot')).toThrow(/content is missing/);
     const untitled = forum();
     for (const t of untitled.data.bang_topic.topic_list) delete t.topic_name;
-    expect(validate(parseForum(untitled, now))).toMatch(/at least 5/);
-    expect(() => parseForum({ errno: 0, data: {} }, now)).toThrow(/topic_list is missing/);
-    expect(() => parseForum({ errno: 110001, errmsg: 'need login' }, now)).toThrow(expect.objectContaining({ kind: 'blocked' }));
-    expect(() => parseForum('x', now)).toThrow(SourceError);
+    expect(validate(parseForum(untitled))).toMatch(/at least 5/);
+    expect(() => parseForum({ errno: 0, data: {} })).toThrow(/topic_list is missing/);
+    expect(() => parseForum({ errno: 110001, errmsg: 'need login' })).toThrow(expect.objectContaining({ kind: 'blocked' }));
+    expect(() => parseForum('x')).toThrow(SourceError);
   });
 });
 
@@ -168,8 +176,9 @@ describe('search-a routes', () => {
     serveBoards(upstream);
     const res = await svc.get('/v2/apis/search-a/teleplay?board=forum');
     expect(res.status).toBe(200);
-    const body = (await res.json()) as Envelope<{ board: string; list: { title: string }[] }>;
-    expect(body.data.board).toBe('teleplay');
+    const body = (await res.json()) as Envelope<{ title: string; info?: string[] }[]>;
+    expect(body.data[0]?.title).toBe('长河之上');
+    expect(body.data[0]?.info).toEqual(['类型：剧情 / 年代', '演员：演员甲 / 演员乙']);
     expect(upstream.hits(FORUM.host)).toHaveLength(0);
   });
 
