@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import ip, { build, parseIpApi, parseIpSb } from '../../sources/ip.ts';
+import ip, { build, parseIpApi, parseIpSb, type IpData } from '../../sources/ip.ts';
 import { TestClock } from '../support/clock.ts';
 import { expectUnavailable, getEncodings, readData, settle, sourceStatus } from '../support/envelope-assertions.ts';
 import { startService, type TestService } from '../support/service.ts';
