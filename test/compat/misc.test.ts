@@ -129,7 +129,7 @@ const WEATHER_FORECAST: Layout = {
 
 const PILLAR: Layout = { heaven_stem: 'string', earth_branch: 'string', name: 'string', name_short: 'string' };
 const HOUR_TABOO: Layout = { hour: 'string', hour_short: 'string', recommends: 'string', avoids: 'string' };
-const FOUR = (t: string): Layout => ({ year: t, month: t, day: t, hour: t });
+const FOUR = (t: Layout): Layout => ({ year: t, month: t, day: t, hour: t });
 
 const LUNAR: Layout = {
   solar: {
@@ -173,7 +173,7 @@ const LUNAR: Layout = {
   },
   term: { today: 'string|null', stage: { name: 'string', position: 'number', is_jie: 'boolean', is_qi: 'boolean' } },
   zodiac: FOUR('string'),
-  sixty_cycle: FOUR(PILLAR as string),
+  sixty_cycle: FOUR(PILLAR),
   legal_holiday: 'object|null',
   festival: { solar: 'string|null', lunar: 'string|null', both_desc: 'string|null' },
   phase: { name: 'string', position: 'number' },
