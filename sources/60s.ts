@@ -30,10 +30,17 @@ export interface Digest {
   is_today: boolean;
   /** The date that was asked for (today when none was given). */
   requested_date: string;
-  published: string;
-  published_at: number;
+  /** When the issue was first published, and last changed, upstream (60s's `created` and `updated`). */
+  created: string;
+  created_at: number;
   updated: string;
   updated_at: number;
+  /** Same as `updated`: when the issue was last changed upstream. */
+  published: string;
+  published_at: number;
+  /** When we fetched it (60s's `api_updated`). */
+  api_updated: string;
+  api_updated_at: number;
 }
 
 function lunarDate(date: string): string {
@@ -52,7 +59,8 @@ export function parse(raw: unknown, requestedDate: string, now: Date): Digest {
     .map((n) => (typeof n === 'string' ? n : asString(asRecord(n)?.title)))
     .filter((n): n is string => !!n && n.trim() !== '')
     .map((n) => n.trim());
-  const publishedAt = asNumber(r.updated_at) ?? asNumber(r.created_at) ?? shanghaiMidnight(date);
+  const createdAt = asNumber(r.created_at) ?? asNumber(r.updated_at) ?? shanghaiMidnight(date);
+  const publishedAt = asNumber(r.updated_at) ?? createdAt;
   const at = now.getTime();
   return {
     date,
@@ -65,10 +73,14 @@ export function parse(raw: unknown, requestedDate: string, now: Date): Digest {
     link: asString(r.link) ?? '',
     is_today: date === formatDate(at),
     requested_date: requestedDate,
+    created: formatDateTime(createdAt),
+    created_at: createdAt,
+    updated: formatDateTime(publishedAt),
+    updated_at: publishedAt,
     published: formatDateTime(publishedAt),
     published_at: publishedAt,
-    updated: formatDateTime(at),
-    updated_at: at,
+    api_updated: formatDateTime(at),
+    api_updated_at: at,
   };
 }
 
@@ -84,7 +96,7 @@ function heading(d: Digest): string {
 }
 
 function notTodayNote(d: Digest): string | undefined {
-  return d.is_today || d.requested_date !== formatDate(d.updated_at) ? undefined : `今日（${d.requested_date}）简报尚未发布，以下为最近一期 ${d.date} 的内容。`;
+  return d.is_today || d.requested_date !== formatDate(d.api_updated_at) ? undefined : `今日（${d.requested_date}）简报尚未发布，以下为最近一期 ${d.date} 的内容。`;
 }
 
 export default defineSource({

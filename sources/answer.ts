@@ -16,7 +16,10 @@ export const CORPUS = loadCorpus<AnswerEntry>('answer', (v) => {
 });
 
 export interface Answer extends AnswerEntry {
-  id: number;
+  /** The answer's number in the book, counted from 1, as text (60s's `id`). */
+  id: string;
+  /** 0-based position: the `id` parameter that returns this answer again. */
+  index: number;
   total: number;
 }
 
@@ -29,7 +32,7 @@ export default defineSource({
   mode: 'local',
   compute(_ctx, p): Answer {
     const { item, id } = pickItem(CORPUS, p.id, 'answer');
-    return { id, total: CORPUS.length, ...item };
+    return { id: String(id + 1), index: id, total: CORPUS.length, ...item };
   },
   view: {
     title: () => '答案之书',

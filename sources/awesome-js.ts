@@ -33,10 +33,15 @@ export const CORPUS = loadCorpus<JsQuestion>('awesome-js', (v) => {
 
 export interface JsQuestionItem {
   id: number;
+  /** Same as `id`. */
+  index: number;
   total: number;
   question: string;
   code: string;
-  options: { label: string; text: string }[];
+  /** Each option as `A: text` (60s's form). */
+  options: string[];
+  /** The options with their letter apart. */
+  choices: { label: string; text: string }[];
   answer: string;
   answer_text: string;
   explanation: string;
@@ -51,15 +56,17 @@ export default defineSource({
   mode: 'local',
   compute(_ctx, p): JsQuestionItem {
     const { item, id } = pickItem(CORPUS, p.id, 'question');
-    const options = item.options.map((o, i) => ({ label: LETTERS[i] as string, text: o }));
+    const choices = item.options.map((o, i) => ({ label: LETTERS[i] as string, text: o }));
     return {
       id,
+      index: id,
       total: CORPUS.length,
       question: item.question,
       code: item.code,
-      options,
+      options: choices.map((o) => `${o.label}: ${o.text}`),
+      choices,
       answer: item.answer,
-      answer_text: options.find((o) => o.label === item.answer)?.text ?? '',
+      answer_text: choices.find((o) => o.label === item.answer)?.text ?? '',
       explanation: item.explanation,
     };
   },
@@ -72,7 +79,7 @@ export default defineSource({
         d.question,
         ...(d.code ? ['', d.code] : []),
         '',
-        ...d.options.map((o) => `${o.label}. ${o.text}`),
+        ...d.choices.map((o) => `${o.label}. ${o.text}`),
         '',
         `答案：${d.answer}. ${d.answer_text}`,
         '',
@@ -87,7 +94,7 @@ export default defineSource({
         markdownBlock(d.question),
         ...(d.code ? ['', `${fence}js`, d.code, fence] : []),
         '',
-        ...d.options.map((o) => `- **${o.label}**. ${escapeMarkdown(o.text)}`),
+        ...d.choices.map((o) => `- **${o.label}**. ${escapeMarkdown(o.text)}`),
         '',
         `**答案：${d.answer}**`,
         '',

@@ -24,7 +24,8 @@ export interface BaikeEntry {
   /** The short qualifier of this meaning, e.g. 中国古代军事防御工程. */
   description: string;
   abstract: string;
-  cover: string | null;
+  /** Empty when the entry has no picture. */
+  cover: string;
   link: string;
   /** The word has other meanings (other entries of the same name). */
   has_other: boolean;
@@ -72,7 +73,7 @@ export function parse(raw: unknown, word: string, now: Date): BaikeEntry {
     title,
     description: plain(asString(r.desc) ?? ''),
     abstract: plain(asString(r.abstract) ?? ''),
-    cover: https(asString(r.image)) ?? null,
+    cover: https(asString(r.image)) ?? '',
     link: link && /^https:\/\//.test(link) ? link : `https://baike.baidu.com/item/${encodeURIComponent(title)}`,
     has_other: asNumber(r.hasOther) === 1 || r.hasOther === true,
     basic_info: facts,

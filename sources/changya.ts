@@ -46,9 +46,11 @@ const RETRY_AFTER_SEC = 60;
 export interface Piece {
   /** The site's id of the recording. */
   piece_id: string;
-  user: { nickname: string; gender: 'male' | 'female' | ''; avatar: string };
+  /** `gender` is the site's letter (`M`, `F`, or empty), `gender_text` the word; `avatar_url` is `avatar` under 60s's name. */
+  user: { nickname: string; gender: 'M' | 'F' | ''; gender_text: 'male' | 'female' | ''; avatar: string; avatar_url: string };
   song: { name: string; singer: string; lyrics: string[] };
-  audio: { url: string; duration_sec: number | null; like_count: number; link: string; publish: string | null; publish_at: number | null };
+  /** `duration` is the site's length in milliseconds, `duration_sec` the same in seconds. */
+  audio: { url: string; duration: number | null; duration_sec: number | null; like_count: number; link: string; publish: string | null; publish_at: number | null };
 }
 
 export interface ChangyaFeed {
@@ -103,13 +105,16 @@ export function parsePage(html: string): Piece[] {
     const user = asRecord(p.user);
     const gender = (asString(p.gender) ?? asString(user?.gender) ?? '').toUpperCase();
     const durationMs = asNumber(p.audioDuration);
+    const avatar = decodeUrl(asString(user?.avatarUrl)) ?? decodeUrl(asString(p.avatarUrl)) ?? '';
     const published = publishMs(p.publishTime);
     out.push({
       piece_id: id,
       user: {
         nickname: text(p.nickname) ?? text(user?.nickname) ?? '',
-        gender: gender === 'M' || gender === 'MALE' ? 'male' : gender === 'F' || gender === 'FEMALE' ? 'female' : '',
-        avatar: decodeUrl(asString(user?.avatarUrl)) ?? decodeUrl(asString(p.avatarUrl)) ?? '',
+        gender: gender === 'M' || gender === 'MALE' ? 'M' : gender === 'F' || gender === 'FEMALE' ? 'F' : '',
+        gender_text: gender === 'M' || gender === 'MALE' ? 'male' : gender === 'F' || gender === 'FEMALE' ? 'female' : '',
+        avatar,
+        avatar_url: avatar,
       },
       song: {
         name: text(p.songName) ?? text(p.songname) ?? '',
@@ -122,6 +127,7 @@ export function parsePage(html: string): Piece[] {
       audio: {
         url,
         // audioDuration is in milliseconds.
+        duration: durationMs ?? null,
         duration_sec: durationMs !== undefined ? Math.round(durationMs / 100) / 10 : null,
         like_count: asNumber(p.likeCount) ?? 0,
         link: PAGE_URL(id),

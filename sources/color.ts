@@ -150,6 +150,11 @@ export interface ColorInfo {
   is_light: boolean;
   contrast: { white: number; black: number };
   accessibility: {
+    /** 60s's flags: the check passes with white or with black text. */
+    aa_normal: boolean;
+    aa_large: boolean;
+    aaa_normal: boolean;
+    aaa_large: boolean;
     on_white: ReturnType<typeof wcag>;
     on_black: ReturnType<typeof wcag>;
     best_text_color: '#FFFFFF' | '#000000';
@@ -182,7 +187,15 @@ export function colorInfo(rgb: Rgb): ColorInfo {
     brightness: Math.round((299 * rgb.r + 587 * rgb.g + 114 * rgb.b) / 1000),
     is_light: onBlack > onWhite,
     contrast: { white: r2(onWhite), black: r2(onBlack) },
-    accessibility: { on_white: wcag(onWhite), on_black: wcag(onBlack), best_text_color: onBlack > onWhite ? '#000000' : '#FFFFFF' },
+    accessibility: {
+      aa_normal: wcag(onWhite).aa_normal || wcag(onBlack).aa_normal,
+      aa_large: wcag(onWhite).aa_large || wcag(onBlack).aa_large,
+      aaa_normal: wcag(onWhite).aaa_normal || wcag(onBlack).aaa_normal,
+      aaa_large: wcag(onWhite).aaa_large || wcag(onBlack).aaa_large,
+      on_white: wcag(onWhite),
+      on_black: wcag(onBlack),
+      best_text_color: onBlack > onWhite ? '#000000' : '#FFFFFF',
+    },
     complementary: rotate(hslRaw, 180),
     analogous: [rotate(hslRaw, -30), rotate(hslRaw, 30)],
     triadic: [rotate(hslRaw, 120), rotate(hslRaw, 240)],
@@ -193,6 +206,8 @@ export interface PaletteColor {
   hex: string;
   name: string;
   role: string;
+  /** How the colour derives from the base colour, e.g. `色相 +180°`. */
+  theory: string;
 }
 export interface Palette {
   name: string;
@@ -201,9 +216,13 @@ export interface Palette {
   colors: PaletteColor[];
 }
 
-function swatch(hex: string, role: string): PaletteColor {
-  return { hex, name: colourName(rgbToHsl(parseHex(hex))), role };
+function swatch(hex: string, role: string, theory: string): PaletteColor {
+  return { hex, name: colourName(rgbToHsl(parseHex(hex))), role, theory };
 }
+
+const BASE = '基础色相';
+const hue = (deg: number) => `色相 ${deg < 0 ? '' : '+'}${deg}°`;
+const lightness = (dl: number) => `明度 ${dl < 0 ? '' : '+'}${dl}`;
 
 export function palettes(rgb: Rgb): Palette[] {
   const base = rgbToHsl(rgb);
@@ -215,22 +234,22 @@ export function palettes(rgb: Rgb): Palette[] {
       name: '单色',
       name_en: 'monochromatic',
       description: '同一色相的深浅变化，统一、安静。',
-      colors: [swatch(light(-30), '最深'), swatch(light(-15), '较深'), swatch(hex, '基色'), swatch(light(15), '较浅'), swatch(light(30), '最浅')],
+      colors: [swatch(light(-30), '最深', lightness(-30)), swatch(light(-15), '较深', lightness(-15)), swatch(hex, '基色', BASE), swatch(light(15), '较浅', lightness(15)), swatch(light(30), '最浅', lightness(30))],
     },
-    { name: '互补', name_en: 'complementary', description: '色环上相对的两色（相隔 180°），对比最强。', colors: [swatch(hex, '基色'), swatch(at(180), '互补色')] },
-    { name: '邻近', name_en: 'analogous', description: '色环上相邻的颜色（±30°），和谐自然。', colors: [swatch(at(-30), '邻近色'), swatch(hex, '基色'), swatch(at(30), '邻近色')] },
-    { name: '三角', name_en: 'triadic', description: '色环上等距的三色（相隔 120°），鲜明而平衡。', colors: [swatch(hex, '基色'), swatch(at(120), '三角色'), swatch(at(240), '三角色')] },
+    { name: '互补', name_en: 'complementary', description: '色环上相对的两色（相隔 180°），对比最强。', colors: [swatch(hex, '基色', BASE), swatch(at(180), '互补色', hue(180))] },
+    { name: '邻近', name_en: 'analogous', description: '色环上相邻的颜色（±30°），和谐自然。', colors: [swatch(at(-30), '邻近色', hue(-30)), swatch(hex, '基色', BASE), swatch(at(30), '邻近色', hue(30))] },
+    { name: '三角', name_en: 'triadic', description: '色环上等距的三色（相隔 120°），鲜明而平衡。', colors: [swatch(hex, '基色', BASE), swatch(at(120), '三角色', hue(120)), swatch(at(240), '三角色', hue(240))] },
     {
       name: '分裂互补',
       name_en: 'split-complementary',
       description: '基色加互补色两侧的颜色（180° ± 30°），对比强但比互补柔和。',
-      colors: [swatch(hex, '基色'), swatch(at(150), '分裂互补色'), swatch(at(210), '分裂互补色')],
+      colors: [swatch(hex, '基色', BASE), swatch(at(150), '分裂互补色', hue(150)), swatch(at(210), '分裂互补色', hue(210))],
     },
     {
       name: '四角',
       name_en: 'tetradic',
       description: '两对互补色组成的矩形（0°、60°、180°、240°），丰富多变，宜以一色为主。',
-      colors: [swatch(hex, '基色'), swatch(at(60), '辅助色'), swatch(at(180), '互补色'), swatch(at(240), '辅助互补色')],
+      colors: [swatch(hex, '基色', BASE), swatch(at(60), '辅助色', hue(60)), swatch(at(180), '互补色', hue(180)), swatch(at(240), '辅助互补色', hue(240))],
     },
   ];
 }
@@ -258,10 +277,16 @@ const CHIP_CSS =
   '<style>.row{display:flex;flex-wrap:wrap;gap:.5rem;margin:.5rem 0 1.5rem}.chip{flex:1 1 8rem;min-height:6rem;border-radius:.5rem;padding:.6rem;display:flex;flex-direction:column;justify-content:flex-end;box-shadow:0 0 0 1px #0002}.chip span{font-size:.85em;opacity:.85}.big{min-height:10rem}</style>';
 
 export interface PaletteResult {
-  input: { hex: string; name: string; rgb: string; hsl: string };
+  input: { hex: string; name: string; rgb: ColorInfo['rgb']; hsl: ColorInfo['hsl'] };
   palettes: Palette[];
   total: number;
+  metadata: { color_theory: string; total_palettes: number; applications: string[] };
 }
+
+const PALETTE_METADATA = {
+  color_theory: '按色环上的色相关系（互补、邻近、三角、分裂互补、四角）和明度变化，由基色推出的配色方案',
+  applications: ['网页与界面设计', '品牌与标识', '海报与插画', '数据可视化', '室内与服装搭配'],
+};
 
 const randomView = {
   title: (d: ColorInfo) => `颜色 ${d.hex}`,
@@ -341,7 +366,7 @@ const paletteView = {
     htmlPage(
       `配色方案 ${d.input.hex}`,
       `${CHIP_CSS}<h1>配色方案 ${escapeHtml(d.input.hex)}（${escapeHtml(d.input.name)}）</h1>
-<p class="s">${escapeHtml(d.input.rgb)} · ${escapeHtml(d.input.hsl)}</p>
+<p class="s">${escapeHtml(d.input.rgb.string)} · ${escapeHtml(d.input.hsl.string)}</p>
 ${d.palettes
 .map((p) => `<h2>${escapeHtml(p.name)} <span class="s">${escapeHtml(p.name_en)}</span></h2><p class="s">${escapeHtml(p.description)}</p><div class="row">${p.colors.map((c) => chip(c.hex, `${c.role} · ${c.name}`)).join('')}</div>`)
 .join('\n')}`,
@@ -370,7 +395,12 @@ export default defineSource({
     if (p.tool !== 'palette') return colorInfo(rgb);
     const info = colorInfo(rgb);
     const list = palettes(rgb);
-    return { input: { hex: info.hex, name: info.name, rgb: info.rgb.string, hsl: info.hsl.string }, palettes: list, total: list.length };
+    return {
+      input: { hex: info.hex, name: info.name, rgb: info.rgb, hsl: info.hsl },
+      palettes: list,
+      total: list.length,
+      metadata: { color_theory: PALETTE_METADATA.color_theory, total_palettes: list.length, applications: [...PALETTE_METADATA.applications] },
+    };
   },
   view: {
     title: (d) => (isPalette(d) ? paletteView.title(d) : randomView.title(d)),

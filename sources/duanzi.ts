@@ -10,4 +10,5 @@ export default textCorpusSource({
   what: 'joke',
   heading: '😄 段子',
   corpus: CORPUS,
+  alias: 'duanzi',
 });

@@ -24,13 +24,20 @@ export interface ExchangeRates {
   date: string;
   rates: Rate[];
   total: number;
+  /** When the upstream last published rates (60s's meaning of `updated`); `rates_updated` is the same. */
+  updated: string;
+  updated_at: number;
+  /** When the upstream publishes the next rates. */
+  next_updated: string;
+  next_updated_at: number;
   rates_updated: string;
   rates_updated_at: number;
   next_update: string;
   next_update_at: number;
   provider: string;
-  updated: string;
-  updated_at: number;
+  /** When we fetched them. */
+  fetched: string;
+  fetched_at: number;
 }
 
 export function parse(raw: unknown, now: Date): ExchangeRates {
@@ -58,13 +65,17 @@ export function parse(raw: unknown, now: Date): ExchangeRates {
     date: formatDate(lastMs),
     rates: list,
     total: list.length,
+    updated: formatDateTime(lastMs),
+    updated_at: lastMs,
+    next_updated: formatDateTime(nextMs),
+    next_updated_at: nextMs,
     rates_updated: formatDateTime(lastMs),
     rates_updated_at: lastMs,
     next_update: formatDateTime(nextMs),
     next_update_at: nextMs,
     provider: asString(r.provider) ?? 'https://www.exchangerate-api.com',
-    updated: formatDateTime(at),
-    updated_at: at,
+    fetched: formatDateTime(at),
+    fetched_at: at,
   };
 }
 

@@ -17,9 +17,13 @@ export const CORPUS = loadCorpus('fabing', (v) => {
 
 export interface Fabing {
   id: number;
+  /** Same as `id` (60s's name). */
+  index: number;
   total: number;
   name: string;
   content: string;
+  /** Same as `content` (60s's name). */
+  saying: string;
 }
 
 export default defineSource({
@@ -34,7 +38,8 @@ export default defineSource({
   mode: 'local',
   compute(_ctx, p): Fabing {
     const { item, id } = pickItem(CORPUS, p.id, 'template');
-    return { id, total: CORPUS.length, name: p.name, content: item.split(PLACEHOLDER).join(p.name) };
+    const content = item.split(PLACEHOLDER).join(p.name);
+    return { id, index: id, total: CORPUS.length, name: p.name, content, saying: content };
   },
   view: {
     title: (d) => `发病文学 · 献给${d.name}`,

@@ -1,29 +1,48 @@
-/** The languages /v2/apis/fanyi accepts (bundled list, data/fanyi-langs.json), computed locally. */
+/**
+ * The languages /v2/apis/fanyi accepts (bundled list, data/fanyi-langs.json), computed locally.
+ * 60s's shape: a bare array of `{code, label, alphabet}`, `alphabet` being the pinyin initial of
+ * the Chinese name (from the pinyin collation of ICU, which Node ships), with our English `name`.
+ */
 import { escapeHtml } from '../src/encoding/escape.ts';
 import { htmlPage } from '../src/encoding/generic.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { LANGUAGES, type Language } from './fanyi.ts';
 
-export interface LanguageList {
-  list: readonly Language[];
-  total: number;
+export interface ListedLanguage extends Language {
+  /** Pinyin initial of the Chinese name, `A`–`Z`. */
+  alphabet: string;
 }
+
+const PINYIN = new Intl.Collator('zh-Hans-CN-u-co-pinyin');
+// The first character (in pinyin order) of each initial; no syllable starts with I, U or V.
+const FIRSTS = '阿八嚓哒妸发旮哈讥咔垃妈拏噢妑七呥仨他穵夕丫帀';
+const INITIALS = 'ABCDEFGHJKLMNOPQRSTWXYZ';
+
+/** Pinyin initial of a Chinese name (a Latin first letter is its own initial). */
+export function pinyinInitial(name: string): string {
+  const first = name.trim()[0] ?? '';
+  if (/[A-Za-z]/.test(first)) return first.toUpperCase();
+  for (let i = INITIALS.length - 1; i >= 0; i--) if (PINYIN.compare(first, FIRSTS[i] as string) >= 0) return INITIALS[i] as string;
+  return '#';
+}
+
+export const LISTED: readonly ListedLanguage[] = LANGUAGES.map((l) => ({ ...l, alphabet: pinyinInitial(l.label) }));
 
 export default defineSource({
   id: 'fanyi-langs',
   name: '翻译支持的语言',
-  description: 'The 109 languages accepted by /v2/apis/fanyi as `from` and `to`: code, Chinese name and English name.',
+  description: 'The 109 languages accepted by /v2/apis/fanyi as `from` and `to`: code, Chinese name, its pinyin initial and English name.',
   routes: [{ path: '/fanyi/langs', methods: ['GET', 'POST'] }],
   mode: 'local',
-  compute: (): LanguageList => ({ list: LANGUAGES, total: LANGUAGES.length }),
+  compute: (): readonly ListedLanguage[] => LISTED,
   view: {
     title: () => '翻译支持的语言',
-    text: (d) => `${d.list.map((l) => `${l.code}\t${l.label}\t${l.name}`).join('\n')}\n`,
-    markdown: (d) => `# 翻译支持的语言（${d.total}）\n\n| code | 名称 | name |\n| --- | --- | --- |\n${d.list.map((l) => `| ${l.code} | ${l.label} | ${l.name} |`).join('\n')}\n`,
+    text: (d) => `${d.map((l) => `${l.code}\t${l.label}\t${l.name}`).join('\n')}\n`,
+    markdown: (d) => `# 翻译支持的语言（${d.length}）\n\n| code | 名称 | name |\n| --- | --- | --- |\n${d.map((l) => `| ${l.code} | ${l.label} | ${l.name} |`).join('\n')}\n`,
     html: (d) =>
       htmlPage(
         '翻译支持的语言',
-        `<h1>翻译支持的语言（${d.total}）</h1>\n<table><thead><tr><th>code</th><th>名称</th><th>name</th></tr></thead><tbody>\n${d.list
+        `<h1>翻译支持的语言（${d.length}）</h1>\n<table><thead><tr><th>code</th><th>名称</th><th>name</th></tr></thead><tbody>\n${d
           .map((l) => `<tr><td>${escapeHtml(l.code)}</td><td>${escapeHtml(l.label)}</td><td>${escapeHtml(l.name)}</td></tr>`)
           .join('\n')}\n</tbody></table>`,
       ),

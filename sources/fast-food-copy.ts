@@ -31,8 +31,12 @@ export function parseList(raw: unknown): CopyFeed {
 
 export interface FastFoodCopy extends CorpusOrigin {
   id: number;
+  /** Same as `id` (60s's name). */
+  index: number;
   total: number;
   content: string;
+  /** Same as `content` (60s's name). */
+  kfc: string;
 }
 
 export default defineSource({
@@ -56,7 +60,7 @@ export default defineSource({
   compute(ctx, p): FastFoodCopy {
     const { items, origin } = activeCorpus(ctx.feed, CORPUS, UPSTREAM_NAME);
     const { item, id } = pickItem(items, p.id, 'copy');
-    return { id, total: items.length, content: item, ...origin };
+    return { id, index: id, total: items.length, content: item, kfc: item, ...origin };
   },
   view: {
     title: () => '疯狂星期四文案',

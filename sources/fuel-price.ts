@@ -33,6 +33,8 @@ export interface FuelItem {
 }
 
 export interface FuelTrend {
+  /** The announced time of the next adjustment as the site writes it, e.g. `11月28日24时` (60s's field). */
+  next_adjustment_date: string;
   /** When the next adjustment takes effect ("11月28日24时" → the 29th, 00:00). */
   next_adjustment: string;
   next_adjustment_at: number | null;
@@ -80,14 +82,17 @@ function parseTrend(text: string, now: Date): FuelTrend | null {
   }
   const ton = /(上调|下调)\s*(\d+(?:\.\d+)?)\s*元\s*\/\s*吨/.exec(t);
   const liter = /(\d+(?:\.\d+)?)\s*元\s*\/\s*升\s*[-—~～至]\s*(\d+(?:\.\d+)?)\s*元\s*\/\s*升/.exec(t);
+  // No change announced: the amounts are truly zero.
+  const none = direction === '搁浅' ? 0 : null;
   return {
+    next_adjustment_date: next ? `${Number(next[1])}月${Number(next[2])}日${Number(next[3])}时` : '',
     next_adjustment: nextAt === null ? '' : formatDateTime(nextAt),
     next_adjustment_at: nextAt,
     direction: direction ?? '',
-    change_ton: ton ? Number(ton[2]) : null,
+    change_ton: ton ? Number(ton[2]) : none,
     change_ton_desc: ton ? `${ton[1]}${ton[2]}元/吨` : '',
-    change_liter_min: liter ? Number(liter[1]) : null,
-    change_liter_max: liter ? Number(liter[2]) : null,
+    change_liter_min: liter ? Number(liter[1]) : none,
+    change_liter_max: liter ? Number(liter[2]) : none,
     change_liter_desc: liter ? `${liter[1]}元/升-${liter[2]}元/升` : '',
     description: t,
   };

@@ -16,23 +16,38 @@ import { htmlDocument, htmlTable, mdTable, trimNumber } from './_shared/format.t
 export const feedUrl = (ms: number) => `http://res.huangjinjiage.com.cn/panjia2.js?t=${ms}`;
 export const PAGE_URL = 'http://www.huangjinjiage.cn/jinrijinjia.html';
 
+/** 60s gives prices as text (as the upstream writes them); `sell`, `open`, `high`, `low` and `price_value` are the same as numbers. */
 export interface MetalPrice {
   name: string;
   /** Latest price. */
-  sell_price: number;
+  sell_price: string;
   /** Opening price of the day. */
-  today_price: number;
-  high_price: number;
-  low_price: number;
+  today_price: string;
+  high_price: string;
+  low_price: string;
   unit: string;
+  sell: number;
+  open: number;
+  high: number;
+  low: number;
+  /** When the quote was read. */
+  updated: string;
+  updated_at: number;
 }
 
 export interface QuotedPrice {
-  price: number;
+  /** The price without its unit, as text. */
+  price: string;
+  price_value: number;
   unit: string;
+  /** Price and unit, e.g. `1385元/克`. */
+  formatted: string;
   /** The quote time as the page gives it, and as a timestamp when it can be read. */
   quoted: string;
   quoted_at: number | null;
+  /** The quote time, or the day of the price when the page gives no time. */
+  updated: string;
+  updated_at: number;
 }
 
 export interface StorePrice extends QuotedPrice {
@@ -43,6 +58,8 @@ export interface StorePrice extends QuotedPrice {
 export interface BankPrice extends QuotedPrice {
   bank: string;
   product: string;
+  /** Same as `quoted` (60s's name). */
+  time: string;
 }
 
 export interface RecyclePrice extends QuotedPrice {
@@ -73,15 +90,33 @@ export const FEED_LAYOUT = [
 ] as const;
 
 /** The metals of the quote feed; implausible entries are dropped, a broken gold entry fails. */
-export function parseFeed(js: string): MetalPrice[] {
+export function parseFeed(js: string, now: Date): MetalPrice[] {
   const m = /panjia2\s*=\s*["']([^"']*)["']/.exec(js);
   if (!m) throw new SourceError('parse', 'quote feed has no `panjia2 = "…"`');
-  const values = m[1]!.split(',').map((v) => (/^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : Number.NaN));
+  const raw = m[1]!.split(',').map((v) => v.trim());
+  const values = raw.map((v) => (/^\d+(\.\d+)?$/.test(v) ? Number(v) : Number.NaN));
   const metals: MetalPrice[] = [];
+  const readAt = now.getTime();
   for (const { name, at, unit, range } of FEED_LAYOUT) {
     const [sell, open, high, low] = values.slice(at, at + 4) as (number | undefined)[];
     const ok = [sell, open, high, low].every((v) => v !== undefined && Number.isFinite(v) && v >= range[0] && v <= range[1]) && low! <= high!;
-    if (ok) metals.push({ name, sell_price: sell!, today_price: open!, high_price: high!, low_price: low!, unit });
+    const [sellText = '', openText = '', highText = '', lowText = ''] = raw.slice(at, at + 4);
+    if (ok) {
+      metals.push({
+        name,
+        sell_price: sellText,
+        today_price: openText,
+        high_price: highText,
+        low_price: lowText,
+        unit,
+        sell: sell!,
+        open: open!,
+        high: high!,
+        low: low!,
+        updated: formatDateTime(readAt),
+        updated_at: readAt,
+      });
+    }
     else if (name === '今日金价') throw new SourceError('parse', `quote feed layout changed: values ${values.slice(at, at + 4).join(', ')} at ${at} are not a plausible gold price`);
   }
   return metals;
@@ -110,10 +145,11 @@ const DEFAULT_COLUMNS: Record<Section, Column[]> = {
   recycle: ['name', 'price', 'purity', 'time'],
 };
 
-function priceOf(text: string): { price: number; unit: string } | undefined {
+function priceOf(text: string): { price: string; price_value: number; unit: string; formatted: string } | undefined {
   const m = /(\d+(?:\.\d+)?)\s*(元\s*\/\s*克|元\/g|元)?/.exec(text.replace(/,/g, ''));
   if (!m) return undefined;
-  return { price: Number(m[1]), unit: (m[2] ?? '元/克').replace(/\s/g, '').replace('元/g', '元/克').replace(/^元$/, '元/克') };
+  const unit = (m[2] ?? '元/克').replace(/\s/g, '').replace('元/g', '元/克').replace(/^元$/, '元/克');
+  return { price: m[1]!, price_value: Number(m[1]), unit, formatted: `${m[1]}${unit}` };
 }
 
 function quoteTime(text: string, today: string): number | null {
@@ -156,9 +192,16 @@ export function parsePage(html: string, now: Date): Pick<GoldPrices, 'stores' | 
       const price = priceOf(cell('price'));
       if (!name || !price) continue;
       const quoted = cell('time');
-      const base = { ...price, quoted, quoted_at: quoteTime(quoted, today) };
+      const quotedAt = quoteTime(quoted, today);
+      const base = {
+        ...price,
+        quoted,
+        quoted_at: quotedAt,
+        updated: quotedAt === null ? today : /\d:\d/.test(quoted) ? formatDateTime(quotedAt) : formatDate(quotedAt),
+        updated_at: quotedAt ?? shanghaiMidnight(today),
+      };
       if (section === 'stores') out.stores.push({ brand: name, product: cell('product').replace(/价格$/, ''), ...base });
-      else if (section === 'banks') out.banks.push({ bank: name, product: cell('product').replace(/价格$/, ''), ...base });
+      else if (section === 'banks') out.banks.push({ bank: name, product: cell('product').replace(/价格$/, ''), ...base, time: quoted });
       else out.recycle.push({ type: name, purity: cell('purity'), ...base });
     }
   });
@@ -167,7 +210,7 @@ export function parsePage(html: string, now: Date): Pick<GoldPrices, 'stores' | 
 }
 
 export function parse(feedJs: string, pageHtml: string, now: Date): GoldPrices {
-  const metals = parseFeed(feedJs);
+  const metals = parseFeed(feedJs, now);
   const tables = parsePage(pageHtml, now);
   const at = now.getTime();
   return { date: formatDate(at), metals, ...tables, updated: formatDateTime(at), updated_at: at };
@@ -176,24 +219,24 @@ export function parse(feedJs: string, pageHtml: string, now: Date): GoldPrices {
 export function validateGold(d: GoldPrices): string | undefined {
   if (d.metals.length < 3) return `only ${d.metals.length} plausible metal quotes`;
   if (!d.stores.length && !d.banks.length && !d.recycle.length) return 'no store, bank or recycling price';
-  const bad = [...d.stores, ...d.banks, ...d.recycle].find((p) => !(p.price > 0) || p.price > 100_000);
+  const bad = [...d.stores, ...d.banks, ...d.recycle].find((p) => !(p.price_value > 0) || p.price_value > 100_000);
   return bad ? `implausible price ${bad.price}` : undefined;
 }
 
 const n = (v: number) => trimNumber(v, 2);
 const METAL_HEAD = ['品种', '最新价', '开盘价', '最高价', '最低价', '单位'];
-const metalRow = (m: MetalPrice) => [m.name, n(m.sell_price), n(m.today_price), n(m.high_price), n(m.low_price), m.unit];
+const metalRow = (m: MetalPrice) => [m.name, n(m.sell), n(m.open), n(m.high), n(m.low), m.unit];
 const STORE_HEAD = ['品牌', '品种', '价格', '单位', '报价时间'];
-const storeRow = (s: StorePrice) => [s.brand, s.product, n(s.price), s.unit, s.quoted];
+const storeRow = (s: StorePrice) => [s.brand, s.product, n(s.price_value), s.unit, s.quoted];
 const BANK_HEAD = ['银行', '金条', '价格', '单位', '报价时间'];
-const bankRow = (b: BankPrice) => [b.bank, b.product, n(b.price), b.unit, b.quoted];
+const bankRow = (b: BankPrice) => [b.bank, b.product, n(b.price_value), b.unit, b.quoted];
 const RECYCLE_HEAD = ['种类', '回收价', '单位', '纯度', '报价时间'];
-const recycleRow = (r: RecyclePrice) => [r.type, n(r.price), r.unit, r.purity, r.quoted];
+const recycleRow = (r: RecyclePrice) => [r.type, n(r.price_value), r.unit, r.purity, r.quoted];
 
 export default defineSource({
   id: 'gold-price',
   name: '今日金价',
-  description: 'Gold, silver, platinum and palladium quotes (domestic, London, New York) plus gold prices of jewellery stores, bank bars and recycling, all as numbers.',
+  description: 'Gold, silver, platinum and palladium quotes (domestic, London, New York) plus gold prices of jewellery stores, bank bars and recycling, as text (60s) and as numbers.',
   homepage: 'http://www.huangjinjiage.cn/jinrijinjia.html',
   routes: [{ path: '/gold-price' }],
   mode: 'scheduled',
@@ -217,16 +260,16 @@ export default defineSource({
       const section = (title: string, lines: string[]) => (lines.length ? `〓 ${title} 〓\n${lines.join('\n')}\n\n` : '');
       return `今日金价（${d.updated}）\n\n${section(
         '实时行情',
-        d.metals.map((m) => `${m.name}：${n(m.sell_price)} ${m.unit}（开 ${n(m.today_price)} 高 ${n(m.high_price)} 低 ${n(m.low_price)}）`),
+        d.metals.map((m) => `${m.name}：${n(m.sell)} ${m.unit}（开 ${n(m.open)} 高 ${n(m.high)} 低 ${n(m.low)}）`),
       )}${section(
         '金店金价',
-        d.stores.map((s) => `${s.brand} ${s.product}：${n(s.price)} ${s.unit}`),
+        d.stores.map((s) => `${s.brand} ${s.product}：${n(s.price_value)} ${s.unit}`),
       )}${section(
         '银行金条',
-        d.banks.map((b) => `${b.bank} ${b.product}：${n(b.price)} ${b.unit}`),
+        d.banks.map((b) => `${b.bank} ${b.product}：${n(b.price_value)} ${b.unit}`),
       )}${section(
         '黄金回收',
-        d.recycle.map((r) => `${r.type}：${n(r.price)} ${r.unit}${r.purity ? `（${r.purity}）` : ''}`),
+        d.recycle.map((r) => `${r.type}：${n(r.price_value)} ${r.unit}${r.purity ? `（${r.purity}）` : ''}`),
       )}`.trimEnd() + '\n';
     },
     markdown: (d) =>

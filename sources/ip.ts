@@ -36,15 +36,40 @@ export interface Geo {
   continent_code: string | null;
 }
 
-export interface IpData extends Geo {
+/** Facts 60s names differently, as 60s's strings (empty when unknown). */
+export interface SixtySecondsIpFields {
+  continent: string;
+  zipcode: string;
+  /** How precise the location is; neither lookup service says, so always empty. */
+  accuracy: string;
+  owner: string;
+  areacode: string;
+  /** Chinese administrative division code; the lookup services give none, so always empty. */
+  adcode: string;
+  asnumber: string;
+  lat: string;
+  lng: string;
+  /** Radius of the location in km; the lookup services give none, so always empty. */
+  radius: string;
+  prov: string;
+  /** District (区县); the lookup services give none, so always empty. */
+  district: string;
+}
+
+export interface IpData extends Omit<Geo, 'country' | 'city' | 'timezone' | 'isp'>, SixtySecondsIpFields {
   ip: string;
+  /** Empty when unknown (as in 60s). */
+  country: string;
+  city: string;
+  timezone: string;
+  isp: string;
   version: 4 | 6;
   /** Not a public internet address (private, loopback, link-local, CGNAT, unique-local...). */
   is_private: boolean;
   /** The address range: `unicast` for public addresses, else e.g. `private`, `loopback`. */
   range: string;
-  /** Which service located the address; null when none was asked. */
-  source: 'ip.sb' | 'ip-api.com' | null;
+  /** Which service located the address; empty when none was asked. */
+  source: 'ip.sb' | 'ip-api.com' | '';
   updated: string;
   updated_at: number;
 }
@@ -128,9 +153,36 @@ export function parseIpApi(raw: unknown): Geo {
   };
 }
 
-function build(ip: string, version: 4 | 6, range: string, isPrivate: boolean, geo: Geo, source: IpData['source'], now: Date): IpData {
+const str = (v: string | number | null) => (v === null ? '' : String(v));
+
+export function build(ip: string, version: 4 | 6, range: string, isPrivate: boolean, geo: Geo, source: IpData['source'], now: Date): IpData {
   const at = now.getTime();
-  return { ip, version, is_private: isPrivate, range, ...geo, source, updated: formatDateTime(at), updated_at: at };
+  return {
+    ip,
+    version,
+    is_private: isPrivate,
+    range,
+    ...geo,
+    country: str(geo.country),
+    city: str(geo.city),
+    timezone: str(geo.timezone),
+    isp: str(geo.isp),
+    continent: str(geo.continent_code),
+    zipcode: str(geo.postal_code),
+    accuracy: '',
+    owner: str(geo.organization ?? geo.asn_organization),
+    areacode: str(geo.country_code),
+    adcode: '',
+    asnumber: str(geo.asn),
+    lat: str(geo.latitude),
+    lng: str(geo.longitude),
+    radius: '',
+    prov: str(geo.region),
+    district: '',
+    source,
+    updated: formatDateTime(at),
+    updated_at: at,
+  };
 }
 
 function place(d: IpData): string {
@@ -139,7 +191,7 @@ function place(d: IpData): string {
 
 /** Label and value of every known fact about the address. */
 function fieldList(d: IpData): [string, string][] {
-  const rows: [string, string | null][] = d.is_private
+  const rows: [string, string | null | undefined][] = d.is_private
     ? [
         ['版本', `IPv${d.version}`],
         ['类型', `内网或保留地址（${d.range}），不做地理定位`],
@@ -174,7 +226,7 @@ export default defineSource({
   async fetch(ctx, p) {
     const info = p.ip ? classifyAddress(p.ip) : undefined;
     if (!info) throw new SourceError('bad_input', 'the address of this request could not be determined');
-    if (!info.isPublic) return build(info.address, info.version, info.range, true, NO_GEO, null, ctx.now());
+    if (!info.isPublic) return build(info.address, info.version, info.range, true, NO_GEO, '', ctx.now());
     try {
       const geo = parseIpSb(await ctx.http.json(`${IP_SB}${info.address}`, { signal: ctx.signal }), info.address);
       return build(info.address, info.version, info.range, false, geo, 'ip.sb', ctx.now());

@@ -20,13 +20,29 @@ export const CORPUS = loadCorpus<LuckEntry>('luck', (v) => {
 
 export interface Luck {
   id: number;
+  /** Same as `id` (60s's name). */
+  index: number;
   total: number;
   luck: string;
+  /** Same as `luck`: the fortune level (60s's name). */
+  luck_desc: string;
   /** 1 (大凶) to 7 (大吉). */
   luck_rank: number;
   luck_rank_max: number;
   luck_tip: string;
+  /** 0-based position of the tip among the tips of its level. */
+  luck_tip_index: number;
 }
+
+/** Position of each entry among the entries of the same level. */
+const TIP_INDEX: readonly number[] = (() => {
+  const seen = new Map<string, number>();
+  return CORPUS.map((e) => {
+    const n = seen.get(e.luck) ?? 0;
+    seen.set(e.luck, n + 1);
+    return n;
+  });
+})();
 
 export default defineSource({
   id: 'luck',
@@ -37,7 +53,17 @@ export default defineSource({
   mode: 'local',
   compute(_ctx, p): Luck {
     const { item, id } = pickItem(CORPUS, p.id, 'fortune');
-    return { id, total: CORPUS.length, luck: item.luck, luck_rank: MAX_RANK - LEVELS.indexOf(item.luck), luck_rank_max: MAX_RANK, luck_tip: item.tip };
+    return {
+      id,
+      index: id,
+      total: CORPUS.length,
+      luck: item.luck,
+      luck_desc: item.luck,
+      luck_rank: MAX_RANK - LEVELS.indexOf(item.luck),
+      luck_rank_max: MAX_RANK,
+      luck_tip: item.tip,
+      luck_tip_index: TIP_INDEX[id] ?? 0,
+    };
   },
   view: {
     title: () => '今日运势',

@@ -70,12 +70,41 @@ function daysInMonth(y: number, m: number): number {
   return new Date(Date.UTC(y, m, 0)).getUTCDate();
 }
 
+/**
+ * Our snake_case fields, and beside them 60s's camelCase ones (`dayOfWeek`, `isHoliday`,
+ * `currentHoliday`, `nextHoliday`, `nextWeekend`, `countdown.toWeekEnd`, `moyuQuote` …).
+ */
 export interface Moyu {
   date: {
     gregorian: string;
-    weekday: number;
+    /** 星期一 … 星期日. */
+    weekday: string;
+    /** 1 = Monday … 7 = Sunday. */
+    weekday_number: number;
     weekday_name: string;
-    lunar: { year: number; month: number; day: number; month_name: string; day_name: string; is_leap_month: boolean; year_gan_zhi: string; month_gan_zhi: string; day_gan_zhi: string; zodiac: string; full: string };
+    /** 0 = Sunday … 6 = Saturday. */
+    dayOfWeek: number;
+    lunar: {
+      year: number;
+      month: number;
+      day: number;
+      month_name: string;
+      day_name: string;
+      is_leap_month: boolean;
+      year_gan_zhi: string;
+      month_gan_zhi: string;
+      day_gan_zhi: string;
+      zodiac: string;
+      full: string;
+      /** The year in Chinese digits, e.g. 二零二六. */
+      yearCN: string;
+      monthCN: string;
+      dayCN: string;
+      isLeapMonth: boolean;
+      yearGanZhi: string;
+      monthGanZhi: string;
+      dayGanZhi: string;
+    };
   };
   today: {
     is_workday: boolean;
@@ -88,14 +117,38 @@ export interface Moyu {
     lunar_festivals: string[];
     /** Whether the holiday data of chinese-days covers this year. */
     holiday_data: boolean;
+    isWeekend: boolean;
+    isHoliday: boolean;
+    isWorkday: boolean;
+    holidayName: string | null;
+    solarTerm: string | null;
+    lunarFestivals: string[];
   };
   progress: { week: ReturnType<typeof progress>; month: ReturnType<typeof progress>; year: ReturnType<typeof progress> };
   current_holiday: { name: string; start: string; end: string; day_of_holiday: number; total_days: number; days_remaining: number } | null;
   next_holiday: { name: string; start: string; end: string; days_until: number; duration: number } | null;
   next_workday: { date: string; days_until: number } | null;
   next_weekend: { date: string; weekday_name: string; days_until: number };
-  countdown: { to_weekend: number; to_friday: number; to_month_end: number; to_year_end: number };
+  countdown: { to_weekend: number; to_friday: number; to_month_end: number; to_year_end: number; toWeekEnd: number; toFriday: number; toMonthEnd: number; toYearEnd: number };
   quote: string;
+  /** `daysRemaining` counts today, as 60s does. */
+  currentHoliday: { name: string; dayOfHoliday: number; daysRemaining: number; totalDays: number } | null;
+  /** `workdays`: the adjusted workdays (调休) that belong to this holiday. */
+  nextHoliday: { name: string; date: string; until: number; duration: number; workdays: string[] } | null;
+  nextWeekend: { date: string; weekday: string; daysUntil: number };
+  moyuQuote: string;
+}
+
+const CN_DIGITS = '零一二三四五六七八九';
+
+/** Weekend days that are workdays because of this holiday (调休), within a month of its block. */
+function adjustedWorkdays(name: string, block: { start: string; end: string }): string[] {
+  const out: string[] = [];
+  for (let day = addDays(block.start, -31); day <= addDays(block.end, 31); day = addDays(day, 1)) {
+    const detail = chineseDays.getDayDetail(day);
+    if (detail.work && isWeekend(day) && detail.name.split(',')[1] === name) out.push(day);
+  }
+  return out;
 }
 
 export function computeMoyu(date: string): Moyu {
@@ -138,11 +191,17 @@ export function computeMoyu(date: string): Moyu {
   const monthDays = daysInMonth(y, m);
   const dayOfYear = daysBetween(`${y}-01-01`, date) + 1;
 
+  const isWorkdayToday = detail.work;
+  const lunarFestivals = chineseDays.getLunarFestivals(date)[0]?.name ?? [];
+  const toWeekend = isWeekend(date) && !detail.work ? 0 : toSaturday;
+  const quote = QUOTES[(y * 10_000 + m * 100 + d) % QUOTES.length] as string;
   return {
     date: {
       gregorian: date,
-      weekday,
+      weekday: weekdayZh(date),
+      weekday_number: weekday,
       weekday_name: weekdayZh(date),
+      dayOfWeek: weekday % 7,
       lunar: {
         year: lunarYear.getYear(),
         month: lunarMonth.getMonth(),
@@ -155,6 +214,13 @@ export function computeMoyu(date: string): Moyu {
         day_gan_zhi: lunar.getSixtyCycle().getName(),
         zodiac: lunarYear.getSixtyCycle().getEarthBranch().getZodiac().getName(),
         full: `${lunarYear.getSixtyCycle().getName()}年${lunarMonth.getName()}${lunar.getName()}`,
+        yearCN: [...String(lunarYear.getYear())].map((c) => CN_DIGITS[Number(c)]).join(''),
+        monthCN: lunarMonth.getName(),
+        dayCN: lunar.getName(),
+        isLeapMonth: lunarMonth.isLeap(),
+        yearGanZhi: lunarYear.getSixtyCycle().getName(),
+        monthGanZhi: lunarMonth.getSixtyCycle().getName(),
+        dayGanZhi: lunar.getSixtyCycle().getName(),
       },
     },
     today: {
@@ -164,8 +230,14 @@ export function computeMoyu(date: string): Moyu {
       is_adjusted_workday: detail.work && isWeekend(date),
       holiday_name: holiday ?? null,
       solar_term: termToday,
-      lunar_festivals: chineseDays.getLunarFestivals(date)[0]?.name ?? [],
+      lunar_festivals: lunarFestivals,
       holiday_data: y >= MIN_YEAR && y <= MAX_YEAR,
+      isWeekend: isWeekend(date),
+      isHoliday: !!holiday,
+      isWorkday: isWorkdayToday,
+      holidayName: holiday ?? null,
+      solarTerm: termToday,
+      lunarFestivals,
     },
     progress: { week: progress(weekday, 7), month: progress(d, monthDays), year: progress(dayOfYear, yearDays) },
     current_holiday: current,
@@ -174,12 +246,20 @@ export function computeMoyu(date: string): Moyu {
     next_weekend: { date: nextSaturday, weekday_name: weekdayZh(nextSaturday), days_until: toSaturday },
     countdown: {
       // 0 on a weekend day off; an adjusted workday on a weekend counts to the next Saturday.
-      to_weekend: isWeekend(date) && !detail.work ? 0 : toSaturday,
+      to_weekend: toWeekend,
       to_friday: (5 - weekday + 7) % 7,
       to_month_end: monthDays - d,
       to_year_end: yearDays - dayOfYear,
+      toWeekEnd: toWeekend,
+      toFriday: (5 - weekday + 7) % 7,
+      toMonthEnd: monthDays - d,
+      toYearEnd: yearDays - dayOfYear,
     },
-    quote: QUOTES[(y * 10_000 + m * 100 + d) % QUOTES.length] as string,
+    quote,
+    currentHoliday: current ? { name: current.name, dayOfHoliday: current.day_of_holiday, daysRemaining: current.days_remaining + 1, totalDays: current.total_days } : null,
+    nextHoliday: next ? { name: next.name, date: next.start, until: next.days_until, duration: next.duration, workdays: adjustedWorkdays(next.name, next) } : null,
+    nextWeekend: { date: nextSaturday, weekday: weekdayZh(nextSaturday), daysUntil: toSaturday },
+    moyuQuote: quote,
   };
 }
 

@@ -21,9 +21,10 @@ export interface OgData {
   /** The URL the page was fetched from, after redirects. */
   fetched_url: string;
   title: string;
-  description: string | null;
+  /** Empty when the page has none (as in 60s). */
+  description: string;
   /** Absolute URL of the preview image. */
-  image: string | null;
+  image: string;
   image_alt: string | null;
   site_name: string | null;
   /** Absolute URL of the site icon (`/favicon.ico` when the page names none). */
@@ -44,6 +45,10 @@ export function normalizeUrl(input: string): string {
   // "javascript:", "data:", "mailto:"… have no slashes; "example.com:8080/x" is a host with a port.
   if (/^[a-z][a-z0-9+.-]*:(?!\d+(?:[/?#]|$))/i.test(v)) return v;
   return `https://${v}`;
+}
+
+function badUrl(why: string): SourceError {
+  return new SourceError('bad_input', `Invalid parameter "url": ${why}. Give the address of a public http or https web page, such as https://github.com/ (https:// is added when no scheme is given).`);
 }
 
 function absolute(value: string | undefined, base: string): string | null {
@@ -92,8 +97,8 @@ export function parse(html: string, pageUrl: string, now: Date): OgData {
     url: absolute(meta('og:url') ?? $('link[rel="canonical"]').first().attr('href'), base) ?? pageUrl,
     fetched_url: pageUrl,
     title,
-    description: meta('og:description', 'twitter:description', 'description'),
-    image: absolute(meta('og:image', 'og:image:url', 'og:image:secure_url', 'twitter:image', 'twitter:image:src') ?? $('link[rel="image_src"]').first().attr('href'), base),
+    description: meta('og:description', 'twitter:description', 'description') ?? '',
+    image: absolute(meta('og:image', 'og:image:url', 'og:image:secure_url', 'twitter:image', 'twitter:image:src') ?? $('link[rel="image_src"]').first().attr('href'), base) ?? '',
     image_alt: meta('og:image:alt', 'twitter:image:alt'),
     site_name: meta('og:site_name', 'application-name', 'apple-mobile-web-app-title') ?? host,
     favicon: absolute(icon?.href, base) ?? new URL('/favicon.ico', pageUrl).href,
@@ -122,12 +127,20 @@ export default defineSource({
   env: [{ name: 'SOURCE_OG_ALLOW_LOOPBACK', default: 'false', doc: 'Test-only: `true` lets og fetch loopback addresses (127.0.0.0/8, ::1, localhost); other private ranges stay refused' }],
   async fetch(ctx, p) {
     const allowLoopback = /^(1|true|yes|on)$/i.test(ctx.env('SOURCE_OG_ALLOW_LOOPBACK') ?? '');
-    const res = await ctx.http.request(normalizeUrl(p.url), {
-      untrusted: { allowLoopback, acceptTypes: HTML_TYPES, stopAfter: '</head>', maxRedirects: 5 },
-      maxBytes: MAX_BYTES,
-      allowStatus: [404, 410],
-      signal: ctx.signal,
-    });
+    const url = normalizeUrl(p.url);
+    let res;
+    try {
+      res = await ctx.http.request(url, {
+        untrusted: { allowLoopback, acceptTypes: HTML_TYPES, stopAfter: '</head>', maxRedirects: 5 },
+        maxBytes: MAX_BYTES,
+        allowStatus: [404, 410],
+        signal: ctx.signal,
+      });
+    } catch (err) {
+      // The client's refusals (scheme, private address, unresolvable host) are about this parameter.
+      if (err instanceof SourceError && err.kind === 'bad_input') throw badUrl(err.message);
+      throw err;
+    }
     if (res.status === 404 || res.status === 410) throw new SourceError('not_found', `the page ${res.url} does not exist (HTTP ${res.status})`);
     return parse(res.text(), res.url, ctx.now());
   },

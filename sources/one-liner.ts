@@ -91,8 +91,12 @@ export function categoriesFrom(setting: string | undefined): string[] {
 
 export interface OneLiner extends CorpusOrigin {
   id: number;
+  /** Same as `id` (60s's name). */
+  index: number;
   total: number;
   content: string;
+  /** Same as `content` (60s's name). */
+  hitokoto: string;
   from: string;
   from_who: string;
   category: string;
@@ -132,8 +136,10 @@ export default defineSource({
     const { item, id } = pickItem(items, p.id, 'sentence');
     return {
       id,
+      index: id,
       total: items.length,
       content: item.content,
+      hitokoto: item.content,
       from: item.from,
       from_who: item.from_who,
       category: item.category,

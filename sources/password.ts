@@ -227,8 +227,12 @@ export function crackTime(entropyBits: number, common: boolean): { crack_time_se
 export interface GeneratedPassword {
   password: string;
   length: number;
-  config: GenerateOptions;
-  character_sets: Record<ClassName, string>;
+  /** Our option names, and 60s's `include_*` names of the same choices. */
+  config: GenerateOptions & { include_numbers: boolean; include_symbols: boolean; include_lowercase: boolean; include_uppercase: boolean };
+  /** The characters drawn from per class (empty for a class left out), and the classes used. */
+  character_sets: Record<ClassName, string> & { used_sets: ClassName[] };
+  /** 60s's summary: entropy in bits, strength label, crack time. */
+  generation_info: { entropy: number; strength: string; time_to_crack: string };
   pool_size: number;
   entropy_bits: number;
   strength: string;
@@ -243,10 +247,34 @@ export interface PasswordCheck extends Analysis {
   score: number;
   strength: string;
   strength_en: string;
+  /** Same as `entropy_bits` (60s's name). */
+  entropy: number;
   crack_time: string;
+  /** Same as `crack_time` (60s's name). */
+  time_to_crack: string;
   crack_time_seconds: number;
+  /** 60s's grouping of the character facts. */
+  character_analysis: {
+    has_lowercase: boolean;
+    has_uppercase: boolean;
+    has_numbers: boolean;
+    has_symbols: boolean;
+    has_repeated: boolean;
+    has_sequential: boolean;
+    character_variety: number;
+  };
   recommendations: string[];
+  /** General advice, the same for every password. */
+  security_tips: string[];
 }
+
+export const SECURITY_TIPS: readonly string[] = [
+  '每个网站使用不同的密码，一处泄露不会连累其他账号。',
+  '用密码管理器生成并保存长而随机的密码。',
+  '重要账号开启两步验证（验证码、安全密钥或验证器应用）。',
+  '不要用生日、手机号、姓名拼音或键盘连续按键作为密码。',
+  '收到可疑的登录提醒或泄露通知时，立即更换密码。',
+];
 
 export function checkPassword(p: string): PasswordCheck {
   const a = analyse(p);
@@ -262,7 +290,28 @@ export function checkPassword(p: string): PasswordCheck {
   if (a.has_sequential) rec.push(`避免连续字符（${a.sequences.join('、')}）。`);
   if (a.has_repeated || a.has_repeated_pattern) rec.push('避免重复的字符或片段。');
   if (!rec.length) rec.push('密码强度很好；请勿在多个网站重复使用，并开启两步验证。');
-  return { password: p, length, score, ...strengthOf(score), ...crackTime(a.entropy_bits, a.is_common), ...a, recommendations: rec };
+  const crack = crackTime(a.entropy_bits, a.is_common);
+  return {
+    password: p,
+    length,
+    score,
+    ...strengthOf(score),
+    entropy: a.entropy_bits,
+    ...crack,
+    time_to_crack: crack.crack_time,
+    ...a,
+    character_analysis: {
+      has_lowercase: a.has_lowercase,
+      has_uppercase: a.has_uppercase,
+      has_numbers: a.has_numbers,
+      has_symbols: a.has_symbols,
+      has_repeated: a.has_repeated,
+      has_sequential: a.has_sequential,
+      character_variety: a.character_variety,
+    },
+    recommendations: rec,
+    security_tips: [...SECURITY_TIPS],
+  };
 }
 
 const bool = (doc: string, dflt: boolean) => ({ type: 'boolean' as const, default: dflt, doc: `${doc} (default ${dflt}).` });
@@ -296,7 +345,19 @@ export default defineSource({
     const sets = characterSets(config);
     const pool = Object.values(sets).join('').length;
     const entropy = Math.round(config.length * Math.log2(pool) * 10) / 10;
-    return { password, length: password.length, config, character_sets: sets, pool_size: pool, entropy_bits: entropy, ...strengthOf(scoreOf(password, analyse(password))), ...crackTime(entropy, false) };
+    const strength = strengthOf(scoreOf(password, analyse(password)));
+    const crack = crackTime(entropy, false);
+    return {
+      password,
+      length: password.length,
+      config: { ...config, include_numbers: config.numbers, include_symbols: config.symbols, include_lowercase: config.lowercase, include_uppercase: config.uppercase },
+      character_sets: { ...sets, used_sets: (Object.keys(sets) as ClassName[]).filter((k) => sets[k]) },
+      generation_info: { entropy, strength: strength.strength, time_to_crack: crack.crack_time },
+      pool_size: pool,
+      entropy_bits: entropy,
+      ...strength,
+      ...crack,
+    };
   },
   view: {
     title: () => '密码生成',
@@ -310,7 +371,7 @@ export default defineSource({
         '```',
         '',
         `- 长度：${d.length}`,
-        `- 字符池：${d.pool_size} 个字符（${(Object.keys(d.character_sets) as ClassName[]).filter((k) => d.character_sets[k]).join(', ')}）`,
+        `- 字符池：${d.pool_size} 个字符（${d.character_sets.used_sets.join(', ')}）`,
         `- 熵：${d.entropy_bits} bits`,
         `- 强度：${d.strength}（${d.strength_en}）`,
         `- 暴力破解时间：${escapeMarkdown(d.crack_time)}`,

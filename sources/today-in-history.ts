@@ -9,25 +9,35 @@ import { SourceError } from '../src/kernel/errors.ts';
 import type { HttpClient } from '../src/kernel/http.ts';
 import { defineSource, type FetchContext, type Row } from '../src/kernel/source.ts';
 import { formatDate, formatDateTime, shanghaiMidnight } from '../src/kernel/time.ts';
-import { htmlToText } from './_shared/format.ts';
-import { asArray, asRecord, asString, listObject, type HotItem, type ListObject } from './_shared/hot-list.ts';
+import { htmlToText, yearText } from './_shared/format.ts';
+import { asArray, asRecord, asString, type HotItem } from './_shared/hot-list.ts';
 
 export const monthUrl = (mm: string) => `https://baike.baidu.com/cms/home/eventsOnHistory/${mm}.json`;
 
 export interface HistoryEvent extends HotItem {
   /** Year as Baidu writes it (e.g. `1602`, `-221` for 221 BC). */
   year: string;
+  /** The year as Chinese text: `1602年`, `公元前221年`. */
+  year_text: string;
   description: string;
   /** `birth`, `death` or `event` (Baidu's `type`). */
   event_type: string;
   festival?: string;
 }
 
-export interface DayInHistory extends ListObject<HistoryEvent> {
-  /** The day asked for (YYYY-MM-DD); only month and day select the events. */
+/** 60s's shape (`date` as month-day, `month`, `day`, `items`) with our count, the full date asked for and the fetch time. */
+export interface DayInHistory {
+  /** Month and day without padding, e.g. `11-21` or `1-5`. */
   date: string;
   month: number;
   day: number;
+  /** The events, oldest first. */
+  items: HistoryEvent[];
+  total: number;
+  /** The day asked for (YYYY-MM-DD); only month and day select the events. */
+  requested_date: string;
+  updated: string;
+  updated_at: number;
 }
 
 function yearValue(year: string): number {
@@ -61,6 +71,7 @@ export function parse(raw: unknown, date: string, now: Date): DayInHistory {
       title,
       link: link && /^https?:\/\//.test(link) ? link : `https://baike.baidu.com/item/${encodeURIComponent(title)}`,
       year,
+      year_text: yearText(year),
       description: withEllipsis(htmlToText(asString(e.desc) ?? '')),
       event_type: asString(e.type)?.trim().toLowerCase() || 'event',
       ...(festival ? { festival } : {}),
@@ -68,12 +79,22 @@ export function parse(raw: unknown, date: string, now: Date): DayInHistory {
     });
   }
   events.sort((a, b) => yearValue(a.year) - yearValue(b.year));
-  return { ...listObject(events.map((e, i) => ({ ...e, rank: i + 1 })), now), date, month: Number(mm), day: Number(dd) };
+  const at = now.getTime();
+  return {
+    date: `${Number(mm)}-${Number(dd)}`,
+    month: Number(mm),
+    day: Number(dd),
+    items: events.map((e, i) => ({ ...e, rank: i + 1 })),
+    total: events.length,
+    requested_date: date,
+    updated: formatDateTime(at),
+    updated_at: at,
+  };
 }
 
 export function validateDay(d: DayInHistory): string | undefined {
-  if (!d.list.length) return `no events for ${d.date.slice(5)}`;
-  const bad = d.list.find((e) => !e.title || !/^https?:\/\//.test(e.link));
+  if (!d.items.length) return `no events for ${d.requested_date.slice(5)}`;
+  const bad = d.items.find((e) => !e.title || !/^https?:\/\//.test(e.link));
   return bad ? `event ${bad.rank} has no title or link` : undefined;
 }
 
@@ -126,15 +147,15 @@ export default defineSource({
   view: {
     title: heading,
     rows: (d): Row[] =>
-      d.list.map((e) => ({
-        title: `${e.year} 年 ${e.title}`,
+      d.items.map((e) => ({
+        title: `${e.year_text} ${e.title}`,
         link: e.link,
         summary: e.description,
-        guid: `today-in-history:${d.date.slice(5)}:${e.year}:${e.title}`,
-        date: shanghaiMidnight(d.date),
+        guid: `today-in-history:${d.requested_date.slice(5)}:${e.year}:${e.title}`,
+        date: shanghaiMidnight(d.requested_date),
         ...(e.cover ? { cover: e.cover } : {}),
       })),
-    text: (d) => `${heading(d)}\n\n${d.list.map((e) => `${e.rank}. ${e.title}（${e.year} 年，${typeLabel[e.event_type] ?? e.event_type}）`).join('\n')}\n\n更新于 ${formatDateTime(d.updated_at)}\n`,
+    text: (d) => `${heading(d)}\n\n${d.items.map((e) => `${e.rank}. ${e.title}（${e.year_text}，${typeLabel[e.event_type] ?? e.event_type}）`).join('\n')}\n\n更新于 ${formatDateTime(d.updated_at)}\n`,
   },
   example: '/v2/apis/today-in-history?date=2026-11-21&encoding=text',
 });

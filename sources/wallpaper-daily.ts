@@ -35,6 +35,9 @@ export interface Wallpaper {
   link: string;
   /** `page` (the home page story) or `archive` (the HPImageArchive API). */
   source: 'page' | 'archive';
+  /** When we read it (60s's `update_date`); `updated` is the same. */
+  update_date: string;
+  update_date_at: number;
   updated: string;
   updated_at: number;
 }
@@ -106,6 +109,8 @@ export function parsePage(html: string, now: Date): Wallpaper {
     ...images(base),
     link: absoluteUrl(content.BackstageUrl, BING) ?? `${BING}/search?q=${encodeURIComponent(title)}`,
     source: 'page',
+    update_date: formatDateTime(at),
+    update_date_at: at,
     updated: formatDateTime(at),
     updated_at: at,
   };
@@ -133,6 +138,8 @@ export function parseArchive(raw: unknown, now: Date): Wallpaper {
     ...images(base),
     link: absoluteUrl(img.copyrightlink, BING) ?? `${BING}/search?q=${encodeURIComponent(title)}`,
     source: 'archive',
+    update_date: formatDateTime(at),
+    update_date_at: at,
     updated: formatDateTime(at),
     updated_at: at,
   };

@@ -34,8 +34,15 @@ export interface Observation {
   precipitation: number | null;
   wind_direction: string;
   wind_power: string;
+  /** Icon of the condition (empty when the upstream gives none). */
+  weather_icon: string;
+  /** Colours of the condition card (empty when the upstream gives none). */
+  weather_colors: string[];
   observed: string;
   observed_at: number | null;
+  /** Same as `observed` (60s's name). */
+  updated: string;
+  updated_at: number | null;
 }
 
 export interface AirQuality {
@@ -52,14 +59,20 @@ export interface AirQuality {
   total_cities: number | null;
   observed: string;
   observed_at: number | null;
+  /** Same as `observed` (60s's name). */
+  updated: string;
+  updated_at: number | null;
 }
 
 export interface SunTimes {
   date: string;
+  /** `YYYY-MM-DD HH:mm:ss` (empty when unknown); `sunrise_desc` is the bare `HH:mm`. */
   sunrise: string;
   sunrise_at: number | null;
+  sunrise_desc: string;
   sunset: string;
   sunset_at: number | null;
+  sunset_desc: string;
 }
 
 export interface LifeIndex {
@@ -79,6 +92,9 @@ export interface Alert {
   detail: string;
   published: string;
   published_at: number | null;
+  /** Same as `published` (60s's name). */
+  updated: string;
+  updated_at: number | null;
 }
 
 export interface RealtimeWeather {
@@ -95,13 +111,17 @@ export interface RealtimeWeather {
 }
 
 export interface HourlyForecast {
+  /** `YYYY-MM-DD HH:mm` */
   time: string;
   time_at: number | null;
+  /** Same as `time` (60s's name). */
+  datetime: string;
   temperature: number | null;
   condition: string;
   condition_code: string;
   wind_direction: string;
   wind_power: string;
+  weather_icon: string;
 }
 
 export interface DailyForecast {
@@ -118,7 +138,10 @@ export interface DailyForecast {
   night_wind_direction: string;
   night_wind_power: string;
   aqi: number | null;
+  aqi_level: number | null;
   air_quality: string;
+  day_weather_icon: string;
+  night_weather_icon: string;
 }
 
 export interface ForecastWeather {
@@ -181,7 +204,17 @@ function sunTimes(entry: unknown): SunTimes | null {
   const at = (hm: string) => (/^\d{1,2}:\d{2}$/.test(hm) ? day + (Number(hm.split(':')[0]) * 60 + Number(hm.split(':')[1])) * 60_000 : null);
   const sunrise = str(r.sunrise);
   const sunset = str(r.sunset);
-  return { date: formatDate(day), sunrise, sunrise_at: at(sunrise), sunset, sunset_at: at(sunset) };
+  const sunriseAt = at(sunrise);
+  const sunsetAt = at(sunset);
+  return {
+    date: formatDate(day),
+    sunrise: sunriseAt === null ? '' : formatDateTime(sunriseAt),
+    sunrise_at: sunriseAt,
+    sunrise_desc: sunrise,
+    sunset: sunsetAt === null ? '' : formatDateTime(sunsetAt),
+    sunset_at: sunsetAt,
+    sunset_desc: sunset,
+  };
 }
 
 /** The answer's `data`, or the reason it has none. */
@@ -242,8 +275,12 @@ export function parseRealtime(raw: unknown, airRaw: unknown, location: Location,
       precipitation: num(o.precipitation),
       wind_direction: windDirection(o.wind_direction, o.wind_direction_name),
       wind_power: str(o.wind_power),
+      weather_icon: str(o.weather_url),
+      weather_colors: listOf(o.weather_color).map(str).filter(Boolean),
       observed: observedAt === null ? '' : formatDateTime(observedAt),
       observed_at: observedAt,
+      updated: observedAt === null ? '' : formatDateTime(observedAt),
+      updated_at: observedAt,
     },
     air_quality:
       air && air.aqi !== undefined
@@ -261,6 +298,8 @@ export function parseRealtime(raw: unknown, airRaw: unknown, location: Location,
             total_cities: num(air.total),
             observed: airAt === null ? '' : formatDateTime(airAt),
             observed_at: airAt,
+            updated: airAt === null ? '' : formatDateTime(airAt),
+            updated_at: airAt,
           }
         : null,
     sunrise: rises.find((s) => s.date === today) ?? rises[0] ?? null,
@@ -283,6 +322,8 @@ export function parseRealtime(raw: unknown, airRaw: unknown, location: Location,
           detail: str(a.detail),
           published: published === null ? '' : formatDateTime(published),
           published_at: published,
+          updated: published === null ? '' : formatDateTime(published),
+          updated_at: published,
         };
       }),
     tips: tips ? listOf(tips).map(str).filter(Boolean) : [],
@@ -299,14 +340,17 @@ export function parseForecast(raw: unknown, location: Location, days: number, no
     .filter((h): h is Record<string, unknown> => !!h)
     .map((h) => {
       const t = compactTimeMs(h.update_time);
+      const time = t === null ? '' : formatDateTime(t).slice(0, 16);
       return {
-        time: t === null ? '' : formatDateTime(t).slice(0, 16),
+        time,
         time_at: t,
+        datetime: time,
         temperature: num(h.degree),
         condition: str(h.weather),
         condition_code: str(h.weather_code),
         wind_direction: windDirection(h.wind_direction),
         wind_power: str(h.wind_power),
+        weather_icon: str(h.weather_url),
       };
     })
     .slice(0, 48);
@@ -330,7 +374,10 @@ export function parseForecast(raw: unknown, location: Location, days: number, no
       night_wind_direction: str(d.night_wind_direction),
       night_wind_power: str(d.night_wind_power),
       aqi: num(d.aqi),
+      aqi_level: num(d.aqi_level),
       air_quality: str(d.aqi_name),
+      day_weather_icon: str(d.day_weather_url),
+      night_weather_icon: str(d.night_weather_url),
     }));
   const last = addDays(today, days - 1);
   const at = now.getTime();
@@ -371,7 +418,7 @@ function realtimeText(d: RealtimeWeather): string {
   const w = d.weather;
   const lines = [`📍 ${d.location.name} 实时天气`, `🌡️ ${w.condition} ${t(w.temperature, '°C')}  湿度 ${t(w.humidity, '%')}  气压 ${t(w.pressure, ' hPa')}`, `💨 ${w.wind_direction} ${w.wind_power} 级  降水 ${t(w.precipitation, ' mm')}`];
   if (d.air_quality) lines.push(`🌫️ 空气质量 ${d.air_quality.quality}（AQI ${t(d.air_quality.aqi)}，PM2.5 ${t(d.air_quality.pm25)}）`);
-  if (d.sunrise) lines.push(`🌅 日出 ${d.sunrise.sunrise}  日落 ${d.sunrise.sunset}`);
+  if (d.sunrise) lines.push(`🌅 日出 ${d.sunrise.sunrise_desc}  日落 ${d.sunrise.sunset_desc}`);
   for (const a of d.alerts) lines.push(`⚠️ ${a.type}${a.level}预警：${a.detail}`);
   const picks = d.life_indices.filter((i) => ['clothes', 'umbrella', 'ultraviolet', 'sports'].includes(i.key));
   if (picks.length) lines.push(picks.map((i) => `${i.name}：${i.level}`).join('；'));
@@ -404,7 +451,7 @@ function realtimeRows(d: RealtimeWeather): [string, string][] {
     ['风', `${w.wind_direction} ${w.wind_power} 级`],
   ];
   if (d.air_quality) rows.push(['空气质量', `${d.air_quality.quality}（AQI ${t(d.air_quality.aqi)}）`]);
-  if (d.sunrise) rows.push(['日出 / 日落', `${d.sunrise.sunrise} / ${d.sunrise.sunset}`]);
+  if (d.sunrise) rows.push(['日出 / 日落', `${d.sunrise.sunrise_desc} / ${d.sunrise.sunset_desc}`]);
   return rows;
 }
 

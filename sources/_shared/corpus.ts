@@ -43,7 +43,7 @@ export function idParam(what: string): IntegerParam {
     type: 'integer',
     min: 0,
     max: MAX_ID,
-    doc: `0-based index of the ${what} to return (every answer carries its \`id\` and the corpus \`total\`); a random one when absent. An id at or past \`total\` answers 404.`,
+    doc: `0-based index of the ${what} to return (every answer carries it as \`index\`, with the corpus \`total\`); a random one when absent. An id at or past \`total\` answers 404.`,
     example: '0',
   };
 }
@@ -91,12 +91,18 @@ export function stringItem(v: unknown): string | undefined {
 
 export interface TextItem {
   id: number;
+  /** Same as `id` (60s's name for the 0-based position). */
+  index: number;
   total: number;
   content: string;
+  [alias: string]: string | number;
 }
 
-/** The whole definition of an endpoint that serves one string of a bundled corpus (duanzi, dad-joke). */
-export function textCorpusSource(o: { id: string; name: string; description: string; what: string; heading: string; corpus: readonly string[] }) {
+/**
+ * The whole definition of an endpoint that serves one string of a bundled corpus (duanzi, dad-joke).
+ * `alias` repeats the text under the field name 60s gives it (e.g. `duanzi`).
+ */
+export function textCorpusSource(o: { id: string; name: string; description: string; what: string; heading: string; corpus: readonly string[]; alias?: string }) {
   return defineSource({
     id: o.id,
     name: o.name,
@@ -106,7 +112,7 @@ export function textCorpusSource(o: { id: string; name: string; description: str
     mode: 'local',
     compute(_ctx, p): TextItem {
       const { item, id } = pickItem(o.corpus, p.id, o.what);
-      return { id, total: o.corpus.length, content: item };
+      return { id, index: id, total: o.corpus.length, content: item, ...(o.alias ? { [o.alias]: item } : {}) };
     },
     view: {
       title: () => o.name,

@@ -41,3 +41,11 @@ export function htmlToText(html: string): string {
 export function trimNumber(n: number, digits = 4): string {
   return String(Number(n.toFixed(digits)));
 }
+
+/** A year as Chinese text: `-221` → `公元前221年`, `1602` → `1602年` (Baidu and others write years before the common era as negative numbers or with 前). */
+export function yearText(year: string): string {
+  const y = year.trim();
+  const bc = /^(?:-|前|公元前)\s*(\d+)/.exec(y);
+  if (bc) return `公元前${bc[1]}年`;
+  return /^\d+$/.test(y) ? `${y}年` : y;
+}

@@ -26,7 +26,8 @@ export interface DomainName {
 }
 
 function refuse(message: string): SourceError {
-  return new SourceError('bad_input', message);
+  const accepted = /such as/.test(message) ? '' : '; give a registered domain name such as example.com or 例子.中国 (a URL or a subdomain is reduced to it)';
+  return new SourceError('bad_input', `Invalid parameter "domain": ${message}${accepted}.`);
 }
 
 /** The host part of a pasted value: scheme, user info, path, query and port removed. */
@@ -42,7 +43,7 @@ export function hostOf(input: string): string {
 /** Normalise a caller's domain; throws a `bad_input` SourceError saying what is wrong. */
 export function normalizeDomain(input: string): DomainName {
   const host = hostOf(input);
-  if (!host) throw refuse('"domain" holds no host name');
+  if (!host) throw refuse('it holds no host name');
   if (isIpAddress(host)) throw refuse(`"${host}" is an IP address; whois answers for domain names such as example.com`);
   const ascii = domainToASCII(host);
   if (!ascii) throw refuse(`"${host}" is not a valid domain name`);

@@ -23,27 +23,36 @@ export interface WhoisData {
   /** The host that was asked about, normalised. */
   query: string;
   status: string[];
-  registrar: string | null;
+  /** Empty when the registry does not say (as in 60s). */
+  registrar: string;
   registrar_iana_id: string | null;
   registrar_url: string | null;
-  registrant: Registrant;
+  /** Every field empty when not published. */
+  registrant: { name: string; organization: string; email: string; country: string };
   nameservers: string[];
   dnssec: boolean | null;
-  created: string | null;
+  /** Date-times are empty and their `_at` null when the registry does not say. */
+  created: string;
   created_at: number | null;
-  /** Last change of the registration. */
-  changed: string | null;
+  /** Last change of the registration (60s's `updated`; `changed` is the same). */
+  updated: string;
+  updated_at: number | null;
+  changed: string;
   changed_at: number | null;
-  expires: string | null;
+  expires: string;
   expires_at: number | null;
+  /** Milliseconds since registration, and that time in words. */
+  duration: number | null;
+  duration_desc: string;
   /** Whole days since registration. */
   age_days: number | null;
   age_desc: string | null;
   source: 'rdap' | 'whois' | 'rdap+whois';
   rdap_server: string | null;
   whois_server: string | null;
-  updated: string;
-  updated_at: number;
+  /** When we asked. */
+  fetched: string;
+  fetched_at: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -59,8 +68,8 @@ export function ageDesc(days: number): string {
   return years ? `${years} 年 ${rest} 天` : `${rest} 天`;
 }
 
-function pair(ms: number | null): [string | null, number | null] {
-  return ms === null ? [null, null] : [formatDateTime(ms), ms];
+function pair(ms: number | null): [string, number | null] {
+  return ms === null ? ['', null] : [formatDateTime(ms), ms];
 }
 
 export function buildData(name: DomainName, facts: WhoisFacts, meta: { source: WhoisData['source']; rdapServer: string | null; whoisServer: string | null }, now: Date): WhoisData {
@@ -75,25 +84,34 @@ export function buildData(name: DomainName, facts: WhoisFacts, meta: { source: W
     punycode_domain: name.ascii,
     query: name.host,
     status: facts.status,
-    registrar: facts.registrar,
+    registrar: facts.registrar ?? '',
     registrar_iana_id: facts.registrar_iana_id,
     registrar_url: facts.registrar_url,
-    registrant: facts.registrant,
+    registrant: {
+      name: facts.registrant.name ?? '',
+      organization: facts.registrant.organization ?? '',
+      email: facts.registrant.email ?? '',
+      country: facts.registrant.country ?? '',
+    },
     nameservers: facts.nameservers,
     dnssec: facts.dnssec,
     created,
     created_at: createdAt,
+    updated: changed,
+    updated_at: changedAt,
     changed,
     changed_at: changedAt,
     expires,
     expires_at: expiresAt,
+    duration: facts.created_at === null ? null : Math.max(0, at - facts.created_at),
+    duration_desc: ageDays === null ? '' : ageDesc(ageDays),
     age_days: ageDays,
     age_desc: ageDays === null ? null : ageDesc(ageDays),
     source: meta.source,
     rdap_server: meta.rdapServer,
     whois_server: meta.whoisServer,
-    updated: formatDateTime(at),
-    updated_at: at,
+    fetched: formatDateTime(at),
+    fetched_at: at,
   };
 }
 
@@ -240,7 +258,7 @@ export default defineSource({
         `WHOIS：${d.unicode_domain}`,
         `<h1>WHOIS：${escapeHtml(d.unicode_domain)}</h1>\n<table><tbody>\n${fieldList(d)
           .map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`)
-          .join('\n')}\n</tbody></table>\n<footer>${escapeHtml(`查询时间 ${d.updated}`)}</footer>`,
+          .join('\n')}\n</tbody></table>\n<footer>${escapeHtml(`查询时间 ${d.fetched}`)}</footer>`,
       ),
   },
   example: '/v2/apis/whois?domain=example.com&encoding=text',

@@ -39,8 +39,9 @@ describe('60s parse', () => {
     expect(d.news).toHaveLength(14);
     expect(d.tip).toBe('把今天过好，就是对明天最好的准备。');
     expect(d.published).toBe('2026-11-20 08:12:00');
+    expect(d.updated).toBe('2026-11-20 08:12:00');
     expect(d.is_today).toBe(false);
-    expect(d.updated_at).toBe(START);
+    expect(d.api_updated_at).toBe(START);
     expect(sixty.mode !== 'local' && sixty.validate(d)).toBeUndefined();
   });
 

@@ -1,7 +1,7 @@
 /**
  * Checks shared by the corpus endpoints' tests (one-liner, luck, duanzi, dad-joke, fabing,
  * answer, fast-food-copy, awesome-js): the bundled corpus itself, and the endpoint through the
- * real server (random item, `id` 0-based with a 404 naming the range, 400s for bad ids, text and
+ * real server (random item, `id` 0-based and answered as `index` with a 404 naming the range, 400s for bad ids, text and
  * markdown, odd inputs never 500).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,23 +75,23 @@ export function describeIdContract(o: { path: string; what: string; total: () =>
   describe(`${o.path}: the id parameter`, () => {
     it('a random item when absent: id in range and total given', async () => {
       for (let i = 0; i < 5; i++) {
-        const { status, body } = await getJson<{ id: number; total: number }>(o.svc(), o.path);
+        const { status, body } = await getJson<{ index: number; total: number }>(o.svc(), o.path);
         expect(status).toBe(200);
         expect(body).toMatchObject({ code: 200, message: 'success' });
         expect(body.data.total).toBe(o.total());
-        expect(body.data.id).toBeGreaterThanOrEqual(0);
-        expect(body.data.id).toBeLessThan(o.total());
+        expect(body.data.index).toBeGreaterThanOrEqual(0);
+        expect(body.data.index).toBeLessThan(o.total());
       }
     });
 
     it('id is 0-based and stable: the same id answers the same item, the last id works', async () => {
-      const a = await getJson<{ id: number }>(o.svc(), `${o.path}?id=0`);
-      const b = await getJson<{ id: number }>(o.svc(), `${o.path}?id=0`);
-      expect(a.body.data.id).toBe(0);
+      const a = await getJson<{ index: number }>(o.svc(), `${o.path}?id=0`);
+      const b = await getJson<{ index: number }>(o.svc(), `${o.path}?id=0`);
+      expect(a.body.data.index).toBe(0);
       expect(b.body.data).toEqual(a.body.data);
-      const last = await getJson<{ id: number }>(o.svc(), `${o.path}?id=${o.total() - 1}`);
+      const last = await getJson<{ index: number }>(o.svc(), `${o.path}?id=${o.total() - 1}`);
       expect(last.status).toBe(200);
-      expect(last.body.data.id).toBe(o.total() - 1);
+      expect(last.body.data.index).toBe(o.total() - 1);
     });
 
     it('an id past the end is a 404 envelope stating the valid range', async () => {

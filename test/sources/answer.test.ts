@@ -14,7 +14,7 @@ describe('answer', () => {
 
   it('answers {id, total, answer, answer_en}; text gives both languages', async () => {
     const { body } = await getJson(svc(), '/v2/apis/answer?id=2');
-    expect(body.data).toEqual({ id: 2, total: CORPUS.length, ...CORPUS[2] });
+    expect(body.data).toEqual({ id: '3', index: 2, total: CORPUS.length, ...CORPUS[2] });
     expect(await (await svc().get('/v2/apis/answer?id=2&encoding=text')).text()).toBe(`${CORPUS[2]!.answer}\n${CORPUS[2]!.answer_en}\n`);
     expect(await (await svc().get('/v2/apis/answer?id=2&encoding=markdown')).text()).toContain(`## ${CORPUS[2]!.answer}`);
   });

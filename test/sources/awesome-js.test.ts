@@ -36,9 +36,10 @@ describe('awesome-js', () => {
 
   it('answers the question with labelled options, the answer letter and text, and the explanation', async () => {
     const q = CORPUS[0]!;
-    const { body } = await getJson<{ options: { label: string; text: string }[]; answer: string; answer_text: string; code: string; explanation: string }>(svc(), '/v2/apis/awesome-js?id=0');
+    const { body } = await getJson<{ options: string[]; choices: { label: string; text: string }[]; answer: string; answer_text: string; code: string; explanation: string }>(svc(), '/v2/apis/awesome-js?id=0');
     expect(body.data).toMatchObject({ id: 0, total: CORPUS.length, question: q.question, code: q.code, answer: q.answer, explanation: q.explanation });
-    expect(body.data.options.map((o) => o.label)).toEqual(['A', 'B', 'C', 'D'].slice(0, q.options.length));
+    expect(body.data.choices.map((o) => o.label)).toEqual(['A', 'B', 'C', 'D'].slice(0, q.options.length));
+    expect(body.data.options).toEqual(q.options.map((o, i) => `${'ABCDEF'[i]}: ${o}`));
     expect(body.data.answer_text).toBe(q.options['ABCDEF'.indexOf(q.answer)]);
   });
 

@@ -45,7 +45,7 @@ describe('baike parse', () => {
     raw.hasOther = 0;
     const d = parse(raw, '长城', now);
     expect(d.link).toBe('https://baike.baidu.com/item/%E9%95%BF%E5%9F%8E');
-    expect(d.cover).toBeNull();
+    expect(d.cover).toBe('');
     expect(d.has_other).toBe(false);
 
     for (const none of [{ errno: 2, errmsg: 'lemma not found' }, {}, []]) {

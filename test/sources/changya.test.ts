@@ -17,10 +17,11 @@ describe('changya parse', () => {
     expect(pieces).toHaveLength(2);
     expect(pieces[0]).toEqual({
       piece_id: 'fixture000',
-      user: { nickname: '唱歌的人1', gender: 'female', avatar: 'https://img-cdn.api.singduck.cn/user-img/1.jpg' },
+      user: { nickname: '唱歌的人1', gender: 'F', gender_text: 'female', avatar: 'https://img-cdn.api.singduck.cn/user-img/1.jpg', avatar_url: 'https://img-cdn.api.singduck.cn/user-img/1.jpg' },
       song: { name: '晚风', singer: '测试歌手', lyrics: ['第一句歌词 1', '第二句歌词 1', '第三句歌词 1'] },
       audio: {
         url: 'https://audio-cdn.api.singduck.cn/ugc/fixture000.m4a',
+        duration: 30973,
         duration_sec: 31,
         like_count: 101,
         link: 'https://m.singduck.cn/user-piece/cont_fixture000',
@@ -29,7 +30,8 @@ describe('changya parse', () => {
       },
     });
     expect(pieces[1]?.audio).toMatchObject({ url: 'https://audio-cdn.api.singduck.cn/ugc/fixture001.m4a', publish_at: 1680259596002 });
-    expect(pieces[1]?.user.gender).toBe('male');
+    expect(pieces[1]?.user.gender).toBe('M');
+    expect(pieces[1]?.user.gender_text).toBe('male');
   });
 
   it('refuses pages without the data and drops unsafe audio URLs', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import fanyiLangs, { type LanguageList } from '../../sources/fanyi-langs.ts';
+import fanyiLangs, { type ListedLanguage } from '../../sources/fanyi-langs.ts';
 import fanyi, { LANGUAGES } from '../../sources/fanyi.ts';
 import { getEncodings, readData } from '../support/envelope-assertions.ts';
 import { startService, type TestService } from '../support/service.ts';
@@ -29,10 +29,13 @@ describe('fanyi-langs through the server', () => {
   });
 
   it('lists the languages in json, text, markdown and html', async () => {
-    const d = await readData<LanguageList>(await svc.get('/v2/apis/fanyi/langs'));
-    expect(d.total).toBe(109);
-    expect(d.list[0]).toEqual({ code: 'zh-CHS', label: '中文（简体）', name: 'Chinese (Simplified)' });
-    expect(d.list.find((l) => l.code === 'sr-Latn')).toEqual({ code: 'sr-Latn', label: '塞尔维亚语（拉丁文）', name: 'Serbian (Latin)' });
+    // 60s's container: a bare array, each language with the pinyin initial of its Chinese name.
+    const d = await readData<ListedLanguage[]>(await svc.get('/v2/apis/fanyi/langs'));
+    expect(d).toHaveLength(109);
+    expect(d[0]).toEqual({ code: 'zh-CHS', label: '中文（简体）', name: 'Chinese (Simplified)', alphabet: 'Z' });
+    expect(d.find((l) => l.code === 'sr-Latn')).toEqual({ code: 'sr-Latn', label: '塞尔维亚语（拉丁文）', name: 'Serbian (Latin)', alphabet: 'S' });
+    expect(Object.fromEntries(['ar', 'ru', 'ja', 'lb', 'lo', 'ny'].map((c) => [c, d.find((l) => l.code === c)?.alphabet]))).toEqual({ ar: 'A', ru: 'E', ja: 'R', lb: 'L', lo: 'L', ny: 'Q' });
+    expect(d.every((l) => /^[A-Z]$/.test(l.alphabet))).toBe(true);
     const out = await getEncodings(svc, '/v2/apis/fanyi/langs');
     expect(out.text.split('\n')).toContain('ja\t日语\tJapanese');
     expect(out.text.trim().split('\n')).toHaveLength(109);

@@ -34,9 +34,9 @@ interface ChatBody {
 }
 
 /** A tiny fake model: a fixed dictionary, answering in the asked JSON shape. */
-const DICTIONARY: Record<string, { translation: string; detected: string }> = {
+const DICTIONARY: Record<string, { translation: string; detected: string; target_pronounce?: string }> = {
   [POEM]: { translation: POEM_EN, detected: 'zh-CHS' },
-  'Good morning, neighbours.': { translation: '早上好，邻居们。', detected: 'en' },
+  'Good morning, neighbours.': { translation: '早上好，邻居们。', detected: 'en', target_pronounce: 'zǎo shang hǎo, lín jū men.' },
   'Bonjour tout le monde': { translation: 'Hallo zusammen', detected: 'fr' },
 };
 
@@ -52,8 +52,8 @@ describe('fanyi parse and helpers', () => {
   it('reads the model answer into source and target with language names', () => {
     const d = parse(fixture(), { text: POEM, from: 'auto', to: 'en', model: 'test-translator' }, now);
     expect(d).toEqual({
-      source: { text: POEM, type: 'zh-CHS', type_desc: '中文（简体）', type_name: 'Chinese (Simplified)' },
-      target: { text: POEM_EN, type: 'en', type_desc: '英语', type_name: 'English' },
+      source: { text: POEM, type: 'zh-CHS', type_desc: '中文（简体）', type_name: 'Chinese (Simplified)', pronounce: '' },
+      target: { text: POEM_EN, type: 'en', type_desc: '英语', type_name: 'English', pronounce: '' },
       provider: 'gateway',
       model: 'gpt-4o-mini-2024-07-18',
       updated: '2026-11-21 10:00:00',
@@ -107,7 +107,7 @@ describe('fanyi parse and helpers', () => {
     const p = systemPrompt(findLanguage('ja'), findLanguage('ko')!);
     expect(p).toContain('from Japanese (ja)');
     expect(p).toContain('into Korean (ko)');
-    expect(p).toContain('{"translation": "<the translated text>", "detected": "<language code of the original text>"}');
+    expect(p).toContain('{"translation": "<the translated text>", "detected": "<language code of the original text>", "source_pronounce": "<romanisation of the original text>", "target_pronounce": "<romanisation of the translation>"}');
     expect(p).toMatch(/never follow instructions/);
     expect(systemPrompt(undefined, findLanguage('en')!)).toContain('from whatever language it is in');
   });
@@ -142,8 +142,8 @@ describe('fanyi through the server', () => {
     const first = await svc.get(q);
     expect(first.headers.get('x-cache')).toBe('MISS');
     const d = await readData<Translation>(first);
-    expect(d.source).toEqual({ text: POEM, type: 'zh-CHS', type_desc: '中文（简体）', type_name: 'Chinese (Simplified)' });
-    expect(d.target).toEqual({ text: POEM_EN, type: 'en', type_desc: '英语', type_name: 'English' });
+    expect(d.source).toEqual({ text: POEM, type: 'zh-CHS', type_desc: '中文（简体）', type_name: 'Chinese (Simplified)', pronounce: '' });
+    expect(d.target).toEqual({ text: POEM_EN, type: 'en', type_desc: '英语', type_name: 'English', pronounce: '' });
     expect(d.provider).toBe('gateway');
 
     const hits = upstream.hits(GATEWAY, COMPLETIONS);
@@ -169,7 +169,8 @@ describe('fanyi through the server', () => {
   it('sends non-Chinese text to Simplified Chinese, honours explicit languages and accepts POST bodies', async () => {
     upstream.serve(GATEWAY, COMPLETIONS, fakeModel);
     const en = await readData<Translation>(await svc.get(`/v2/apis/fanyi?text=${encodeURIComponent('Good morning, neighbours.')}`));
-    expect(en.target).toMatchObject({ text: '早上好，邻居们。', type: 'zh-CHS' });
+    expect(en.target).toMatchObject({ text: '早上好，邻居们。', type: 'zh-CHS', pronounce: 'zǎo shang hǎo, lín jū men.' });
+    expect(en.source.pronounce).toBe('');
     expect(en.source.type).toBe('en');
 
     const posted = await svc.get('/v2/apis/fanyi', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'Bonjour tout le monde', from: 'fr', to: 'de' }) });
@@ -240,7 +241,7 @@ describe('fanyi without a configured provider', () => {
       await expectUnavailable(await unconfigured.get('/v2/apis/fanyi?text=hi'), /AI_UPSTREAM_BASE_URL is not set/);
       expect((await sourceStatus(unconfigured, 'fanyi')).last_error).toMatch(/^config: AI_UPSTREAM_BASE_URL/);
       // The language list needs no provider.
-      expect((await readData<{ total: number }>(await unconfigured.get('/v2/apis/fanyi/langs'))).total).toBe(109);
+      expect((await readData<unknown[]>(await unconfigured.get('/v2/apis/fanyi/langs'))).length).toBe(109);
     } finally {
       await unconfigured.close();
     }

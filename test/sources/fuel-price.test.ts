@@ -31,6 +31,7 @@ describe('fuel-price parse', () => {
       { name: '0#柴油', price: 7.52, price_desc: '7.52 元/升' },
     ]);
     expect(d.trend).toMatchObject({
+      next_adjustment_date: '11月28日24时',
       next_adjustment: '2026-11-29 00:00:00',
       next_adjustment_at: Date.parse('2026-11-29T00:00:00+08:00'),
       direction: '上调',

@@ -19,33 +19,58 @@ const now = new Date('2026-11-21T02:00:00Z');
 
 interface Body {
   code: number;
-  data: { date: string; metals: { name: string; sell_price: number }[]; stores: { brand: string; price: number }[]; banks: unknown[]; recycle: unknown[] };
+  data: { date: string; metals: { name: string; sell_price: string; sell: number }[]; stores: { brand: string; price: string; price_value: number }[]; banks: unknown[]; recycle: unknown[] };
 }
 
 describe('gold-price parse', () => {
   it('reads every metal of the feed with its unit', () => {
-    const metals = parseFeed(feed());
+    const metals = parseFeed(feed(), now);
     expect(metals.map((m) => m.name)).toEqual(['今日金价', '黄金9999', '黄金T+D', '伦敦金', '纽约黄金', '白银', '铂金', '钯金']);
-    expect(metals[0]).toEqual({ name: '今日金价', sell_price: 968.5, today_price: 962.3, high_price: 971.2, low_price: 960.1, unit: '元/克' });
-    expect(metals.find((m) => m.name === '伦敦金')).toEqual({ name: '伦敦金', sell_price: 4120.35, today_price: 4098.1, high_price: 4135.6, low_price: 4090.2, unit: '美元/盎司' });
-    expect(metals.find((m) => m.name === '白银')?.sell_price).toBe(12.35);
+    const read = { updated: '2026-11-21 10:00:00', updated_at: now.getTime() };
+    // 60s's prices are the feed's text; ours are the same as numbers.
+    expect(metals[0]).toEqual({ name: '今日金价', sell_price: '968.5', today_price: '962.3', high_price: '971.2', low_price: '960.1', unit: '元/克', sell: 968.5, open: 962.3, high: 971.2, low: 960.1, ...read });
+    expect(metals.find((m) => m.name === '伦敦金')).toEqual({ name: '伦敦金', sell_price: '4120.35', today_price: '4098.1', high_price: '4135.6', low_price: '4090.2', unit: '美元/盎司', sell: 4120.35, open: 4098.1, high: 4135.6, low: 4090.2, ...read });
+    expect(metals.find((m) => m.name === '白银')?.sell).toBe(12.35);
   });
 
   it('refuses a shifted feed instead of serving wrong numbers', () => {
     const shifted = feed().replace('panjia2 = "', 'panjia2 = "0,');
-    expect(() => parseFeed(shifted)).toThrow(/layout changed/);
+    expect(() => parseFeed(shifted, now)).toThrow(/layout changed/);
     // One implausible metal is dropped, not served.
     const silverOff = feed().replace('12.35,12.1,12.48,12.02', '12.35,12.1,1.48,12.02');
-    expect(parseFeed(silverOff).map((m) => m.name)).not.toContain('白银');
-    expect(() => parseFeed('var other = 1;')).toThrow(SourceError);
+    expect(parseFeed(silverOff, now).map((m) => m.name)).not.toContain('白银');
+    expect(() => parseFeed('var other = 1;', now)).toThrow(SourceError);
   });
 
   it('reads the GB2312 page tables by their header labels', () => {
     const t = parsePage(page(), now);
     expect(t.stores).toHaveLength(4);
-    expect(t.stores[0]).toEqual({ brand: '周大福', product: '黄金', price: 1388, unit: '元/克', quoted: '2026-11-21', quoted_at: Date.parse('2026-11-21T00:00:00+08:00') });
-    expect(t.banks[0]).toEqual({ bank: '工商银行', product: '如意金条', price: 982.6, unit: '元/克', quoted: '09:45:02', quoted_at: Date.parse('2026-11-21T09:45:02+08:00') });
-    expect(t.recycle.map((r) => [r.type, r.price, r.purity])).toEqual([
+    expect(t.stores[0]).toEqual({
+      brand: '周大福',
+      product: '黄金',
+      price: '1388',
+      price_value: 1388,
+      unit: '元/克',
+      formatted: '1388元/克',
+      quoted: '2026-11-21',
+      quoted_at: Date.parse('2026-11-21T00:00:00+08:00'),
+      updated: '2026-11-21',
+      updated_at: Date.parse('2026-11-21T00:00:00+08:00'),
+    });
+    expect(t.banks[0]).toEqual({
+      bank: '工商银行',
+      product: '如意金条',
+      price: '982.60',
+      price_value: 982.6,
+      unit: '元/克',
+      formatted: '982.60元/克',
+      quoted: '09:45:02',
+      quoted_at: Date.parse('2026-11-21T09:45:02+08:00'),
+      time: '09:45:02',
+      updated: '2026-11-21 09:45:02',
+      updated_at: Date.parse('2026-11-21T09:45:02+08:00'),
+    });
+    expect(t.recycle.map((r) => [r.type, r.price_value, r.purity])).toEqual([
       ['黄金回收', 958, '99.99%'],
       ['18K金回收', 716, '75%'],
       ['铂金回收', 296, '99.5%'],
@@ -61,7 +86,7 @@ describe('gold-price parse', () => {
     expect(validateGold(d)).toBeUndefined();
     expect(validateGold({ ...d, metals: d.metals.slice(0, 2) })).toMatch(/only 2/);
     expect(validateGold({ ...d, stores: [], banks: [], recycle: [] })).toMatch(/no store/);
-    expect(validateGold({ ...d, stores: [{ ...d.stores[0]!, price: 0 }] })).toMatch(/implausible price 0/);
+    expect(validateGold({ ...d, stores: [{ ...d.stores[0]!, price: '0', price_value: 0 }] })).toMatch(/implausible price 0/);
     expect(() => parsePage('<html><body><h2>网站改版</h2></body></html>', now)).toThrow(/none of the headings/);
   });
 });
@@ -90,8 +115,8 @@ describe('gold-price through the server', () => {
     const json = await svc.get('/v2/apis/gold-price');
     expect(json.status).toBe(200);
     const body = (await json.json()) as Body;
-    expect(body.data.metals[0]).toMatchObject({ name: '今日金价', sell_price: 968.5 });
-    expect(body.data.stores[0]).toMatchObject({ brand: '周大福', price: 1388 });
+    expect(body.data.metals[0]).toMatchObject({ name: '今日金价', sell_price: '968.5', sell: 968.5 });
+    expect(body.data.stores[0]).toMatchObject({ brand: '周大福', price: '1388', price_value: 1388 });
     expect(upstream.hits(FEED_HOST)[0]?.query.get('t')).toBe(String(clock.t));
 
     const text = await (await svc.get('/v2/apis/gold-price?encoding=text')).text();

@@ -10,7 +10,7 @@ describe('health formulas against hand-computed values', () => {
     // 18.5 × 1.75² = 56.66; 23.9 × 1.75² = 73.19; 175 − 105 = 70
     expect(r.weight_assessment).toMatchObject({ ideal_weight_min_kg: 56.7, ideal_weight_max_kg: 73.2, standard_weight_kg: 70, adjustment_kg: 0 });
     // Deurenberg: 1.2 × 22.857 + 0.23 × 30 − 10.8 − 5.4 = 18.13
-    expect(r.body_fat).toMatchObject({ percentage: 18.1, category: '一般', fat_mass_kg: 12.7, lean_mass_kg: 57.3 });
+    expect(r.body_fat).toMatchObject({ percentage: '18.1%', percentage_value: 18.1, category: '一般', fat_mass_kg: 12.7, lean_mass_kg: 57.3 });
     // Mifflin–St Jeor: 10 × 70 + 6.25 × 175 − 5 × 30 + 5 = 1648.75; × 1.55 = 2555.6
     expect(r.metabolism).toMatchObject({ bmr_kcal: 1649, tdee_kcal: 2556, activity: 'moderate', activity_factor: 1.55, weight_loss_kcal: 2056, weight_gain_kcal: 2856 });
     expect(r.metabolism.tdee_by_activity_kcal).toEqual({ sedentary: 1979, light: 2267, moderate: 2556, active: 2844, very_active: 3133 });
@@ -27,7 +27,7 @@ describe('health formulas against hand-computed values', () => {
     // 18.5 × 2.56 = 47.36, 23.9 × 2.56 = 61.18; 80 − 61.2 = 18.8 kg above
     expect(r.weight_assessment).toMatchObject({ ideal_weight_min_kg: 47.4, ideal_weight_max_kg: 61.2, adjustment_kg: 18.8, status: '高于理想体重范围 18.8 kg' });
     // 1.2 × 31.25 + 0.23 × 45 − 5.4 = 42.45
-    expect(r.body_fat.percentage).toBeCloseTo(42.45, 1);
+    expect(r.body_fat.percentage_value).toBeCloseTo(42.45, 1);
     expect(r.body_fat.category).toBe('肥胖');
     // 10 × 80 + 6.25 × 160 − 5 × 45 − 161 = 1414; × 1.2 = 1696.8; a deficit never goes below the BMR
     expect(r.metabolism).toMatchObject({ bmr_kcal: 1414, tdee_kcal: 1697, weight_loss_kcal: 1414 });
@@ -40,7 +40,7 @@ describe('health formulas against hand-computed values', () => {
   it('children use the Deurenberg children formula', () => {
     // BMI = 35 / 1.4² = 17.857; 1.51 × 17.857 − 0.70 × 10 − 3.6 + 1.4 = 17.76
     const r = healthReport(140, 35, 10, 'male');
-    expect(r.body_fat).toMatchObject({ percentage: 17.8, formula: 'Deurenberg 1991 (children)' });
+    expect(r.body_fat).toMatchObject({ percentage_value: 17.8, formula: 'Deurenberg 1991 (children)' });
     expect(r.advice.join()).toMatch(/未成年人/);
   });
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import ip, { parseIpApi, parseIpSb, type IpData } from '../../sources/ip.ts';
+import ip, { build, parseIpApi, parseIpSb, type IpData } from '../../sources/ip.ts';
 import { TestClock } from '../support/clock.ts';
 import { expectUnavailable, getEncodings, readData, settle, sourceStatus } from '../support/envelope-assertions.ts';
 import { startService, type TestService } from '../support/service.ts';
@@ -53,7 +53,7 @@ describe('ip parsers', () => {
 
   it('rejects a public address located nowhere', () => {
     const geo = parseIpSb({ ip: '1.1.1.1' }, '1.1.1.1');
-    const d: IpData = { ip: '1.1.1.1', version: 4, is_private: false, range: 'unicast', ...geo, source: 'ip.sb', updated: '', updated_at: now.getTime() };
+    const d = build('1.1.1.1', 4, 'unicast', false, geo, 'ip.sb', now);
     expect(validate(d)).toMatch(/no country/);
     expect(validate({ ...d, is_private: true })).toBeUndefined();
   });
@@ -73,7 +73,7 @@ describe('ip without TRUST_PROXY', () => {
 
   it('answers the socket address, private, without asking anybody and ignoring forged headers', async () => {
     const d = await readData<IpData>(await svc.get('/v2/apis/ip?ip=114.114.114.114', { headers: { 'x-forwarded-for': '114.114.114.114' } }));
-    expect(d).toMatchObject({ ip: '127.0.0.1', version: 4, is_private: true, range: 'loopback', country: null, source: null });
+    expect(d).toMatchObject({ ip: '127.0.0.1', version: 4, is_private: true, range: 'loopback', country: '', source: '' });
     const out = await getEncodings(svc, '/v2/apis/ip');
     expect(out.text).toBe('127.0.0.1\n');
     expect(out.markdown).toContain('## 127.0.0.1');
@@ -112,6 +112,9 @@ describe('ip behind a trusted proxy', () => {
     expect(first.headers.get('x-cache')).toBe('MISS');
     const d = await readData<IpData>(first);
     expect(d).toMatchObject({ ip: '114.114.114.114', version: 4, is_private: false, range: 'unicast', country: 'China', city: 'Nanjing', asn: 21859, source: 'ip.sb' });
+    // 60s's names of the same facts, as strings.
+    expect(d).toMatchObject({ areacode: 'CN', asnumber: '21859', continent: 'AS', adcode: '', district: '' });
+    expect(d.lat).toMatch(/^\d+(\.\d+)?$/);
     expect(upstream.hits('api.ip.sb').map((r) => r.path)).toEqual(['/geoip/114.114.114.114']);
 
     const text = await svc.get('/v2/apis/ip?encoding=text', as('114.114.114.114'));
@@ -132,7 +135,7 @@ describe('ip behind a trusted proxy', () => {
     expect(v6).toMatchObject({ ip: '240e:3b7:3272:d8d0::1', version: 6, is_private: false, city: 'Guangzhou', asn: 4134 });
 
     const lan = await readData<IpData>(await svc.get('/v2/apis/ip', as('192.168.31.7')));
-    expect(lan).toMatchObject({ ip: '192.168.31.7', is_private: true, range: 'private', country: null });
+    expect(lan).toMatchObject({ ip: '192.168.31.7', is_private: true, range: 'private', country: '' });
     const cgnat = await readData<IpData>(await svc.get('/v2/apis/ip', as('100.72.1.9')));
     expect(cgnat).toMatchObject({ is_private: true, range: 'carrierGradeNat' });
     expect(upstream.hits('api.ip.sb')).toHaveLength(1);

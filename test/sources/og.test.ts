@@ -46,9 +46,9 @@ describe('og parse', () => {
       type: null,
     });
     const bare = parse('<html><head></head><body></body></html>', 'https://bare.test/x', now);
-    expect(bare).toMatchObject({ title: 'bare.test', description: null, image: null });
+    expect(bare).toMatchObject({ title: 'bare.test', description: '', image: '' });
     // javascript: and data: images are not URLs we hand out.
-    expect(parse('<meta property="og:image" content="javascript:alert(1)"><title>t</title>', 'https://a.test/', now).image).toBeNull();
+    expect(parse('<meta property="og:image" content="javascript:alert(1)"><title>t</title>', 'https://a.test/', now).image).toBe('');
   });
 
   it('normalises the caller URL: https:// when no scheme, other schemes kept to be refused', () => {
@@ -145,6 +145,11 @@ describe('og through the server (loopback allowed for the local page server)', (
       await expectError(await svc.get(q(url)), 400, why);
     }
     await expectError(await svc.get('/v2/apis/og'), 400, /"url"/);
+    // Every refusal names the parameter and says what is accepted (issue 13: og?url=0 did not).
+    for (const url of ['0', 'ftp://ftp.example.com/pub/', '10.0.0.1', 'http://[::1', 'https://user:secret@example.com/']) {
+      await expectError(await svc.get(q(url)), 400, /^Invalid parameter "url": .*public http or https web page, such as https:\/\/github\.com\//);
+    }
+    await expectError(await svc.get(q('0')), 400, /0\.0\.0\.0 is the unspecified address/);
 
     pages.serve('blog.test', '/api.json', { body: { title: 'json' } });
     await expectError(await svc.get(q(`${base}/blog.test/api.json`)), 400, /answered application\/json; only text\/html or application\/xhtml\+xml is accepted/);

@@ -63,7 +63,7 @@ describe('one-liner with the bundled corpus (no fetch yet)', () => {
 
   it('answers a bundled sentence with source "bundled"', async () => {
     const { body } = await getJson<OneLinerData>(svc(), '/v2/apis/one-liner?id=0');
-    expect(body.data).toEqual({ id: 0, total: CORPUS.length, content: CORPUS[0]!.content, from: '', from_who: '', category: 'e', category_name: '原创', source: 'bundled' });
+    expect(body.data).toEqual({ id: 0, index: 0, total: CORPUS.length, content: CORPUS[0]!.content, hitokoto: CORPUS[0]!.content, from: '', from_who: '', category: 'e', category_name: '原创', source: 'bundled' });
     expect(await (await svc().get('/v2/apis/one-liner?id=0&encoding=text')).text()).toBe(`${CORPUS[0]!.content}\n`);
   });
 });

@@ -84,12 +84,26 @@ describe('password through the server', () => {
   const { svc } = useService();
 
   it('defaults: 16 characters of digits, upper and lower case; text is the bare password', async () => {
-    const { status, body } = await getJson<{ password: string; length: number; config: GenerateOptions; entropy_bits: number; strength: string }>(svc(), '/v2/apis/password');
+    const { status, body } = await getJson<{ password: string; length: number; config: GenerateOptions; entropy_bits: number; strength: string; generation_info: unknown; character_sets: { used_sets: string[] } }>(svc(), '/v2/apis/password');
     expect(status).toBe(200);
     expect(body.data.password).toMatch(/^[A-Za-z0-9]{16}$/);
-    expect(body.data.config).toEqual({ length: 16, numbers: true, uppercase: true, lowercase: true, symbols: false, exclude_similar: true, exclude_ambiguous: true });
+    expect(body.data.config).toEqual({
+      length: 16,
+      numbers: true,
+      uppercase: true,
+      lowercase: true,
+      symbols: false,
+      exclude_similar: true,
+      exclude_ambiguous: true,
+      include_numbers: true,
+      include_uppercase: true,
+      include_lowercase: true,
+      include_symbols: false,
+    });
     // pool 23 + 23 + 8 = 54 characters: 16 × log2(54) = 92.1 bits
     expect(body.data.entropy_bits).toBe(92.1);
+    expect(body.data.generation_info).toEqual({ entropy: 92.1, strength: body.data.strength, time_to_crack: expect.any(String) });
+    expect(body.data.character_sets.used_sets).toEqual(['lowercase', 'uppercase', 'numbers']);
     const t = await svc().get('/v2/apis/password?length=20&symbols=true&encoding=text');
     expect(t.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     const pw = await t.text();

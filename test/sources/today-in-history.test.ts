@@ -18,18 +18,20 @@ const now = new Date('2026-11-21T02:00:00Z');
 interface Body {
   code: number;
   message: string;
-  data: { date: string; month: number; day: number; total: number; list: { rank: number; title: string; year: string; event_type: string; link: string; description: string }[] } | null;
+  data: { date: string; requested_date: string; month: number; day: number; total: number; items: { rank: number; title: string; year: string; year_text: string; event_type: string; link: string; description: string }[] } | null;
 }
 
 describe('today-in-history parse', () => {
   it('strips the HTML, decodes entities, sorts by year (BC first) and keeps absolute links', () => {
     const d = parse(fixture(), '2026-11-21', now);
-    expect(d.date).toBe('2026-11-21');
+    expect(d.date).toBe('11-21');
+    expect(d.requested_date).toBe('2026-11-21');
     expect(d.month).toBe(11);
     expect(d.day).toBe(21);
     expect(d.total).toBe(7);
-    expect(d.list.map((e) => e.year)).toEqual(['-221', '1694', '1783', '1811', '1877', '1920', '1995']);
-    const edison = d.list.find((e) => e.year === '1877');
+    expect(d.items.map((e) => e.year)).toEqual(['-221', '1694', '1783', '1811', '1877', '1920', '1995']);
+    expect(d.items.map((e) => e.year_text).slice(0, 2)).toEqual(['公元前221年', '1694年']);
+    const edison = d.items.find((e) => e.year === '1877');
     expect(edison).toMatchObject({
       rank: 5,
       title: '爱迪生宣布发明留声机',
@@ -38,9 +40,9 @@ describe('today-in-history parse', () => {
     });
     // Baidu cuts descriptions short: an ellipsis marks it.
     expect(edison?.description).toMatch(/^1877年11月21日，爱迪生宣布.*保存下来…$/);
-    expect(d.list.find((e) => e.year === '1811')?.description).toContain('《破瓮记》&《O侯爵夫人》…');
-    expect(d.list.find((e) => e.year === '1694')).toMatchObject({ event_type: 'birth', cover: 'https://bkimg.cdn.bcebos.com/pic/voltaire-example.jpg' });
-    expect(d.list.find((e) => e.year === '1920')?.description).toMatch(/事件。$/);
+    expect(d.items.find((e) => e.year === '1811')?.description).toContain('《破瓮记》&《O侯爵夫人》…');
+    expect(d.items.find((e) => e.year === '1694')).toMatchObject({ event_type: 'birth', cover: 'https://bkimg.cdn.bcebos.com/pic/voltaire-example.jpg' });
+    expect(d.items.find((e) => e.year === '1920')?.description).toMatch(/事件。$/);
     expect(d.updated_at).toBe(now.getTime());
     expect(validateDay(d)).toBeUndefined();
   });
@@ -80,19 +82,21 @@ describe('today-in-history through the server', () => {
     expect(json.status).toBe(200);
     expect(json.headers.get('x-cache')).toBe('MISS');
     const body = (await json.json()) as Body;
-    expect(body.data?.date).toBe('2026-11-21');
-    expect(body.data?.list[0]?.title).toBe('示例：秦始皇统一六国前后的记载');
+    expect(body.data?.date).toBe('11-21');
+    expect(body.data?.requested_date).toBe('2026-11-21');
+    expect(body.data?.items[0]?.title).toBe('示例：秦始皇统一六国前后的记载');
 
     const text = await (await svc.get('/v2/apis/today-in-history?encoding=text')).text();
-    expect(text).toMatch(/^历史上的今天（11月21日）\n\n1\. 示例：秦始皇统一六国前后的记载（-221 年，事件）\n2\. 法国启蒙思想家伏尔泰出生（1694 年，出生）/);
-    expect(text).toContain('4. 德国剧作家克莱斯特逝世（1811 年，逝世）');
+    expect(text).toMatch(/^历史上的今天（11月21日）\n\n1\. 示例：秦始皇统一六国前后的记载（公元前221年，事件）\n2\. 法国启蒙思想家伏尔泰出生（1694年，出生）/);
+    expect(text).toContain('4. 德国剧作家克莱斯特逝世（1811年，逝世）');
+    expect(text).not.toMatch(/-221/);
 
     const md = await svc.get('/v2/apis/today-in-history?encoding=markdown');
     expect(md.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
-    expect(await md.text()).toContain('5. [1877 年 爱迪生宣布发明留声机](https://baike.baidu.com/item/%E7%95%99%E5%A3%B0%E6%9C%BA)');
+    expect(await md.text()).toContain('5. [1877年 爱迪生宣布发明留声机](https://baike.baidu.com/item/%E7%95%99%E5%A3%B0%E6%9C%BA)');
 
     const html = await (await svc.get('/v2/apis/today-in-history?encoding=html')).text();
-    expect(html).toContain('<a href="https://baike.baidu.com/item/%E7%95%99%E5%A3%B0%E6%9C%BA" rel="noopener noreferrer">1877 年 爱迪生宣布发明留声机</a>');
+    expect(html).toContain('<a href="https://baike.baidu.com/item/%E7%95%99%E5%A3%B0%E6%9C%BA" rel="noopener noreferrer">1877年 爱迪生宣布发明留声机</a>');
 
     const rss = await svc.get('/v2/apis/today-in-history?encoding=rss');
     expect(rss.headers.get('content-type')).toBe('application/rss+xml; charset=utf-8');
@@ -113,11 +117,12 @@ describe('today-in-history through the server', () => {
       const res = await svc.get(`/v2/apis/today-in-history?date=${date}`);
       expect(res.status).toBe(200);
       const body = (await res.json()) as Body;
-      expect(body.data?.date).toBe(date);
-      expect(body.data?.list.length).toBeGreaterThan(0);
+      expect(body.data?.requested_date).toBe(date);
+      expect(body.data?.date).toBe(`${Number(date.slice(5, 7))}-${Number(date.slice(8))}`);
+      expect(body.data?.items.length).toBeGreaterThan(0);
     }
     const dec = (await (await svc.get('/v2/apis/today-in-history?date=2026-12-31')).json()) as Body;
-    expect(dec.data?.list[0]?.title).toBe('示例事件（12月31日）');
+    expect(dec.data?.items[0]?.title).toBe('示例事件（12月31日）');
     // November was fetched by the first test and is still fresh: only December went upstream.
     expect(upstream.hits(HOST).map((r) => r.path)).toEqual(['/cms/home/eventsOnHistory/12.json']);
     expect(upstream.hits(HOST)[0]?.headers.referer).toBe('https://baike.baidu.com/');
@@ -131,10 +136,10 @@ describe('today-in-history through the server', () => {
     const clock2 = new TestClock(Date.parse('2026-11-21T15:55:00Z')); // 23:55 in Shanghai
     const svc2 = await startService({ upstream, now: clock2.now, sources: [todayInHistory] });
     try {
-      expect(((await (await svc2.get('/v2/apis/today-in-history')).json()) as Body).data?.date).toBe('2026-11-21');
+      expect(((await (await svc2.get('/v2/apis/today-in-history')).json()) as Body).data?.requested_date).toBe('2026-11-21');
       clock2.advance(11 * 60_000); // 00:06 on the 22nd, past the 600 s TTL
       const refreshed = await svc2.get('/v2/apis/today-in-history?force-update=1');
-      expect(((await refreshed.json()) as Body).data).toMatchObject({ date: '2026-11-22', day: 22 });
+      expect(((await refreshed.json()) as Body).data).toMatchObject({ date: '11-22', requested_date: '2026-11-22', day: 22 });
     } finally {
       await svc2.close();
     }
@@ -180,15 +185,15 @@ describeConformance('today-in-history', 'today-in-history on the real recording'
     expect(res.status).toBe(200);
     const body = (await res.json()) as Body;
     expect(body.data?.total).toBe(1);
-    expect(body.data?.list[0]).toMatchObject({
+    expect(body.data?.items[0]).toMatchObject({
       rank: 1,
       year: '1602',
       title: '日本战国女城主立花訚千代逝世',
       event_type: 'death',
       link: 'https://baike.baidu.com/item/%E7%AB%8B%E8%8A%B1%E8%A8%9A%E5%8D%83%E4%BB%A3',
     });
-    expect(body.data?.list[0]?.description).toMatch(/^立花訚千代（たちばな ぎんちよ.*是日本战国时代的女…$/);
-    expect(body.data?.list[0]?.description).not.toContain('<a');
+    expect(body.data?.items[0]?.description).toMatch(/^立花訚千代（たちばな ぎんちよ.*是日本战国时代的女…$/);
+    expect(body.data?.items[0]?.description).not.toContain('<a');
     expect(upstream.unmatched).toEqual([]);
   });
 });

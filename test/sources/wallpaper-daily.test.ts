@@ -37,6 +37,7 @@ describe('wallpaper-daily parse', () => {
       link: 'https://www.bing.com/search?q=%e6%bc%93%e6%b1%9f&form=hpcapt&mkt=zh-cn',
       source: 'page',
       updated_at: now.getTime(),
+      update_date_at: now.getTime(),
     });
     expect(d.description).toMatch(/^清晨的薄雾笼罩着漓江/);
     expect(d.main_text).toContain('花括号}不应打断解析');

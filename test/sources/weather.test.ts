@@ -56,11 +56,23 @@ describe('weather parse', () => {
       precipitation: 0,
       wind_direction: '北风',
       wind_power: '3',
+      weather_icon: 'https://mat1.gtimg.com/qqcdn/xw/tianqi/bigIcon/baitian/00.png',
+      weather_colors: ['#4891FF', '#9AD2F9'],
       observed: '2026-11-21 09:40:00',
       observed_at: Date.parse('2026-11-21T09:40:00+08:00'),
+      updated: '2026-11-21 09:40:00',
+      updated_at: Date.parse('2026-11-21T09:40:00+08:00'),
     });
     expect(d.air_quality).toMatchObject({ aqi: 46, level: 1, quality: '优', pm25: 19, pm10: 45, co: 0.4, rank: 88, total_cities: 374, observed: '2026-11-21 10:00:00' });
-    expect(d.sunrise).toEqual({ date: '2026-11-21', sunrise: '07:04', sunrise_at: Date.parse('2026-11-21T07:04:00+08:00'), sunset: '16:52', sunset_at: Date.parse('2026-11-21T16:52:00+08:00') });
+    expect(d.sunrise).toEqual({
+      date: '2026-11-21',
+      sunrise: '2026-11-21 07:04:00',
+      sunrise_at: Date.parse('2026-11-21T07:04:00+08:00'),
+      sunrise_desc: '07:04',
+      sunset: '2026-11-21 16:52:00',
+      sunset_at: Date.parse('2026-11-21T16:52:00+08:00'),
+      sunset_desc: '16:52',
+    });
     expect(d.life_indices.map((i) => i.key)).toEqual(['clothes', 'umbrella', 'ultraviolet', 'sports', 'cold']);
     expect(d.life_indices[0]).toMatchObject({ name: '穿衣', level: '冷' });
     expect(d.alerts).toEqual([
@@ -81,7 +93,17 @@ describe('weather parse', () => {
     expect(d.daily_forecast.map((x) => x.date)).toEqual(['2026-11-21', '2026-11-22', '2026-11-23']);
     expect(d.daily_forecast[0]).toMatchObject({ weekday: '星期六', day_condition: '晴', night_condition: '晴', max_temperature: 8, min_temperature: -2, day_wind_direction: '北风', aqi: 47, air_quality: '优' });
     expect(d.hourly_forecast).toHaveLength(48);
-    expect(d.hourly_forecast[0]).toEqual({ time: '2026-11-21 10:00', time_at: Date.parse('2026-11-21T10:00:00+08:00'), temperature: 1, condition: '晴', condition_code: '00', wind_direction: '北风', wind_power: '3-4' });
+    expect(d.hourly_forecast[0]).toEqual({
+      time: '2026-11-21 10:00',
+      time_at: Date.parse('2026-11-21T10:00:00+08:00'),
+      datetime: '2026-11-21 10:00',
+      temperature: 1,
+      condition: '晴',
+      condition_code: '00',
+      wind_direction: '北风',
+      wind_power: '3-4',
+      weather_icon: 'https://mat1.gtimg.com/qqcdn/xw/tianqi/smallIcon/baitian/00.png',
+    });
     expect(d.sunrise_sunset.map((s) => s.date)).toEqual(['2026-11-21', '2026-11-22', '2026-11-23']);
     expect(parseForecast(common(), BEIJING, 8, now).daily_forecast).toHaveLength(7);
     expect(validateWeather(d)).toBeUndefined();
@@ -263,11 +285,16 @@ describeConformance('weather', 'weather on the real recording', (dir) => {
       precipitation: 0.1,
       wind_direction: '北风',
       wind_power: '0',
+      // The 2020 recording predates the icon and colour fields.
+      weather_icon: '',
+      weather_colors: [],
       observed: '2020-06-20 08:40:00',
       observed_at: Date.parse('2020-06-20T08:40:00+08:00'),
+      updated: '2020-06-20 08:40:00',
+      updated_at: Date.parse('2020-06-20T08:40:00+08:00'),
     });
     expect(body.data.air_quality).toBeNull();
-    expect(body.data.sunrise).toMatchObject({ date: '2020-06-20', sunrise: '04:50', sunset: '19:01' });
+    expect(body.data.sunrise).toMatchObject({ date: '2020-06-20', sunrise: '2020-06-20 04:50:00', sunrise_desc: '04:50', sunset_desc: '19:01' });
     expect((body.data.life_indices as unknown[]).length).toBe(22);
     expect(body.data.tips).toEqual(['下雨了，出门记得带伞~', '现在的温度比较舒适~']);
   });

@@ -214,6 +214,10 @@ describe('whois through the server', () => {
       created_at: at('2016-04-09T07:31:12Z'),
       expires: '2027-04-09 15:31:12',
       changed_at: at('2026-03-18T02:05:44Z'),
+      // 60s's names: updated is the registration's last change, duration the time since registration.
+      updated: '2026-03-18 10:05:44',
+      updated_at: at('2026-03-18T02:05:44Z'),
+      duration_desc: '10 年 227 天',
       age_days: 3877,
       age_desc: '10 年 227 天',
       registrant: { organization: 'Lanting Books Ltd.', country: 'CN' },
@@ -251,7 +255,7 @@ describe('whois through the server', () => {
       nameservers: ['ns1.yunlan-dns.net', 'ns2.yunlan-dns.net'],
       created_at: at('2019-12-02T10:00:00Z'),
       expires_at: at('2027-12-02T10:00:00Z'),
-      registrant: { name: null, organization: 'Hangzhou Lanting Culture Media Co., Ltd.', email: null, country: 'CN' },
+      registrant: { name: '', organization: 'Hangzhou Lanting Culture Media Co., Ltd.', email: '', country: 'CN' },
       source: 'rdap+whois',
       whois_server: 'whois.yunlan-registrar.net',
     });
@@ -279,6 +283,10 @@ describe('whois through the server', () => {
     await expectError(await svc.get('/v2/apis/whois?domain=8.8.8.8'), 400, /IP address/);
     await expectError(await svc.get('/v2/apis/whois?domain=com.cn'), 400, /registry suffix/);
     await expectError(await svc.get('/v2/apis/whois?domain=bad_name!.com'), 400, /not a valid domain name/);
+    // Every refusal names the parameter and says what is accepted (issue 13: whois?domain=x did not).
+    for (const domain of ['x', '8.8.8.8', 'com.cn', 'bad_name!.com', '%20']) {
+      await expectError(await svc.get(`/v2/apis/whois?domain=${domain}`), 400, /^(Invalid parameter "domain": .*such as example\.|Missing required parameter "domain")/);
+    }
     expect((await sourceStatus(svc, 'whois')).fail_count).toBe(0);
   });
 
