@@ -24,6 +24,7 @@ import type { AnySource } from './kernel/source.ts';
 import type { Store } from './kernel/store.ts';
 import type { AppState } from './http/middleware.ts';
 import type { LimiterFactory } from './http/abuse.ts';
+import { boundConnections } from './http/connection-bounds.ts';
 import { createMetrics } from './http/metrics.ts';
 import { opsFromConfig } from './http/ops.ts';
 import { createGateway, type Gateway } from './gateway/index.ts';
@@ -148,6 +149,7 @@ function assemble(
   const app = createApp({ config, registry, engine, store, log, gateway: gateway.middleware, ops, ...(scheduler ? { scheduler } : {}) });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
+  boundConnections(server, config.values.SERVER_HEADERS_TIMEOUT_MS as number);
 
   let closed = false;
   return {
