@@ -111,8 +111,15 @@ export function createGateway(opts: GatewayOptions): Gateway {
   };
 }
 
+/** This server's address as the connection reached it; never from a header (Host, Origin) the caller sent. */
+function serverBase(ctx: AppContext): string {
+  const { localAddress, localPort } = ctx.req.socket;
+  const host = (localAddress ?? '127.0.0.1').replace(/^::ffff:(?=\d+\.)/, '');
+  return `http://${host.includes(':') ? `[${host}]` : host}:${localPort ?? ''}`;
+}
+
 async function authenticate(ctx: AppContext, family: GatewayFamily, deps: GatewayDeps): Promise<KeyRecord> {
-  const presented = extractKey(ctx.req.headers, new URLSearchParams(ctx.querystring), family);
+  const presented = extractKey(ctx.req.headers, new URLSearchParams(ctx.querystring), family, ctx.req.rawHeaders);
   let key: KeyRecord | undefined;
   try {
     key = KEY_PATTERN.test(presented) ? await deps.keys.findByKey(presented) : undefined;
@@ -134,7 +141,7 @@ async function handle(ctx: AppContext, family: GatewayFamily, unversioned: boole
   let call: GatewayCall | undefined;
   try {
     if (unversioned)
-      throw invalidApiKey(`Invalid URL (${ctx.method} ${ctx.path}): the base URL lacks the version segment. Use ${ctx.origin}/v1 (or /v1beta for the Gemini style) as the base URL.`);
+      throw invalidApiKey(`Invalid URL (${ctx.method} ${ctx.path}): the base URL lacks the version segment. Use ${serverBase(ctx)}/v1 (or /v1beta for the Gemini style) as the base URL.`);
     const key = await authenticate(ctx, family, deps);
     let level = deps.levels.get(key.level);
     if (!level) {

@@ -15,6 +15,8 @@ export interface Route {
   pattern: RegExp;
   /** Whether the route forwards to the upstream (503 when none is configured). */
   upstream: boolean;
+  /** Whether its parameter may hold "/" (written as is or as %2F), e.g. model ids such as Qwen/Qwen2.5-7B-Instruct. */
+  slashInParams?: boolean;
   handle(call: GatewayCall, params: readonly string[]): Promise<void>;
 }
 
@@ -28,7 +30,7 @@ export const routes: readonly Route[] = [
   { name: 'music.tasks', methods: ['GET'], pattern: /^\/v1\/music\/tasks\/([^/]+)$/, upstream: true, handle: musicTask },
   { name: 'music.generations', methods: ['POST'], pattern: /^\/v1\/music\/generations$/, upstream: true, handle: createMusicTask },
   { name: 'models.list', methods: ['GET'], pattern: /^\/v1\/models$/, upstream: true, handle: listModels },
-  { name: 'models.retrieve', methods: ['GET'], pattern: /^\/v1\/models\/([^/]+)$/, upstream: true, handle: retrieveModel },
+  { name: 'models.retrieve', methods: ['GET'], pattern: /^\/v1\/models\/(.+)$/, upstream: true, slashInParams: true, handle: retrieveModel },
   { name: 'billing.subscription', methods: ['GET'], pattern: /^\/v1\/dashboard\/billing\/subscription$/, upstream: false, handle: billingSubscription },
   { name: 'billing.usage', methods: ['GET'], pattern: /^\/v1\/dashboard\/billing\/usage$/, upstream: false, handle: billingUsage },
   { name: 'images.generations', methods: ['POST'], pattern: /^\/v1\/images\/(?:generations|variations)$/, upstream: true, handle: passThrough },
@@ -56,9 +58,12 @@ export type RouteMatch = { route: Route; params: string[] } | { allowed: readonl
 const UNSAFE_PATH = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)|%2f|%5c|\\/i;
 
 export function matchRoute(method: string, path: string): RouteMatch {
-  if (UNSAFE_PATH.test(path)) return undefined;
+  const unsafe = UNSAFE_PATH.test(path);
+  // Routes whose parameter may hold "/" read %2F as "/"; dot segments hidden behind it are still found.
+  const unsafeWithSlashes = UNSAFE_PATH.test(path.replace(/%2f/gi, '/'));
   const allowed = new Set<string>();
   for (const route of routes) {
+    if (route.slashInParams ? unsafeWithSlashes : unsafe) continue;
     const m = route.pattern.exec(path);
     if (!m) continue;
     if (route.methods.includes(method)) return { route, params: m.slice(1).map((p) => p ?? '') };
