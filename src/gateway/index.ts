@@ -19,7 +19,8 @@ import { ipPermitted, quotaExhausted } from './policy.ts';
 import { familyOf, matchRoute } from './routes/index.ts';
 import { gatewaySettings } from './settings.ts';
 import type { GatewayStore } from './store.ts';
-import { ClientGone, UpstreamClient } from './upstream.ts';
+import { ClientGone } from './upstream.ts';
+import { UpstreamPool, type UpstreamAttempt, type UpstreamStatus } from './upstream-pool.ts';
 import { estimateTokens, type UsageLog, type UsageRow } from './usage.ts';
 
 export interface Gateway {
@@ -27,6 +28,8 @@ export interface Gateway {
   keys: KeyStore;
   usage: UsageLog;
   levels: Levels;
+  /** Each upstream's state, latency and errors (empty without upstreams). */
+  upstreams(): UpstreamStatus[];
   close(): Promise<void>;
 }
 
@@ -55,13 +58,24 @@ export interface GatewayOptions {
   log: Logger;
   /** Sees every usage row once it is written (the metrics count tokens and 429s with it). */
   onUsage?: ((row: UsageRow) => void) | undefined;
+  /** Sees every attempt on an upstream (the metrics time them and count failures). */
+  onUpstreamAttempt?: ((attempt: UpstreamAttempt) => void) | undefined;
 }
 
 export function createGateway(opts: GatewayOptions): Gateway {
   const settings = gatewaySettings(opts.config);
   const levels = levelsFromSettings(settings);
-  const upstream = settings.upstreamBaseUrl
-    ? new UpstreamClient({ baseUrl: settings.upstreamBaseUrl, apiKey: settings.upstreamApiKey, firstByteTimeoutMs: settings.firstByteTimeoutMs, idleTimeoutMs: settings.idleTimeoutMs })
+  const log = opts.log.child({ part: 'gateway' });
+  const upstream = settings.upstreams.length
+    ? new UpstreamPool({
+        upstreams: settings.upstreams,
+        firstByteTimeoutMs: settings.firstByteTimeoutMs,
+        idleTimeoutMs: settings.idleTimeoutMs,
+        attempts: settings.upstreamAttempts,
+        cooldownMs: settings.upstreamCooldownMs,
+        onAttempt: opts.onUpstreamAttempt,
+        onFailover: (from, reason) => log.warn({ upstream: from, reason }, 'upstream failed; trying the next one'),
+      })
     : undefined;
   const deps: GatewayDeps = {
     settings,
@@ -71,7 +85,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     usage: opts.store.usage,
     tasks: opts.store.tasks,
     upstream,
-    log: opts.log.child({ part: 'gateway' }),
+    log,
     onUsage: opts.onUsage,
   };
   let closed = false;
@@ -103,6 +117,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     keys: deps.keys,
     usage: deps.usage,
     levels,
+    upstreams: () => upstream?.status() ?? [],
     async close() {
       closed = true;
       await Promise.all(accounting);
