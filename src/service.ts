@@ -27,6 +27,7 @@ import type { LimiterFactory } from './http/abuse.ts';
 import { boundConnections } from './http/connection-bounds.ts';
 import { createMetrics } from './http/metrics.ts';
 import { opsFromConfig } from './http/ops.ts';
+import { upstreamMetrics } from './http/upstream-metrics.ts';
 import { createGateway, type Gateway } from './gateway/index.ts';
 import { gatewaySettings } from './gateway/settings.ts';
 import { openPgGatewayStore, openSqliteGatewayStore, type GatewayStore } from './gateway/store.ts';
@@ -144,7 +145,8 @@ function assemble(
         scheduleOverrides: overrides,
       })
     : undefined;
-  const gateway = createGateway({ config, store: gatewayStore, createLimiter: backends.createLimiter, log, onUsage: metrics?.gatewayUsage });
+  const upstreamObserver = metrics ? upstreamMetrics(metrics.registry, config.aiUpstreams.map((u) => u.name), () => gateway.upstreams()) : undefined;
+  const gateway = createGateway({ config, store: gatewayStore, createLimiter: backends.createLimiter, log, onUsage: metrics?.gatewayUsage, onUpstreamAttempt: upstreamObserver?.observe });
   const ops = opsFromConfig({ config, gateway, metrics, limiters: opts.limiters ?? decisionLimiters(backends.createLimiter), ...(opts.now ? { now: opts.now } : {}) });
   const app = createApp({ config, registry, engine, store, log, gateway: gateway.middleware, ops, ...(scheduler ? { scheduler } : {}) });
   const server = http.createServer(app.callback());

@@ -11,7 +11,7 @@
 import { Readable } from 'node:stream';
 import { GatewayError, type GatewayFamily } from './errors.ts';
 import { modelPermitted } from './policy.ts';
-import { ClientGone, UpstreamClient, type UpstreamResponse } from './upstream.ts';
+import { ClientGone, discardBody, UpstreamClient, type UpstreamResponse } from './upstream.ts';
 import type { UpstreamSpec } from './upstream-settings.ts';
 
 export type UpstreamState = 'up' | 'cooling' | 'half-open';
@@ -212,7 +212,7 @@ export class UpstreamPool {
         const kind: FailureKind = up.status === 429 ? 'status_429' : 'status_5xx';
         this.fail(m, kind, `HTTP ${up.status}`, ms);
         if (more && body.replayable) {
-          up.body.destroy();
+          discardBody(up.body);
           this.opts.onFailover?.(m.spec.name, kind);
           continue;
         }
