@@ -287,7 +287,7 @@ describe('AI_UPSTREAMS: model lists and weights; AI_UPSTREAM_BASE_URL as a list'
       const openai = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: (await makeKey(h.svc)).key, maxRetries: 0 });
       await openai.chat.completions.create(CHAT);
       expect([chatCount(a), chatCount(b)]).toEqual([1, 0]);
-      a.script('POST', '/v1/chat/completions', (_req, res) => res.socket?.destroy());
+      a.script('POST', '/v1/chat/completions', (_req, res) => void res.socket?.destroy());
       await openai.chat.completions.create(CHAT);
       expect([chatCount(a), chatCount(b)]).toEqual([2, 1]);
       const names = Object.keys(await upstreamStatus(h));
