@@ -7,7 +7,9 @@
  *   1. added latency of a non-streamed chat completion (p50/p99 of sequential requests; req/s at 50 connections);
  *   2. added time to the first streamed event (upstream sends it after 100 ms);
  *   3. 100 concurrent streams of 200 events 20 ms apart: events/s, gateway peak RSS, events
- *      delivered and their spacing.
+ *      delivered and their spacing;
+ *   4. the added latency of (1) with two upstreams configured (the primary healthy, so the
+ *      backup gets nothing), next to one upstream, measured in alternating rounds.
  * Prints markdown tables.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -255,9 +257,35 @@ async function main(): Promise<void> {
   console.log(`\nGateway process RSS after start: ${((gw.ready.rssKb ?? NaN) / 1024).toFixed(0)} MiB; peak over the whole run: ${(maxRssKb / 1024).toFixed(0)} MiB.\n`);
 
   await agent.close();
-  gw.proc.send({ type: 'stop' });
-  up.proc.send({ type: 'stop' });
-  await Promise.all([new Promise((r) => gw.proc.once('exit', r)), new Promise((r) => up.proc.once('exit', r))]);
+
+  // 4. Two upstreams (AI_UPSTREAM_BASE_URL="primary,backup"), the primary healthy.
+  const backup = await start('upstream');
+  const gw2 = await start('gateway', [`--upstream=${upstreamUrl},http://127.0.0.1:${backup.ready.port}`]);
+  const pair = [
+    { name: 'direct to upstream', url: upstreamUrl, headers: {} as Record<string, string>, ms: [] as number[], rps: [] as number[] },
+    { name: 'gateway, one upstream', url: gatewayUrl, headers: auth, ms: [] as number[], rps: [] as number[] },
+    { name: 'gateway, two upstreams', url: `http://127.0.0.1:${gw2.ready.port}`, headers: { authorization: `Bearer ${gw2.ready.key!}` }, ms: [] as number[], rps: [] as number[] },
+  ];
+  const seq = new Agent({ connections: 1 });
+  for (let round = 0; round < 4; round++)
+    for (const t of pair) {
+      t.ms.push(...(await latencies(seq, `${t.url}/v1/chat/completions`, t.headers, 800)));
+      t.rps.push((await nonStreamed(`${t.url}/v1/chat/completions`, t.headers, 50)).requests.average);
+    }
+  await seq.close();
+  console.log(`\n### Gateway: two upstreams, primary healthy (4 alternating rounds of 800 sequential requests and ${DURATION} s at 50 connections)\n`);
+  console.log('| path | p50 ms | p99 ms | added p50 ms | added p99 ms | req/s (50 conns, mean of rounds) |');
+  console.log('| --- | --- | --- | --- | --- | --- |');
+  for (const t of pair) t.ms.sort((a, b) => a - b);
+  const [direct, single, double] = pair as [(typeof pair)[0], (typeof pair)[0], (typeof pair)[0]];
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  for (const t of pair)
+    console.log(`| ${t.name} | ${fmt(pct(t.ms, 50))} | ${fmt(pct(t.ms, 99))} | ${t === direct ? '—' : `+${fmt(pct(t.ms, 50) - pct(direct.ms, 50))}`} | ${t === direct ? '—' : `+${fmt(pct(t.ms, 99) - pct(direct.ms, 99))}`} | ${Math.round(mean(t.rps))} |`);
+  const added = (t: typeof direct, p: number) => pct(t.ms, p) - pct(direct.ms, p);
+  console.log(`\nTwo upstreams ÷ one upstream, same run: added p50 ×${fmt(added(double, 50) / added(single, 50))}, added p99 ×${fmt(added(double, 99) / added(single, 99))}, req/s ×${fmt(mean(double.rps) / mean(single.rps))}.\n`);
+
+  for (const p of [gw, gw2, up, backup]) p.proc.send({ type: 'stop' });
+  await Promise.all([gw, gw2, up, backup].map((p) => new Promise((r) => p.proc.once('exit', r))));
 }
 
 if (ROLE === 'upstream') await runUpstream();

@@ -189,7 +189,8 @@ export default defineSource({
     const provider = (ctx.env('SOURCE_FANYI_PROVIDER') ?? 'gateway').trim().toLowerCase();
     if (provider === 'none') throw new SourceError('config', 'translation is switched off (SOURCE_FANYI_PROVIDER=none); set it to gateway and configure AI_UPSTREAM_BASE_URL and AI_UPSTREAM_API_KEY');
     if (provider !== 'gateway') throw new SourceError('config', `SOURCE_FANYI_PROVIDER must be gateway or none, not "${provider}"`);
-    const base = ctx.env('AI_UPSTREAM_BASE_URL')?.trim().replace(/\/+$/, '');
+    // The first upstream when AI_UPSTREAM_BASE_URL lists several.
+    const base = ctx.env('AI_UPSTREAM_BASE_URL')?.split(',')[0]?.trim().replace(/\/+$/, '');
     if (!base) throw new SourceError('config', 'AI_UPSTREAM_BASE_URL is not set: the gateway translation provider needs the root URL of the model gateway');
     const key = ctx.env('AI_UPSTREAM_API_KEY')?.trim();
     if (!key) throw new SourceError('config', 'AI_UPSTREAM_API_KEY is not set: the gateway translation provider needs the credential of the model gateway');

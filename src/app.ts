@@ -66,7 +66,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   if (checkAbuse) app.use(limitApisRequests(checkAbuse));
   const startedAt = deps.startedAt ?? Date.now();
   const apis = createApisRouter(deps);
-  const meta = createMetaRouter({ ...deps, now: deps.engine.now, startedAt });
+  const meta = createMetaRouter({ ...deps, now: deps.engine.now, startedAt, upstreams: deps.ops?.upstreams });
   const exact = exactPathIndex(apis.router);
   app.use(routesWithExactPaths(apis.router, exact));
   app.fastPath = apisFastPath({ app: app as unknown as KoaInternals, log: deps.log, metrics: deps.ops?.metrics, checkAbuse, router: apis.router, exact, answers: apis.answers });

@@ -4,6 +4,7 @@
  * throws a single `ConfigError` listing every bad value. The README table is tested against
  * this list, so a variable cannot be added without being documented.
  */
+import { parseUpstreams, type UpstreamSpec } from './gateway/upstream-settings.ts';
 
 export type SettingKind =
   | { type: 'string' }
@@ -39,6 +40,7 @@ export const settings = [
   { name: 'HTTP_TIMEOUT_MS', kind: { type: 'int', min: 100, max: 300000 }, default: '10000', doc: 'Timeout of one upstream request.' },
   { name: 'HTTP_RETRY', kind: { type: 'int', min: 0, max: 5 }, default: '2', doc: 'Retries of an idempotent upstream request on network errors, 408, 429 and 5xx.' },
   { name: 'HTTP_MAX_BYTES', kind: { type: 'int', min: 1024, max: 104857600 }, default: '10485760', doc: 'Largest upstream response body accepted (bytes).' },
+  { name: 'SERVER_HEADERS_TIMEOUT_MS', kind: { type: 'int', min: 100, max: 300000 }, default: '20000', doc: 'A client connection must send its request headers within this time (silent connections included), else it is closed.' },
   { name: 'FORCE_UPDATE_INTERVAL_SEC', kind: { type: 'int', min: 0, max: 86400 }, default: '60', doc: '`force-update` refetches at most once per this many seconds per source and parameters.' },
   // Operations (issue #7): abuse limits on /v2/apis, the key console, metrics.
   { name: 'APIS_RATE_LIMIT', kind: { type: 'int', min: 0, max: 1000000 }, default: '600', doc: 'Requests one client IP may make to /v2/apis per `APIS_RATE_WINDOW_SEC` (0 = no limit); beyond it: 429 envelope with `Retry-After`.' },
@@ -48,7 +50,10 @@ export const settings = [
   { name: 'APIS_REQUIRE_KEY', kind: { type: 'bool' }, default: 'false', doc: '`true` = /v2/apis also requires a gateway key (`Authorization: Bearer sk-…`, the keys of `npm run keys`; revoked, expired or IP-restricted keys are refused); otherwise 401 envelope.' },
   { name: 'CONSOLE_ADMIN_TOKEN', kind: { type: 'string' }, secret: true, doc: 'Admin token (at least 16 characters) of the key console at /console. Unset = the console is off (404).' },
   { name: 'METRICS_ENABLED', kind: { type: 'bool' }, default: 'true', doc: '`false` = no /metrics route (Prometheus text format).' },
-  { name: 'AI_UPSTREAM_BASE_URL', kind: { type: 'url' }, doc: 'Root URL of the upstream model gateway for `/v1` and `/v1beta` (the incoming path is appended).' },
+  { name: 'AI_UPSTREAM_BASE_URL', kind: { type: 'string' }, doc: 'Root URL of the upstream model gateway for `/v1` and `/v1beta` (the incoming path is appended). Several upstreams: a comma-separated list, tried in that order (the first is the primary; see "Several upstreams").' },
+  { name: 'AI_UPSTREAMS', kind: { type: 'string' }, secret: true, doc: 'Instead of AI_UPSTREAM_BASE_URL: a JSON array (or the path of a JSON file) of upstreams `{"url", "name"?, "key"?, "weight"?, "models"?}`, tried in order; see "Several upstreams".' },
+  { name: 'AI_UPSTREAM_ATTEMPTS', kind: { type: 'int', min: 1, max: 10 }, default: '3', doc: 'Most upstreams one request is tried on (connection errors, timeouts, 5xx and 429 before the first byte go to the next).' },
+  { name: 'AI_UPSTREAM_COOLDOWN_MS', kind: { type: 'int', min: 100, max: 3600000 }, default: '30000', doc: 'A failing upstream is taken out for this long, then one request probes it back (half-open).' },
   { name: 'AI_UPSTREAM_API_KEY', kind: { type: 'string' }, secret: true, doc: 'Credential sent to the upstream model gateway.' },
   { name: 'AI_KEY_PEPPER', kind: { type: 'string' }, secret: true, doc: 'Secret (at least 16 characters) mixed into the HMAC-SHA256 of every gateway key. Unset: a random pepper is generated once and kept in the database (table `gateway_meta`). Changing it invalidates every key.' },
   { name: 'AI_FIRST_BYTE_TIMEOUT_MS', kind: { type: 'int', min: 100, max: 3600000 }, default: '60000', doc: 'Longest wait for the upstream response headers; beyond it the gateway answers 504.' },
@@ -102,8 +107,11 @@ export interface Config {
   httpRetry: number;
   httpMaxBytes: number;
   forceUpdateIntervalSec: number;
+  /** The first upstream's URL. */
   aiUpstreamBaseUrl: string | undefined;
   aiUpstreamApiKey: string | undefined;
+  /** Every upstream of /v1, in order (AI_UPSTREAM_BASE_URL or AI_UPSTREAMS). */
+  aiUpstreams: UpstreamSpec[];
   /** Every declared setting by env name, parsed (core and `extra`). */
   values: Readonly<Record<string, ConfigValue>>;
   /** The raw environment, for `SOURCE_*` lookups declared by sources. */
@@ -162,8 +170,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (r.problem) problems.push(r.problem);
     else values[s.name] = r.value;
   }
-  if (problems.length) throw new ConfigError(problems);
   const v = <T extends ConfigValue>(name: SettingName) => values[name] as T;
+  const aiUpstreams = parseUpstreams({ baseUrls: v<string | undefined>('AI_UPSTREAM_BASE_URL'), json: v<string | undefined>('AI_UPSTREAMS'), apiKey: v<string | undefined>('AI_UPSTREAM_API_KEY') }, problems);
+  if (problems.length) throw new ConfigError(problems);
   return Object.freeze({
     port: v<number>('PORT'),
     host: v<string>('HOST'),
@@ -181,8 +190,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     httpRetry: v<number>('HTTP_RETRY'),
     httpMaxBytes: v<number>('HTTP_MAX_BYTES'),
     forceUpdateIntervalSec: v<number>('FORCE_UPDATE_INTERVAL_SEC'),
-    aiUpstreamBaseUrl: v<string | undefined>('AI_UPSTREAM_BASE_URL'),
+    aiUpstreamBaseUrl: aiUpstreams[0]?.url,
     aiUpstreamApiKey: v<string | undefined>('AI_UPSTREAM_API_KEY'),
+    aiUpstreams,
     values: Object.freeze(values),
     env: Object.freeze({ ...env }),
   });

@@ -24,8 +24,10 @@ import type { AnySource } from './kernel/source.ts';
 import type { Store } from './kernel/store.ts';
 import type { AppState } from './http/middleware.ts';
 import type { LimiterFactory } from './http/abuse.ts';
+import { boundConnections } from './http/connection-bounds.ts';
 import { createMetrics } from './http/metrics.ts';
 import { opsFromConfig } from './http/ops.ts';
+import { upstreamMetrics } from './http/upstream-metrics.ts';
 import { createGateway, type Gateway } from './gateway/index.ts';
 import { gatewaySettings } from './gateway/settings.ts';
 import { openPgGatewayStore, openSqliteGatewayStore, type GatewayStore } from './gateway/store.ts';
@@ -143,11 +145,13 @@ function assemble(
         scheduleOverrides: overrides,
       })
     : undefined;
-  const gateway = createGateway({ config, store: gatewayStore, createLimiter: backends.createLimiter, log, onUsage: metrics?.gatewayUsage });
+  const upstreamObserver = metrics ? upstreamMetrics(metrics.registry, config.aiUpstreams.map((u) => u.name), () => gateway.upstreams()) : undefined;
+  const gateway = createGateway({ config, store: gatewayStore, createLimiter: backends.createLimiter, log, onUsage: metrics?.gatewayUsage, onUpstreamAttempt: upstreamObserver?.observe });
   const ops = opsFromConfig({ config, gateway, metrics, limiters: opts.limiters ?? decisionLimiters(backends.createLimiter), ...(opts.now ? { now: opts.now } : {}) });
   const app = createApp({ config, registry, engine, store, log, gateway: gateway.middleware, ops, ...(scheduler ? { scheduler } : {}) });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
+  boundConnections(server, config.values.SERVER_HEADERS_TIMEOUT_MS as number);
 
   let closed = false;
   return {

@@ -18,8 +18,19 @@ function single(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v.join(', ') : v;
 }
 
-/** The key the caller presented; throws a 401 GatewayError when it is missing or malformed. */
-export function extractKey(headers: IncomingHttpHeaders, query: URLSearchParams, family: AuthFamily): string {
+/** How many times a header occurs (Node keeps only the first `Authorization` in `headers`). */
+function occurrences(rawHeaders: readonly string[], name: string): number {
+  let n = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === name) n++;
+  return n;
+}
+
+/**
+ * The key the caller presented; throws a 401 GatewayError when it is missing or malformed.
+ * `rawHeaders` (the request's) lets it refuse a request carrying several Authorization headers.
+ */
+export function extractKey(headers: IncomingHttpHeaders, query: URLSearchParams, family: AuthFamily, rawHeaders?: readonly string[]): string {
+  if (rawHeaders && occurrences(rawHeaders, 'authorization') > 1) throw invalidApiKey('Send exactly one Authorization header: this request carries several.');
   const auth = single(headers.authorization);
   if (auth !== undefined) {
     const m = BEARER.exec(auth);

@@ -20,7 +20,8 @@ import { NOTHING_CONSUMED, type Consumption, type PriceTable } from './prices.ts
 import type { GatewaySettings } from './settings.ts';
 import { relayStream } from './stream.ts';
 import type { TaskStore } from './tasks.ts';
-import { ClientGone, classifyUpstreamFailure, headerValue, type UpstreamClient, type UpstreamResponse } from './upstream.ts';
+import { ClientGone, classifyUpstreamFailure, headerValue, type UpstreamResponse } from './upstream.ts';
+import type { UpstreamPool } from './upstream-pool.ts';
 import { geminiOutputChars, geminiUsage, openAiOutputChars, openAiUsage, type EndReason, type TokenUsage, type UsageLog, type UsageRow } from './usage.ts';
 import type { KeyStore } from './keys.ts';
 
@@ -32,7 +33,7 @@ export interface GatewayDeps {
   limits: RateLimits;
   usage: UsageLog;
   tasks: TaskStore;
-  upstream: UpstreamClient | undefined;
+  upstream: UpstreamPool | undefined;
   log: Logger;
   onUsage: ((row: UsageRow) => void) | undefined;
 }
@@ -227,15 +228,14 @@ export class GatewayCall {
     return q ? `${this.ctx.path}?${q}` : this.ctx.path;
   }
 
-  upstream(): UpstreamClient {
+  upstream(): UpstreamPool {
     if (!this.deps.upstream) throw upstreamNotConfigured();
     return this.deps.upstream;
   }
 
   async send(o: SendOptions = {}): Promise<UpstreamResponse> {
-    const client = this.upstream();
+    const pool = this.upstream();
     const headers: Record<string, string> = {
-      ...client.authHeaders(this.family),
       accept: this.ctx.get('accept') || '*/*',
       'accept-encoding': 'identity',
       'x-request-id': this.ctx.state.rid,
@@ -245,7 +245,7 @@ export class GatewayCall {
     const ua = this.ctx.get('user-agent');
     if (ua) headers['user-agent'] = ua;
     const signal = o.signal ? AbortSignal.any([this.abort.signal, o.signal]) : this.abort.signal;
-    const up = await client.send({ method: o.method ?? this.ctx.method, path: o.path ?? this.upstreamPath(), headers, body: o.body, signal });
+    const up = await pool.send({ family: this.family, model: this.model, method: o.method ?? this.ctx.method, path: o.path ?? this.upstreamPath(), headers, body: o.body, signal });
     this.upstreamStatus = up.status;
     this.ttfbMs = Math.round(performance.now() - this.started);
     return up;

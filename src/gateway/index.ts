@@ -21,7 +21,8 @@ import { loadPrices, usdToMicros, type PriceTable } from './prices.ts';
 import { familyOf, matchRoute } from './routes/index.ts';
 import { gatewaySettings } from './settings.ts';
 import type { GatewayStore } from './store.ts';
-import { ClientGone, UpstreamClient } from './upstream.ts';
+import { ClientGone } from './upstream.ts';
+import { UpstreamPool, type UpstreamAttempt, type UpstreamStatus } from './upstream-pool.ts';
 import { estimateTokens, type UsageLog, type UsageRow } from './usage.ts';
 import { billedUnits } from './billing.ts';
 
@@ -31,6 +32,8 @@ export interface Gateway {
   usage: UsageLog;
   levels: Levels;
   prices: PriceTable;
+  /** Each upstream's state, latency and errors (empty without upstreams). */
+  upstreams(): UpstreamStatus[];
   close(): Promise<void>;
 }
 
@@ -59,14 +62,25 @@ export interface GatewayOptions {
   log: Logger;
   /** Sees every usage row once it is written (the metrics count tokens and 429s with it). */
   onUsage?: ((row: UsageRow) => void) | undefined;
+  /** Sees every attempt on an upstream (the metrics time them and count failures). */
+  onUpstreamAttempt?: ((attempt: UpstreamAttempt) => void) | undefined;
 }
 
 export function createGateway(opts: GatewayOptions): Gateway {
   const settings = gatewaySettings(opts.config);
   const levels = levelsFromSettings(settings);
   const prices = loadPrices({ json: settings.pricesJson, file: settings.pricesFile });
-  const upstream = settings.upstreamBaseUrl
-    ? new UpstreamClient({ baseUrl: settings.upstreamBaseUrl, apiKey: settings.upstreamApiKey, firstByteTimeoutMs: settings.firstByteTimeoutMs, idleTimeoutMs: settings.idleTimeoutMs })
+  const log = opts.log.child({ part: 'gateway' });
+  const upstream = settings.upstreams.length
+    ? new UpstreamPool({
+        upstreams: settings.upstreams,
+        firstByteTimeoutMs: settings.firstByteTimeoutMs,
+        idleTimeoutMs: settings.idleTimeoutMs,
+        attempts: settings.upstreamAttempts,
+        cooldownMs: settings.upstreamCooldownMs,
+        onAttempt: opts.onUpstreamAttempt,
+        onFailover: (from, reason) => log.warn({ upstream: from, reason }, 'upstream failed; trying the next one'),
+      })
     : undefined;
   const deps: GatewayDeps = {
     settings,
@@ -77,7 +91,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     usage: opts.store.usage,
     tasks: opts.store.tasks,
     upstream,
-    log: opts.log.child({ part: 'gateway' }),
+    log,
     onUsage: opts.onUsage,
   };
   let closed = false;
@@ -110,6 +124,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     usage: deps.usage,
     levels,
     prices,
+    upstreams: () => upstream?.status() ?? [],
     async close() {
       closed = true;
       await Promise.all(accounting);
@@ -118,8 +133,15 @@ export function createGateway(opts: GatewayOptions): Gateway {
   };
 }
 
+/** This server's address as the connection reached it; never from a header (Host, Origin) the caller sent. */
+function serverBase(ctx: AppContext): string {
+  const { localAddress, localPort } = ctx.req.socket;
+  const host = (localAddress ?? '127.0.0.1').replace(/^::ffff:(?=\d+\.)/, '');
+  return `http://${host.includes(':') ? `[${host}]` : host}:${localPort ?? ''}`;
+}
+
 async function authenticate(ctx: AppContext, family: GatewayFamily, deps: GatewayDeps): Promise<KeyRecord> {
-  const presented = extractKey(ctx.req.headers, new URLSearchParams(ctx.querystring), family);
+  const presented = extractKey(ctx.req.headers, new URLSearchParams(ctx.querystring), family, ctx.req.rawHeaders);
   let key: KeyRecord | undefined;
   try {
     key = KEY_PATTERN.test(presented) ? await deps.keys.findByKey(presented) : undefined;
@@ -141,7 +163,7 @@ async function handle(ctx: AppContext, family: GatewayFamily, unversioned: boole
   let call: GatewayCall | undefined;
   try {
     if (unversioned)
-      throw invalidApiKey(`Invalid URL (${ctx.method} ${ctx.path}): the base URL lacks the version segment. Use ${ctx.origin}/v1 (or /v1beta for the Gemini style) as the base URL.`);
+      throw invalidApiKey(`Invalid URL (${ctx.method} ${ctx.path}): the base URL lacks the version segment. Use ${serverBase(ctx)}/v1 (or /v1beta for the Gemini style) as the base URL.`);
     const key = await authenticate(ctx, family, deps);
     let level = deps.levels.get(key.level);
     if (!level) {

@@ -107,6 +107,7 @@ export function gateMultipart(req: IncomingMessage, opts: { maxBytes: number; ch
     failure = err;
     settle.reject(err);
   };
+  const unreadable = (err: Error): void => fail(badRequest(`The multipart body cannot be read: ${err.message}.`, null, 'invalid_multipart'));
 
   const counter = new ByteCounter(opts.maxBytes);
   const upstreamBody = new HoldBack(boundary.length + 64, done);
@@ -121,11 +122,13 @@ export function gateMultipart(req: IncomingMessage, opts: { maxBytes: number; ch
     files.push(file);
     stream.on('data', (d: Buffer) => (file.size += d.length));
     stream.on('limit', () => fail(tooLarge(opts.maxBytes)));
+    // A body that ends inside this part fails the part's stream too ("Unexpected end of form").
+    stream.on('error', unreadable);
   });
   bb.on('filesLimit', () => fail(badRequest(`Too many files: at most ${FORM_LIMITS.files}.`)));
   bb.on('fieldsLimit', () => fail(badRequest(`Too many form fields: at most ${FORM_LIMITS.fields}.`)));
   bb.on('partsLimit', () => fail(badRequest(`Too many form parts: at most ${FORM_LIMITS.parts}.`)));
-  bb.on('error', (err: Error) => fail(badRequest(`The multipart body cannot be read: ${err.message}.`, null, 'invalid_multipart')));
+  bb.on('error', unreadable);
   bb.on('close', () => {
     if (failure) return;
     const form: FormSummary = { fields, files, bytes: counter.bytes };
@@ -141,6 +144,7 @@ export function gateMultipart(req: IncomingMessage, opts: { maxBytes: number; ch
     bb.destroy();
   });
   req.on('aborted', () => fail(badRequest('The upload was interrupted.', null, 'invalid_multipart')));
+  req.on('error', () => fail(badRequest('The upload was interrupted.', null, 'invalid_multipart')));
 
   req.pipe(counter);
   counter.pipe(upstreamBody);

@@ -1,9 +1,12 @@
 /** The gateway's settings, read from the one config loader (declared in src/config.ts). */
 import type { Config, ConfigValue } from '../config.ts';
+import type { UpstreamSpec } from './upstream-settings.ts';
 
 export interface GatewaySettings {
-  upstreamBaseUrl: string | undefined;
-  upstreamApiKey: string | undefined;
+  /** The upstreams, in order (empty = none configured). */
+  upstreams: UpstreamSpec[];
+  upstreamAttempts: number;
+  upstreamCooldownMs: number;
   keyPepper: string | undefined;
   firstByteTimeoutMs: number;
   idleTimeoutMs: number;
@@ -33,8 +36,9 @@ function str(values: Readonly<Record<string, ConfigValue>>, name: string): strin
 export function gatewaySettings(config: Config): GatewaySettings {
   const v = config.values;
   return {
-    upstreamBaseUrl: config.aiUpstreamBaseUrl,
-    upstreamApiKey: config.aiUpstreamApiKey,
+    upstreams: config.aiUpstreams,
+    upstreamAttempts: num(v, 'AI_UPSTREAM_ATTEMPTS'),
+    upstreamCooldownMs: num(v, 'AI_UPSTREAM_COOLDOWN_MS'),
     keyPepper: str(v, 'AI_KEY_PEPPER'),
     firstByteTimeoutMs: num(v, 'AI_FIRST_BYTE_TIMEOUT_MS'),
     idleTimeoutMs: num(v, 'AI_PROXY_TIMEOUT_MS'),

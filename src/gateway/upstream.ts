@@ -33,6 +33,12 @@ export class ClientGone extends Error {
   }
 }
 
+/** Drop a response body unread. (undici reports a body destroyed before its end as an 'error'.) */
+export function discardBody(body: Readable): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
 export function headerValue(headers: UpstreamHeaders, name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;

@@ -1,5 +1,6 @@
 /** Service routes outside the catalogue: `/`, `/healthz`, `/v2/status`. */
 import { Router } from '@koa/router';
+import type { UpstreamStatus } from '../gateway/upstream-pool.ts';
 import type { Registry } from '../kernel/registry.ts';
 import type { Scheduler } from '../kernel/scheduler.ts';
 import type { Store } from '../kernel/store.ts';
@@ -57,7 +58,14 @@ export async function sourceStatuses(deps: { registry: Registry; store: Store; s
   });
 }
 
-export function createMetaRouter(deps: { registry: Registry; store: Store; scheduler?: Scheduler | undefined; now: () => number; startedAt: number }): Router<AppState> {
+export function createMetaRouter(deps: {
+  registry: Registry;
+  store: Store;
+  scheduler?: Scheduler | undefined;
+  now: () => number;
+  startedAt: number;
+  upstreams?: (() => UpstreamStatus[]) | undefined;
+}): Router<AppState> {
   const router = new Router<AppState>();
   router.get('/', (ctx) => {
     ctx.body = {
@@ -92,6 +100,7 @@ export function createMetaRouter(deps: { registry: Registry; store: Store; sched
         scheduler: deps.scheduler ? 'running' : 'disabled',
         summary: Object.fromEntries(['fresh', 'stale', 'failing', 'down', 'idle', 'local'].map((k) => [k, sources.filter((s) => s.state === k).length])),
         sources,
+        gateway: { upstreams: deps.upstreams?.() ?? [] },
       },
     };
   });

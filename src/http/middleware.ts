@@ -83,6 +83,8 @@ export function errorHandler() {
       const out = renderError(status, message, ctx.state.encoding);
       ctx.status = status;
       for (const [k, v] of Object.entries(e?.headers ?? {})) ctx.set(k, v);
+      // The body was refused unread: the connection cannot carry another request.
+      if (status === 413) ctx.set('Connection', 'close');
       ctx.type = out.type;
       ctx.body = out.body;
     }

@@ -6,6 +6,7 @@ import type { Router } from '@koa/router';
 import type { Config } from '../config.ts';
 import type { KeyStore } from '../gateway/keys.ts';
 import type { Levels } from '../gateway/levels.ts';
+import type { UpstreamStatus } from '../gateway/upstream-pool.ts';
 import type { Registry } from '../kernel/registry.ts';
 import type { Scheduler } from '../kernel/scheduler.ts';
 import type { Store } from '../kernel/store.ts';
@@ -23,10 +24,12 @@ export interface OpsDeps {
   abuse?: { settings: AbuseSettings; limiters?: LimiterFactory | undefined; verifyKey?: KeyVerifier | undefined } | undefined;
   /** The key console; undefined = off (404). */
   console?: ConsoleDeps | undefined;
+  /** The gateway's upstreams for /v2/status and /status. */
+  upstreams?: (() => UpstreamStatus[]) | undefined;
 }
 
 /** Read the operations settings; `gateway` gives the key store shared with /v1 and `npm run keys`. */
-export function opsFromConfig(opts: { config: Config; gateway?: { keys: KeyStore; levels: Levels } | undefined; metrics?: Metrics | undefined; limiters?: LimiterFactory | undefined; now?: () => number }): OpsDeps {
+export function opsFromConfig(opts: { config: Config; gateway?: { keys: KeyStore; levels: Levels; upstreams?: () => UpstreamStatus[] } | undefined; metrics?: Metrics | undefined; limiters?: LimiterFactory | undefined; now?: () => number }): OpsDeps {
   const { config, gateway } = opts;
   const token = config.values.CONSOLE_ADMIN_TOKEN;
   return {
@@ -36,6 +39,7 @@ export function opsFromConfig(opts: { config: Config; gateway?: { keys: KeyStore
       limiters: opts.limiters,
       verifyKey: gateway ? keyVerifier(gateway.keys, opts.now) : undefined,
     },
+    upstreams: gateway?.upstreams,
     console: typeof token === 'string' && token && gateway ? { adminToken: token, keys: gateway.keys, levels: gateway.levels, ...(opts.now ? { now: opts.now } : {}) } : undefined,
   };
 }

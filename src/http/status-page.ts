@@ -6,6 +6,7 @@
  */
 import { Router } from '@koa/router';
 import { escapeHtml } from '../encoding/escape.ts';
+import type { UpstreamStatus } from '../gateway/upstream-pool.ts';
 import type { Registry } from '../kernel/registry.ts';
 import type { Scheduler } from '../kernel/scheduler.ts';
 import type { RunRecord, Store } from '../kernel/store.ts';
@@ -121,6 +122,9 @@ dt{color:var(--muted)}dd{margin:0}
 footer{margin:24px 0 8px;font-size:.85rem}
 .locals{gap:6px 8px}
 .local{display:inline-block;padding:3px 10px;border-radius:999px;border:1px solid var(--line);border-left:4px solid var(--info);text-decoration:none;color:var(--fg);font-size:.9rem}
+#upstreams table{border-collapse:collapse;width:100%;font-size:.9rem;display:block;overflow-x:auto}
+#upstreams th,#upstreams td{text-align:left;padding:4px 10px 4px 0;border-bottom:1px solid var(--line)}
+.upstream-up .badge{background:var(--ok)}.upstream-cooling .badge{background:var(--bad)}.upstream-half-open .badge{background:var(--warn)}
 @media (max-width:480px){main{padding:10px}.stat b{font-size:1.25rem}}
 `;
 
@@ -135,6 +139,22 @@ export interface StatusPageInput {
   schedulerRunning: boolean;
   sources: { status: SourceStatus; example: string; runs: RunRecord[] }[];
   gateway: GatewayCounts | undefined;
+  upstreams?: UpstreamStatus[];
+}
+
+const UPSTREAM_LABEL: Record<UpstreamStatus['state'], string> = { up: 'up', cooling: 'taken out', 'half-open': 'probing' };
+
+/** The gateway's upstreams: state, latency, requests and the last error. */
+function upstreamTable(upstreams: readonly UpstreamStatus[], now: number): string {
+  if (!upstreams.length) return '';
+  const rows = upstreams
+    .map((u) => {
+      const back = u.state === 'cooling' && u.back_at ? ` <span class="muted">(probed in ${formatAge((u.back_at - now) / 1000)})</span>` : '';
+      const error = u.last_error ? `${escapeHtml(u.last_error)}${u.last_error_at ? ` <span class="muted">${escapeHtml(formatDateTime(u.last_error_at))}</span>` : ''}` : '—';
+      return `<tr class="upstream-${u.state}" data-upstream="${escapeHtml(u.name)}" data-state="${u.state}"><td>${escapeHtml(u.name)}</td><td><span class="badge">${UPSTREAM_LABEL[u.state]}</span>${back}</td><td>${u.latency_ms === null ? '—' : formatMs(u.latency_ms)}</td><td>${u.requests}</td><td>${u.failures}</td><td class="error">${error}</td></tr>`;
+    })
+    .join('');
+  return `<section class="panel" id="upstreams"><h2>AI upstreams (in failover order)</h2><table><thead><tr><th>Upstream</th><th>State</th><th>Latency</th><th>Requests</th><th>Failures</th><th>Last error</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
 export function renderStatusPage(input: StatusPageInput): string {
@@ -169,6 +189,7 @@ ${
     : '<span class="muted">Metrics are off (METRICS_ENABLED=false).</span>'
 }
 </section>
+${upstreamTable(input.upstreams ?? [], input.now)}
 <section class="grid">
 ${ordered
   .filter((s) => !compact(s))
@@ -196,6 +217,7 @@ export function createStatusPageRouter(deps: {
   now: () => number;
   startedAt: number;
   metrics?: Metrics | undefined;
+  upstreams?: (() => UpstreamStatus[]) | undefined;
 }): Router<AppState> {
   const router = new Router<AppState>();
   router.get('/status', async (ctx) => {
@@ -209,7 +231,7 @@ export function createStatusPageRouter(deps: {
     );
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'text/html; charset=utf-8';
-    ctx.body = renderStatusPage({ now, startedAt: deps.startedAt, schedulerRunning: !!deps.scheduler, sources, gateway: await deps.metrics?.gatewayCounts() });
+    ctx.body = renderStatusPage({ now, startedAt: deps.startedAt, schedulerRunning: !!deps.scheduler, sources, gateway: await deps.metrics?.gatewayCounts(), upstreams: deps.upstreams?.() ?? [] });
   });
   return router;
 }

@@ -17,6 +17,8 @@ export interface Route {
   upstream: boolean;
   /** Whether its POST calls cost money (refused once the key's credit is spent); others stay open. */
   billed: boolean;
+  /** Whether its parameter may hold "/" (written as is or as %2F), e.g. model ids such as Qwen/Qwen2.5-7B-Instruct. */
+  slashInParams?: boolean;
   handle(call: GatewayCall, params: readonly string[]): Promise<void>;
 }
 
@@ -30,7 +32,7 @@ export const routes: readonly Route[] = [
   { name: 'music.tasks', methods: ['GET'], pattern: /^\/v1\/music\/tasks\/([^/]+)$/, upstream: true, billed: false, handle: musicTask },
   { name: 'music.generations', methods: ['POST'], pattern: /^\/v1\/music\/generations$/, upstream: true, billed: true, handle: createMusicTask },
   { name: 'models.list', methods: ['GET'], pattern: /^\/v1\/models$/, upstream: true, billed: false, handle: listModels },
-  { name: 'models.retrieve', methods: ['GET'], pattern: /^\/v1\/models\/([^/]+)$/, upstream: true, billed: false, handle: retrieveModel },
+  { name: 'models.retrieve', methods: ['GET'], pattern: /^\/v1\/models\/(.+)$/, upstream: true, billed: false, slashInParams: true, handle: retrieveModel },
   { name: 'billing.subscription', methods: ['GET'], pattern: /^\/v1\/dashboard\/billing\/subscription$/, upstream: false, billed: false, handle: billingSubscription },
   { name: 'billing.usage', methods: ['GET'], pattern: /^\/v1\/dashboard\/billing\/usage$/, upstream: false, billed: false, handle: billingUsage },
   { name: 'images.generations', methods: ['POST'], pattern: /^\/v1\/images\/(?:generations|variations)$/, upstream: true, billed: true, handle: passThrough },
@@ -58,9 +60,12 @@ export type RouteMatch = { route: Route; params: string[] } | { allowed: readonl
 const UNSAFE_PATH = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)|%2f|%5c|\\/i;
 
 export function matchRoute(method: string, path: string): RouteMatch {
-  if (UNSAFE_PATH.test(path)) return undefined;
+  const unsafe = UNSAFE_PATH.test(path);
+  // Routes whose parameter may hold "/" read %2F as "/"; dot segments hidden behind it are still found.
+  const unsafeWithSlashes = UNSAFE_PATH.test(path.replace(/%2f/gi, '/'));
   const allowed = new Set<string>();
   for (const route of routes) {
+    if (route.slashInParams ? unsafeWithSlashes : unsafe) continue;
     const m = route.pattern.exec(path);
     if (!m) continue;
     if (route.methods.includes(method)) return { route, params: m.slice(1).map((p) => p ?? '') };

@@ -6,9 +6,13 @@
 import { isObject } from '../body.ts';
 import type { GatewayCall } from '../call.ts';
 import { budgetSpent, creditLeft, nextPeriodStart } from '../credit.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest, GatewayError } from '../errors.ts';
 import { modelPermitted } from '../policy.ts';
 import { DAY_MS } from '../usage.ts';
+
+function modelNotFound(model: string): GatewayError {
+  return new GatewayError(404, `The model "${model}" does not exist. GET /v1/models lists the models this key may use.`, { type: 'invalid_request_error', code: 'model_not_found', param: 'model' });
+}
 
 /** What dashboards show for an unlimited key (new-api's constant). */
 export const UNLIMITED_USD = 100_000_000;
@@ -25,16 +29,28 @@ export async function listModels(call: GatewayCall): Promise<void> {
   });
 }
 
+/**
+ * GET /v1/models/{model}: the model's entry in the upstream list. Ids may hold "/"
+ * (Qwen/Qwen2.5-7B-Instruct), which a per-model upstream path cannot carry reliably, so the
+ * list is read and the entry picked from it (as one-api and new-api answer this route).
+ */
 export async function retrieveModel(call: GatewayCall, params: readonly string[]): Promise<void> {
   let model: string;
   try {
     model = decodeURIComponent(params[0] ?? '');
   } catch {
-    model = params[0] ?? '';
+    throw badRequest('The model id in the path is not valid URL encoding.', 'model');
   }
   call.permitModel(model);
-  const up = await call.send({ method: 'GET' });
-  await call.relay(up, { usage: 'none' });
+  const up = await call.send({ method: 'GET', path: '/v1/models' });
+  await call.relay(up, {
+    usage: 'none',
+    rewrite: (body) => {
+      const entry = isObject(body) && Array.isArray(body.data) ? body.data.find((m) => isObject(m) && m.id === model) : undefined;
+      if (entry === undefined) throw modelNotFound(model);
+      return entry;
+    },
+  });
 }
 
 const usd = (micros: number): number => micros / 1_000_000;

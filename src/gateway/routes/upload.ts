@@ -2,7 +2,7 @@
 import type { GatewayCall } from '../call.ts';
 import { badRequest, upstreamInvalidResponse } from '../errors.ts';
 import { gateMultipart, type FormSummary } from '../multipart.ts';
-import type { UpstreamResponse } from '../upstream.ts';
+import { discardBody, type UpstreamResponse } from '../upstream.ts';
 
 export async function forwardMultipart(call: GatewayCall, check: (form: FormSummary) => Promise<void> | void): Promise<UpstreamResponse> {
   const req = call.ctx.req;
@@ -25,7 +25,7 @@ export async function forwardMultipart(call: GatewayCall, check: (form: FormSumm
   gate.abandon();
   const up = await sending;
   if (up.status >= 400) return up;
-  up.body.destroy();
+  discardBody(up.body);
   throw upstreamInvalidResponse('it answered before the upload was complete');
 }
 

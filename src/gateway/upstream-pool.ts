@@ -1,0 +1,273 @@
+/**
+ * Several upstream model gateways behind the one forwarding path. Each request is tried on the
+ * upstreams in order (the first attempt may be spread by weight), at most `attempts` of them:
+ * a connection error, a timeout, a 5xx or a 429 goes to the next one. This happens only before
+ * anything was sent to the client (the caller gets the response only once it is accepted here),
+ * and only while the request body can be sent again (a buffer always; a stream only if no byte of
+ * it was read yet). A failing upstream is taken out for a cool-down; then one request probes it
+ * (half-open): success brings it back, failure starts another cool-down. When every upstream is
+ * out, they are still tried (soonest back first) rather than refusing.
+ */
+import { Readable } from 'node:stream';
+import { GatewayError, type GatewayFamily } from './errors.ts';
+import { modelPermitted } from './policy.ts';
+import { ClientGone, discardBody, UpstreamClient, type UpstreamResponse } from './upstream.ts';
+import type { UpstreamSpec } from './upstream-settings.ts';
+
+export type UpstreamState = 'up' | 'cooling' | 'half-open';
+
+/** One upstream as /v2/status shows it. */
+export interface UpstreamStatus {
+  name: string;
+  host: string;
+  state: UpstreamState;
+  weight: number;
+  models: string[];
+  requests: number;
+  failures: number;
+  consecutive_failures: number;
+  /** Moving average of the time to the response headers, ms. */
+  latency_ms: number | null;
+  last_latency_ms: number | null;
+  last_error: string | null;
+  last_error_at: number | null;
+  /** When a cooling upstream may be probed again (epoch ms). */
+  back_at: number | null;
+}
+
+/** What the metrics see of each attempt. */
+export interface UpstreamAttempt {
+  upstream: string;
+  /** ok, or the failure kind: connect, timeout, status_5xx, status_429. */
+  outcome: 'ok' | 'connect' | 'timeout' | 'status_5xx' | 'status_429';
+  ms: number;
+}
+
+export interface PoolRequest {
+  family: GatewayFamily;
+  /** The model, when known before forwarding (routes the request to upstreams serving it). */
+  model: string | null;
+  method: string;
+  path: string;
+  /** Headers besides the upstream credential. */
+  headers: Record<string, string>;
+  body?: Buffer | Readable | undefined;
+  signal: AbortSignal;
+}
+
+export interface PoolOptions {
+  upstreams: readonly UpstreamSpec[];
+  firstByteTimeoutMs: number;
+  idleTimeoutMs: number;
+  attempts: number;
+  cooldownMs: number;
+  now?: () => number;
+  random?: () => number;
+  onAttempt?: ((a: UpstreamAttempt) => void) | undefined;
+  onFailover?: ((from: string, reason: string) => void) | undefined;
+}
+
+const LATENCY_WEIGHT = 0.2;
+
+class Member {
+  readonly client: UpstreamClient;
+  down = false;
+  backAt = 0;
+  probing = false;
+  requests = 0;
+  failures = 0;
+  consecutiveFailures = 0;
+  latencyMs: number | null = null;
+  lastLatencyMs: number | null = null;
+  lastError: string | null = null;
+  lastErrorAt: number | null = null;
+
+  constructor(
+    readonly spec: UpstreamSpec,
+    opts: PoolOptions,
+  ) {
+    this.client = new UpstreamClient({ baseUrl: spec.url, apiKey: spec.apiKey, firstByteTimeoutMs: opts.firstByteTimeoutMs, idleTimeoutMs: opts.idleTimeoutMs });
+  }
+
+  serves(model: string | null): boolean {
+    return model === null || modelPermitted(this.spec.models, model);
+  }
+
+  /** Up, or cooled down and not already being probed. */
+  available(now: number): boolean {
+    return !this.down || (now >= this.backAt && !this.probing);
+  }
+
+  state(now: number): UpstreamState {
+    if (!this.down) return 'up';
+    return now >= this.backAt ? 'half-open' : 'cooling';
+  }
+}
+
+/**
+ * A request body that can be offered to several attempts: a buffer as it is; a stream through a
+ * fresh wrapper per attempt that starts reading it only when the upstream request pulls, so an
+ * attempt that failed before pulling leaves the stream untouched for the next one.
+ */
+class ReplayableBody {
+  private pulled = false;
+  constructor(private readonly source: Buffer | Readable | undefined) {}
+
+  get replayable(): boolean {
+    return !(this.source instanceof Readable) || !this.pulled;
+  }
+
+  forAttempt(): Buffer | Readable | undefined {
+    const source = this.source;
+    if (!(source instanceof Readable)) return source;
+    const mark = (): void => {
+      this.pulled = true;
+    };
+    let attached = false;
+    const wrapper: Readable = new Readable({
+      read(): void {
+        if (!attached) {
+          attached = true;
+          mark();
+          source.on('data', (chunk: Buffer) => {
+            if (!wrapper.push(chunk)) source.pause();
+          });
+          source.once('end', () => wrapper.push(null));
+          source.once('error', (err) => wrapper.destroy(err));
+        }
+        source.resume();
+      },
+      destroy(err, cb): void {
+        if (attached) source.destroy(err ?? undefined);
+        cb(err);
+      },
+    });
+    return wrapper;
+  }
+}
+
+type FailureKind = Exclude<UpstreamAttempt['outcome'], 'ok'>;
+
+function failureKind(err: unknown): FailureKind {
+  return err instanceof GatewayError && err.status === 504 ? 'timeout' : 'connect';
+}
+
+export class UpstreamPool {
+  private readonly members: Member[];
+  private readonly now: () => number;
+  private readonly random: () => number;
+
+  constructor(private readonly opts: PoolOptions) {
+    if (opts.upstreams.length === 0) throw new Error('UpstreamPool needs at least one upstream');
+    this.members = opts.upstreams.map((spec) => new Member(spec, opts));
+    this.now = opts.now ?? Date.now;
+    this.random = opts.random ?? Math.random;
+  }
+
+  /** The order to try for one request. */
+  private order(model: string | null): Member[] {
+    const candidates = this.members.filter((m) => m.serves(model));
+    if (candidates.length === 0)
+      throw new GatewayError(404, `No upstream serves the model "${model}". GET /v1/models lists the models this key may use.`, { type: 'invalid_request_error', code: 'model_not_found', param: 'model' });
+    const now = this.now();
+    const ready = candidates.filter((m) => m.available(now));
+    if (ready.length === 0) return [...candidates].sort((a, b) => a.backAt - b.backAt).slice(0, this.opts.attempts);
+    const weighted = ready.filter((m) => m.spec.weight > 0);
+    let first = ready[0]!;
+    if (weighted.length > 0) {
+      let pick = this.random() * weighted.reduce((sum, m) => sum + m.spec.weight, 0);
+      first = weighted.find((m) => (pick -= m.spec.weight) < 0) ?? weighted[weighted.length - 1]!;
+    }
+    return [first, ...ready.filter((m) => m !== first)].slice(0, this.opts.attempts);
+  }
+
+  async send(req: PoolRequest): Promise<UpstreamResponse> {
+    const order = this.order(req.model);
+    const body = new ReplayableBody(req.body);
+    let lastError: unknown;
+    for (let i = 0; i < order.length; i++) {
+      const m = order[i]!;
+      const more = i < order.length - 1;
+      const probe = m.down;
+      if (probe) m.probing = true;
+      const started = performance.now();
+      m.requests++;
+      let up: UpstreamResponse;
+      try {
+        up = await m.client.send({ method: req.method, path: req.path, headers: { ...m.client.authHeaders(req.family), ...req.headers }, body: body.forAttempt(), signal: req.signal });
+      } catch (err) {
+        if (probe) m.probing = false;
+        if (err instanceof ClientGone) throw err;
+        const kind = failureKind(err);
+        this.fail(m, kind, (err as Error).message, performance.now() - started);
+        lastError = err;
+        if (more && body.replayable) {
+          this.opts.onFailover?.(m.spec.name, kind);
+          continue;
+        }
+        throw err;
+      }
+      const ms = performance.now() - started;
+      if (up.status >= 500 || up.status === 429) {
+        const kind: FailureKind = up.status === 429 ? 'status_429' : 'status_5xx';
+        this.fail(m, kind, `HTTP ${up.status}`, ms);
+        if (more && body.replayable) {
+          discardBody(up.body);
+          this.opts.onFailover?.(m.spec.name, kind);
+          continue;
+        }
+        return up;
+      }
+      this.succeed(m, ms);
+      return up;
+    }
+    throw lastError;
+  }
+
+  private fail(m: Member, outcome: FailureKind, message: string, ms: number): void {
+    m.failures++;
+    m.consecutiveFailures++;
+    m.down = true;
+    m.probing = false;
+    m.backAt = this.now() + this.opts.cooldownMs;
+    m.lastError = `${outcome}: ${message}`.slice(0, 300);
+    m.lastErrorAt = this.now();
+    this.opts.onAttempt?.({ upstream: m.spec.name, outcome, ms });
+  }
+
+  private succeed(m: Member, ms: number): void {
+    m.down = false;
+    m.probing = false;
+    m.consecutiveFailures = 0;
+    m.lastLatencyMs = Math.round(ms);
+    m.latencyMs = Math.round(m.latencyMs === null ? ms : m.latencyMs + LATENCY_WEIGHT * (ms - m.latencyMs));
+    this.opts.onAttempt?.({ upstream: m.spec.name, outcome: 'ok', ms });
+  }
+
+  names(): string[] {
+    return this.members.map((m) => m.spec.name);
+  }
+
+  status(): UpstreamStatus[] {
+    const now = this.now();
+    return this.members.map((m) => ({
+      name: m.spec.name,
+      host: new URL(m.spec.url).host,
+      state: m.state(now),
+      weight: m.spec.weight,
+      models: m.spec.models,
+      requests: m.requests,
+      failures: m.failures,
+      consecutive_failures: m.consecutiveFailures,
+      latency_ms: m.latencyMs,
+      last_latency_ms: m.lastLatencyMs,
+      last_error: m.lastError,
+      last_error_at: m.lastErrorAt,
+      back_at: m.down ? m.backAt : null,
+    }));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.members.map((m) => m.client.close()));
+  }
+}
