@@ -1,5 +1,6 @@
 /** Checks the source definitions once at boot and indexes them. */
 import { settings as coreSettings, type Setting } from '../config.ts';
+import { archiveParamSpecs } from './archive-params.ts';
 import type { AnySource, Encoding, ParamSpec } from './source.ts';
 
 export interface Registry {
@@ -70,7 +71,7 @@ export function supportedEncodings(s: AnySource): Encoding[] {
   return out;
 }
 
-/** A source's parameter specs as typed entries. */
+/** A source's parameter specs as typed entries, then those the kernel adds (`date`/`at` of archived sources). */
 export function paramEntries(s: AnySource): [string, ParamSpec][] {
-  return Object.entries((s.params ?? {}) as Record<string, ParamSpec>);
+  return [...Object.entries((s.params ?? {}) as Record<string, ParamSpec>), ...archiveParamSpecs(s)];
 }
