@@ -60,7 +60,7 @@ export class PgArchive implements Archive {
       const newest = (
         await c.query<Row>('SELECT * FROM archive_snapshots WHERE source_id = $1 AND params_key = $2 ORDER BY fetched_at DESC LIMIT 1', [w.sourceId, w.paramsKey])
       ).rows[0];
-      if (newest && newest.content_hash === w.contentHash && w.fetchedAt >= newest.fetched_at) {
+      if (newest && newest.content_hash === w.contentHash) {
         await c.query('UPDATE archive_snapshots SET seen_until = $1 WHERE id = $2 AND seen_until < $1', [w.fetchedAt, newest.id]);
         return { appended: false, snapshotAt: newest.fetched_at };
       }

@@ -81,7 +81,7 @@ export class SqliteArchive implements Archive {
   recordNow(w: ArchiveWrite): { appended: boolean; snapshotAt: number } {
     return this.db.transaction(() => {
       const newest = this.stmt.newest.get(w.sourceId, w.paramsKey);
-      if (newest && newest.content_hash === w.contentHash && w.fetchedAt >= newest.fetched_at) {
+      if (newest && newest.content_hash === w.contentHash) {
         this.stmt.extend.run(w.fetchedAt, newest.id, w.fetchedAt);
         return { appended: false, snapshotAt: newest.fetched_at };
       }
