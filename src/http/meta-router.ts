@@ -1,5 +1,6 @@
 /** Service routes outside the catalogue: `/`, `/healthz`, `/v2/status`. */
 import { Router } from '@koa/router';
+import type { Backfiller, BackfillStatus } from '../kernel/backfill.ts';
 import type { Registry } from '../kernel/registry.ts';
 import type { Scheduler } from '../kernel/scheduler.ts';
 import type { Store } from '../kernel/store.ts';
@@ -22,10 +23,13 @@ export interface SourceStatus {
   next_run: string | null;
   next_run_at: number | null;
   next_attempt_at: number | null;
+  /** Sources that backfill past days: progress and gaps (null for the others). */
+  backfill: BackfillStatus | null;
 }
 
-export async function sourceStatuses(deps: { registry: Registry; store: Store; scheduler?: Scheduler | undefined; now: number }): Promise<SourceStatus[]> {
+export async function sourceStatuses(deps: { registry: Registry; store: Store; scheduler?: Scheduler | undefined; backfill?: Backfiller | undefined; now: number }): Promise<SourceStatus[]> {
   const all = await deps.store.listSnapshots();
+  const backfill = (await deps.backfill?.status()) ?? new Map<string, BackfillStatus>();
   const nextRuns = deps.scheduler?.nextRuns() ?? new Map<string, number | null>();
   return deps.registry.sources.map((s) => {
     const snaps = all.filter((x) => x.sourceId === s.id);
@@ -53,11 +57,12 @@ export async function sourceStatuses(deps: { registry: Registry; store: Store; s
       next_run: nextRun ? formatDateTime(nextRun) : null,
       next_run_at: nextRun,
       next_attempt_at: nextAttempt,
+      backfill: backfill.get(s.id) ?? null,
     };
   });
 }
 
-export function createMetaRouter(deps: { registry: Registry; store: Store; scheduler?: Scheduler | undefined; now: () => number; startedAt: number }): Router<AppState> {
+export function createMetaRouter(deps: { registry: Registry; store: Store; scheduler?: Scheduler | undefined; backfill?: Backfiller | undefined; now: () => number; startedAt: number }): Router<AppState> {
   const router = new Router<AppState>();
   router.get('/', (ctx) => {
     ctx.body = {

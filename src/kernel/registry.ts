@@ -31,6 +31,7 @@ export function createRegistry(sources: readonly AnySource[]): Registry {
       }
     }
     if (s.mode === 'scheduled' && !s.schedule) problems.push(`${s.id}: scheduled sources need a schedule`);
+    if (s.mode === 'scheduled' && s.backfill && !s.history?.param) problems.push(`${s.id}: backfill needs history with a param (the day to fetch)`);
     if (s.mode === 'local' && s.feed && !s.feed.schedule) problems.push(`${s.id}: a feed needs a schedule`);
     if (!s.example.startsWith('/v2/apis/')) problems.push(`${s.id}: example must be a /v2/apis/ path`);
     for (const e of s.env ?? []) {
