@@ -31,7 +31,7 @@ function describeMoment(m: Moment): string {
 }
 
 export async function readSnapshotAt(
-  deps: { archive: Archive; now: number },
+  deps: { archive: Archive; now: number; archivedKeys: ReadonlySet<string> },
   source: FetchedSource,
   params: AnyParams,
   moment: Moment,
@@ -41,6 +41,9 @@ export async function readSnapshotAt(
   const snap = await deps.archive.at(source.id, key, moment.at);
   if (!snap) {
     const bounds = await deps.archive.bounds(source.id, key);
+    if (!bounds && !deps.archivedKeys.has(key)) {
+      throw notFound(`${source.name} (${source.id}) keeps dated snapshots only of the parameters its schedule refreshes (${[...deps.archivedKeys].map((k) => k || 'the defaults').join('; ')}), not of ${key || 'these'}.`);
+    }
     if (!bounds) throw notFound(`No snapshot of ${source.name} (${source.id}) is stored for these parameters yet: the archive starts with the first successful fetch.`);
     throw notFound(
       `No snapshot of ${source.name} (${source.id}) is stored for ${describeMoment(moment)}. The earliest available is ${formatDateTime(bounds.first)} Asia/Shanghai (date=${formatDate(bounds.first)}, at=${bounds.first}).`,

@@ -102,6 +102,7 @@ export class Engine {
   private readonly feeds = new WeakMap<AnySource, ScheduledSource<Record<string, never>, unknown>>();
   /** The scheduled forms of local sources' feeds: run like scheduled sources, never archived. */
   private readonly feedViews = new WeakSet<AnySource>();
+  private readonly warmKeys = new WeakMap<AnySource, ReadonlySet<string>>();
   private readonly shutdown = new AbortController();
   readonly now: () => number;
   private readonly random: () => number;
@@ -293,9 +294,29 @@ export class Engine {
     };
   }
 
+  /**
+   * The params keys the scheduler keeps warm (a scheduled source's `prefetch` sets, or its
+   * defaults): the keys whose every state is archived. Other keys of the source (a chart id
+   * asked for once, a past day) are cached but not archived, so the archive's size follows the
+   * schedule, not the callers.
+   */
+  warmKeysOf(source: AnySource): ReadonlySet<string> {
+    let keys = this.warmKeys.get(source);
+    if (!keys) {
+      const sets = source.mode === 'scheduled' && source.prefetch?.length ? source.prefetch : [{}];
+      keys = new Set(sets.map((raw) => paramsKey(parseParams(source.params, raw as Record<string, string>))));
+      this.warmKeys.set(source, keys);
+    }
+    return keys;
+  }
+
+  private archives(source: FetchedSource, key: string): boolean {
+    return isArchived(source) && !this.feedViews.has(source) && this.warmKeysOf(source).has(key);
+  }
+
   /** The archived snapshot of a source's parameters in force at a moment (`date`/`at`); never an upstream request. */
   readAt(source: FetchedSource, params: AnyParams, moment: Moment): Promise<ReadResult> {
-    return readSnapshotAt({ archive: this.deps.store.archive, now: this.now() }, source, params, moment, this.historyParamsKey(source, params));
+    return readSnapshotAt({ archive: this.deps.store.archive, now: this.now(), archivedKeys: this.warmKeysOf(source) }, source, params, moment, this.historyParamsKey(source, params));
   }
 
   /** Serve a fetched source's data for these parameters (see the file comment for the rules). */
@@ -441,7 +462,7 @@ export class Engine {
         historyParamsKey: this.historyParamsKey(source, params),
         guids: rows.map((r) => rowGuid(source.id, r)),
       });
-      if (isArchived(source) && !this.feedViews.has(source)) {
+      if (this.archives(source, key)) {
         await store.archive.record({ sourceId: source.id, paramsKey: key, fetchedAt, contentHash: contentHash(data), payload }).catch((err: unknown) => {
           log.error({ err: (err as Error).message }, 'archive write failed');
         });

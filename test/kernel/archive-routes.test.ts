@@ -159,7 +159,10 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       expect((await get(`?at=${T_A - 1}`)).r.status).toBe(404);
       const other = await get('/other?at=2026-11-21T09:00:00%2B08:00');
       expect(other.r.status).toBe(404);
-      expect(other.body?.message).toMatch(/no snapshot of Archived list .* is stored for these parameters yet/i);
+      // Only the parameter sets the schedule refreshes are archived.
+      expect(other.body?.message).toMatch(/keeps dated snapshots only of the parameters its schedule refreshes \(kind=main\)/);
+      const never = await svc.get('/v2/apis/60s?at=2026-11-21T01:00:00Z');
+      expect(((await never.json()) as Envelope).message).toMatch(/no snapshot of .* is stored for these parameters yet/i);
     });
 
     it('future, malformed or combined values: 400 naming the parameter', async () => {
