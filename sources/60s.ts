@@ -115,6 +115,8 @@ export default defineSource({
   schedule: '*/15 * * * *',
   freshness: { ttlSec: 900, backoffCapSec: 3600, timeoutMs: 20_000 },
   history: { key: (d) => d.date, param: 'date' },
+  // The feed shows the last 10 days from the first start on.
+  backfill: { days: 10 },
   async fetch(ctx, params) {
     const today = formatDate(ctx.now().getTime());
     if (params.date && params.date > today) throw new SourceError('bad_input', `date ${params.date} is in the future; the newest digest is today's (${today})`);

@@ -142,6 +142,8 @@ export default defineSource({
   schedule: '*/30 * * * *',
   freshness: { ttlSec: 1800, backoffCapSec: 3 * 3600 },
   history: { key: (d) => (d.all ? 'all' : d.date), param: 'date' },
+  // The days the page still lists, kept once they drop off it.
+  backfill: { days: 14, available: (d) => d.dates },
   async fetch(ctx, params) {
     const today = formatDate(ctx.now().getTime());
     if (params.all && params.date) throw new SourceError('bad_input', 'Invalid parameter "all": it cannot be combined with "date"; use one of them.');

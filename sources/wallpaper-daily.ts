@@ -182,6 +182,8 @@ export default defineSource({
   schedule: '*/30 * * * *',
   freshness: { ttlSec: 1800, backoffCapSec: 6 * 3600 },
   history: { key: (d) => d.date, param: 'date' },
+  // Bing's archive (idx 1–7) holds the days before today.
+  backfill: { days: ARCHIVE_DAYS - 1 },
   async fetch(ctx, params) {
     const today = formatDate(ctx.now().getTime());
     if (params.date && params.date !== today) {

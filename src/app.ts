@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa from 'koa';
 import type { Config } from './config.ts';
+import type { Backfiller } from './kernel/backfill.ts';
 import type { Engine } from './kernel/engine.ts';
 import { AppError } from './kernel/errors.ts';
 import type { Logger } from './kernel/log.ts';
@@ -24,6 +25,8 @@ export interface AppDeps {
   store: Store;
   log: Logger;
   scheduler?: Scheduler;
+  /** Backfill progress and gaps for /v2/status. */
+  backfill?: Backfiller;
   /**
    * The `/v1` and `/v1beta` gateway (and its answers for unversioned API paths). Mounted before
    * any body parsing because it streams the raw request.
@@ -72,7 +75,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.fastPath = apisFastPath({ app: app as unknown as KoaInternals, log: deps.log, metrics: deps.ops?.metrics, checkAbuse, router: apis.router, exact, answers: apis.answers });
   app.use(apis.router.allowedMethods({ throw: true, methodNotAllowed: () => new AppError(405, 'Method not allowed: the /v2/apis endpoints answer GET (some also POST).') }));
   app.use(meta.routes());
-  for (const router of opsRouters({ ...deps.ops, registry: deps.registry, store: deps.store, scheduler: deps.scheduler, now: deps.engine.now, startedAt })) app.use(router.routes());
+  for (const router of opsRouters({ ...deps.ops, registry: deps.registry, store: deps.store, scheduler: deps.scheduler, backfill: deps.backfill, now: deps.engine.now, startedAt })) app.use(router.routes());
   app.use(async function notFoundFallback(ctx) {
     if (ctx.body !== undefined || ctx.status !== 404) return;
     throw new AppError(404, `No endpoint at ${ctx.path}. GET /v2/apis lists every endpoint with its parameters (paths need the version prefix, e.g. /v2/apis/60s).`);

@@ -34,7 +34,7 @@ export const settings = [
   { name: 'SCHEDULER_CONCURRENCY', kind: { type: 'int', min: 1, max: 64 }, default: '4', doc: 'Upstream fetches that may run at the same time across all sources.' },
   { name: 'SCHEDULER_JITTER_MS', kind: { type: 'int', min: 0, max: 600000 }, default: '20000', doc: 'Random delay added to each scheduled run, so sources do not fire together.' },
   { name: 'WARMUP_SPREAD_MS', kind: { type: 'int', min: 0, max: 600000 }, default: '30000', doc: 'At boot, missing or expired scheduled data is fetched once, spread over this many ms.' },
-  { name: 'HISTORY_RETENTION_DAYS', kind: { type: 'int', min: 1, max: 36500 }, default: '90', doc: 'History rows older than this are pruned daily (the newest rows per key are always kept).' },
+  { name: 'HISTORY_RETENTION_DAYS', kind: { type: 'int', min: 0, max: 36500 }, default: '30', doc: 'Days of dated snapshots (the archive behind `date`/`at`) and history rows kept; older ones are pruned daily at 04:17 (a key\'s newest snapshot and newest history rows are always kept). `0` keeps everything.' },
   { name: 'SOURCES_UPSTREAM_MIRROR', kind: { type: 'url' }, doc: 'When set (e.g. `http://127.0.0.1:9000`), every upstream request to `http(s)://HOST/PATH?QUERY` goes to `<mirror>/HOST/PATH?QUERY` instead. Used by tests and the offline demo.' },
   { name: 'HTTP_USER_AGENT', kind: { type: 'string' }, default: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36', doc: 'Default User-Agent for upstream requests (sources may override).' },
   { name: 'HTTP_TIMEOUT_MS', kind: { type: 'int', min: 100, max: 300000 }, default: '10000', doc: 'Timeout of one upstream request.' },

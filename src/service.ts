@@ -10,6 +10,7 @@ import type { DestinationStream } from 'pino';
 import { sources } from '../sources/index.ts';
 import { createApp } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
+import { Backfiller } from './kernel/backfill.ts';
 import { deploymentSettings, openBackends, openLocalBackends, type Backends } from './kernel/backends.ts';
 import type { Db } from './kernel/db.ts';
 import { Engine } from './kernel/engine.ts';
@@ -38,6 +39,8 @@ export interface Service {
   db: Db;
   store: Store;
   engine: Engine;
+  /** Fills missing past days of daily sources (passes run by the scheduler, or `runPass()`). */
+  backfill: Backfiller;
   log: Logger;
   scheduler: Scheduler | undefined;
   app: Koa<AppState>;
@@ -67,6 +70,8 @@ export interface ServiceOptions {
   logDestination?: DestinationStream;
   /** Limiters of the /v2/apis abuse limits (default: in memory). */
   limiters?: LimiterFactory;
+  /** Pause between two backfill requests (default 500 ms; tests use 0). */
+  backfillPauseMs?: number;
 }
 
 /**
@@ -132,8 +137,20 @@ function assemble(
     ...(opts.random ? { random: opts.random } : {}),
     ...(metrics ? { onRun: metrics.onRun } : {}),
   });
+  const backfill = new Backfiller({
+    engine,
+    registry,
+    store,
+    log,
+    ...(opts.random ? { random: opts.random } : {}),
+    ...(opts.backfillPauseMs !== undefined ? { pauseMs: opts.backfillPauseMs } : {}),
+    lock: async (job, fn) => {
+      await backends.jobLock.run(job, fn).catch((err: unknown) => log.warn({ job, err: (err as Error).message }, 'backfill pass skipped'));
+    },
+  });
   const scheduler = config.schedulerEnabled
     ? startScheduler({
+        backfill,
         engine,
         registry,
         store,
@@ -148,7 +165,7 @@ function assemble(
   const upstreamObserver = metrics ? upstreamMetrics(metrics.registry, config.aiUpstreams.map((u) => u.name), () => gateway.upstreams()) : undefined;
   const gateway = createGateway({ config, store: gatewayStore, createLimiter: backends.createLimiter, log, onUsage: metrics?.gatewayUsage, onUpstreamAttempt: upstreamObserver?.observe });
   const ops = opsFromConfig({ config, gateway, metrics, limiters: opts.limiters ?? decisionLimiters(backends.createLimiter), ...(opts.now ? { now: opts.now } : {}) });
-  const app = createApp({ config, registry, engine, store, log, gateway: gateway.middleware, ops, ...(scheduler ? { scheduler } : {}) });
+  const app = createApp({ config, registry, engine, store, log, backfill, gateway: gateway.middleware, ops, ...(scheduler ? { scheduler } : {}) });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   boundConnections(server, config.values.SERVER_HEADERS_TIMEOUT_MS as number);
@@ -160,6 +177,7 @@ function assemble(
     db,
     store,
     engine,
+    backfill,
     log,
     scheduler,
     app,
@@ -180,6 +198,7 @@ function assemble(
       if (closed) return;
       closed = true;
       await scheduler?.stop();
+      backfill.stop();
       await new Promise<void>((resolve) => {
         if (!server.listening) return resolve();
         // Keep-alive connections that finish their request after close() must be closed too.

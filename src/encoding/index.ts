@@ -52,6 +52,7 @@ export function envelope(payload: string): string {
 
 function footer(r: ReadResult): string | undefined {
   if (r.cache === 'NONE') return undefined;
+  if (r.cache === 'HISTORY') return `Snapshot of ${formatDateTime(r.fetchedAt)} (Asia/Shanghai), from the archive`;
   return `Updated ${formatDateTime(r.fetchedAt)} (Asia/Shanghai)${r.cache === 'STALE' ? ' · stale: the upstream could not be refreshed' : ''}`;
 }
 
@@ -98,7 +99,12 @@ async function renderRss(r: ReadResult, deps: RenderDeps): Promise<string> {
   });
   let rows: Row[];
   if (view.feedFromHistory) {
-    const history = await deps.store.listHistory(source.id, r.historyParamsKey, view.feedFromHistory.days);
+    const { days } = view.feedFromHistory;
+    // A dated snapshot (`at`) shows the feed as it stood then: history stored by that moment.
+    const history =
+      r.asOf === undefined
+        ? await deps.store.listHistory(source.id, r.historyParamsKey, days)
+        : (await deps.store.listHistory(source.id, r.historyParamsKey, days + 60)).filter((h) => h.fetchedAt <= (r.asOf as number)).slice(0, days);
     const entries = history.map((h) => ({ data: JSON.parse(h.payload) as unknown, fetchedAt: h.fetchedAt }));
     if (!entries.length) entries.push({ data: r.data, fetchedAt: r.fetchedAt });
     rows = view.feedFromHistory.rows(entries, r.params);

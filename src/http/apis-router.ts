@@ -5,6 +5,7 @@
 import { Router } from '@koa/router';
 import type Koa from 'koa';
 import { CONTENT_TYPES, render, type Rendered } from '../encoding/index.ts';
+import { parseMoment } from '../kernel/archive-params.ts';
 import type { Engine } from '../kernel/engine.ts';
 import { AppError, badParam, unsupportedEncoding } from '../kernel/errors.ts';
 import { describeAccepted, parseParams } from '../kernel/params.ts';
@@ -158,7 +159,10 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
             if (['', '1', 'true', 'yes', 'on'].includes(v)) force = true;
             else if (!['0', 'false', 'no', 'off'].includes(v)) throw badParam(FORCE_PARAM, 'present (or true/1) to refetch now, false/0 to read the cache');
           }
-          result = await deps.engine.read(source, params, { force });
+          // `date`/`at` of archived sources: a dated snapshot, never the upstream.
+          const moment = parseMoment(source, raw, deps.engine.now());
+          if (moment && force) throw badParam(FORCE_PARAM, `it cannot be combined with "${moment.param}" (a stored snapshot is never refetched)`);
+          result = moment ? await deps.engine.readAt(source, params, moment) : await deps.engine.read(source, params, { force });
         }
 
         return render(result, encoding, {

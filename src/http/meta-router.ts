@@ -1,6 +1,7 @@
 /** Service routes outside the catalogue: `/`, `/healthz`, `/v2/status`. */
 import { Router } from '@koa/router';
 import type { UpstreamStatus } from '../gateway/upstream-pool.ts';
+import type { Backfiller, BackfillStatus } from '../kernel/backfill.ts';
 import type { Registry } from '../kernel/registry.ts';
 import type { Scheduler } from '../kernel/scheduler.ts';
 import type { Store } from '../kernel/store.ts';
@@ -23,10 +24,13 @@ export interface SourceStatus {
   next_run: string | null;
   next_run_at: number | null;
   next_attempt_at: number | null;
+  /** Sources that backfill past days: progress and gaps (null for the others). */
+  backfill: BackfillStatus | null;
 }
 
-export async function sourceStatuses(deps: { registry: Registry; store: Store; scheduler?: Scheduler | undefined; now: number }): Promise<SourceStatus[]> {
+export async function sourceStatuses(deps: { registry: Registry; store: Store; scheduler?: Scheduler | undefined; backfill?: Backfiller | undefined; now: number }): Promise<SourceStatus[]> {
   const all = await deps.store.listSnapshots();
+  const backfill = (await deps.backfill?.status()) ?? new Map<string, BackfillStatus>();
   const nextRuns = deps.scheduler?.nextRuns() ?? new Map<string, number | null>();
   return deps.registry.sources.map((s) => {
     const snaps = all.filter((x) => x.sourceId === s.id);
@@ -54,6 +58,7 @@ export async function sourceStatuses(deps: { registry: Registry; store: Store; s
       next_run: nextRun ? formatDateTime(nextRun) : null,
       next_run_at: nextRun,
       next_attempt_at: nextAttempt,
+      backfill: backfill.get(s.id) ?? null,
     };
   });
 }
@@ -65,6 +70,7 @@ export function createMetaRouter(deps: {
   now: () => number;
   startedAt: number;
   upstreams?: (() => UpstreamStatus[]) | undefined;
+  backfill?: Backfiller | undefined;
 }): Router<AppState> {
   const router = new Router<AppState>();
   router.get('/', (ctx) => {

@@ -60,7 +60,7 @@ export function createMetrics(): Metrics {
   });
   const cache: Counter<'route' | 'result'> = new Counter({
     name: 'apis_cache_total',
-    help: '/v2/apis answers from cached data by route and X-Cache result (hit, stale, miss).',
+    help: '/v2/apis answers from cached data by route and X-Cache result (hit, stale, miss, history).',
     labelNames: ['route', 'result'] as const,
     registers: [registry],
     collect: (): void => tally.flush(),
@@ -126,7 +126,7 @@ export function createMetrics(): Metrics {
         status: ctx.res.statusCode,
         encoding: ctx.state.encoding ?? '',
         seconds: (performance.now() - started) / 1000,
-        cache: xCache === 'HIT' || xCache === 'STALE' || xCache === 'MISS' ? (xCache.toLowerCase() as CacheResult) : undefined,
+        cache: xCache === 'HIT' || xCache === 'STALE' || xCache === 'MISS' || xCache === 'HISTORY' ? (xCache.toLowerCase() as CacheResult) : undefined,
       });
     });
   }

@@ -92,6 +92,8 @@ export const SERVICE_ROUTES: readonly ServiceRoute[] = [
   { method: 'post', path: '/console/logout', summary: 'Console logout', type: 'text/html', tag: 'Operations' },
   { method: 'post', path: '/console/keys', summary: 'Create a gateway key; the key is shown once', type: 'text/html', tag: 'Operations' },
   { method: 'post', path: '/console/keys/{id}/revoke', summary: 'Revoke a gateway key', type: 'text/html', tag: 'Operations' },
+  { method: 'post', path: '/console/keys/{id}/edit', summary: 'Edit a gateway key: name, level, quota, budget, models, IPs, expiry', type: 'text/html', tag: 'Operations' },
+  { method: 'post', path: '/console/keys/{id}/topup', summary: 'Add credit (USD) to a gateway key', type: 'text/html', tag: 'Operations' },
 ];
 
 // --- /v2/apis ---------------------------------------------------------------------------------

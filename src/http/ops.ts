@@ -8,6 +8,7 @@ import type { KeyStore } from '../gateway/keys.ts';
 import type { Levels } from '../gateway/levels.ts';
 import type { UpstreamStatus } from '../gateway/upstream-pool.ts';
 import type { Registry } from '../kernel/registry.ts';
+import type { Backfiller } from '../kernel/backfill.ts';
 import type { Scheduler } from '../kernel/scheduler.ts';
 import type { Store } from '../kernel/store.ts';
 import { abuseSettings, keyVerifier, type AbuseSettings, type KeyVerifier, type LimiterFactory } from './abuse.ts';
@@ -45,7 +46,7 @@ export function opsFromConfig(opts: { config: Config; gateway?: { keys: KeyStore
 }
 
 /** The routers of the operations pages, in mounting order. */
-export function opsRouters(deps: OpsDeps & { registry: Registry; store: Store; scheduler?: Scheduler | undefined; now: () => number; startedAt: number }): Router<AppState>[] {
+export function opsRouters(deps: OpsDeps & { registry: Registry; store: Store; scheduler?: Scheduler | undefined; backfill?: Backfiller | undefined; now: () => number; startedAt: number }): Router<AppState>[] {
   return [
     createDocsRouter({ registry: deps.registry }),
     createStatusPageRouter(deps),

@@ -7,7 +7,7 @@
  */
 import type { Counter, Histogram } from 'prom-client';
 
-export type CacheResult = 'hit' | 'stale' | 'miss';
+export type CacheResult = 'hit' | 'stale' | 'miss' | 'history';
 
 export interface RequestSample {
   family: string;
@@ -48,7 +48,7 @@ export class RequestTally {
         requests: { family: s.family, route: s.route, method: s.method, status: String(s.status), encoding: s.encoding },
         latency: { family: s.family, route: s.route, method: s.method },
         seconds: [],
-        cache: { hit: 0, stale: 0, miss: 0 },
+        cache: { hit: 0, stale: 0, miss: 0, history: 0 },
       };
       this.series.set(key, series);
     }
@@ -70,7 +70,7 @@ export class RequestTally {
       for (const seconds of series.seconds) latency.observe(series.latency, seconds);
       series.seconds.length = 0;
     }
-    for (const result of ['hit', 'stale', 'miss'] as const) {
+    for (const result of ['hit', 'stale', 'miss', 'history'] as const) {
       if (series.cache[result]) cache.inc({ route: series.requests.route, result }, series.cache[result]);
       series.cache[result] = 0;
     }

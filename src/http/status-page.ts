@@ -7,6 +7,7 @@
 import { Router } from '@koa/router';
 import { escapeHtml } from '../encoding/escape.ts';
 import type { UpstreamStatus } from '../gateway/upstream-pool.ts';
+import type { Backfiller } from '../kernel/backfill.ts';
 import type { Registry } from '../kernel/registry.ts';
 import type { Scheduler } from '../kernel/scheduler.ts';
 import type { RunRecord, Store } from '../kernel/store.ts';
@@ -74,6 +75,10 @@ function card(s: SourceStatus, example: string, runs: readonly RunRecord[]): str
     rows.push(['Data age', s.age_sec !== null ? `${formatAge(s.age_sec)} <span class="muted">(${escapeHtml(s.last_success ?? '')})</span>` : '—']);
     rows.push(['Next run', s.next_run ? escapeHtml(s.next_run) : s.next_attempt_at ? `retry ${escapeHtml(formatDateTime(s.next_attempt_at))}` : s.mode === 'on-demand' ? 'on request' : '—']);
     if (s.fail_count) rows.push(['Failures', String(s.fail_count)]);
+    if (s.backfill) {
+      const gaps = s.backfill.gaps.map((g) => `${g.date} (retry ${g.next_attempt.slice(11, 16)})`);
+      rows.push(['Past days', `${s.backfill.stored}/${s.backfill.wanted} stored${s.backfill.running ? ' · filling' : ''}${gaps.length ? ` · <span class="error">gaps: ${escapeHtml(gaps.join(', '))}</span>` : ''}`]);
+    }
   } else {
     rows.push(['Data', 'computed on request']);
   }
@@ -214,6 +219,7 @@ export function createStatusPageRouter(deps: {
   registry: Registry;
   store: Store;
   scheduler?: Scheduler | undefined;
+  backfill?: Backfiller | undefined;
   now: () => number;
   startedAt: number;
   metrics?: Metrics | undefined;
@@ -222,7 +228,7 @@ export function createStatusPageRouter(deps: {
   const router = new Router<AppState>();
   router.get('/status', async (ctx) => {
     const now = deps.now();
-    const statuses = await sourceStatuses({ registry: deps.registry, store: deps.store, scheduler: deps.scheduler, now });
+    const statuses = await sourceStatuses({ registry: deps.registry, store: deps.store, scheduler: deps.scheduler, backfill: deps.backfill, now });
     const sources = await Promise.all(
       statuses.map(async (status) => {
         const source = deps.registry.byId.get(status.id);

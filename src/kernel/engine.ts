@@ -6,6 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Got } from 'got';
+import { contentHash } from './archive.ts';
+import { isArchived, type Moment } from './archive-params.ts';
+import { readSnapshotAt } from './archive-read.ts';
 import { AppError, SourceError, isCallerError, upstreamUnavailable } from './errors.ts';
 import { createHttpClient, type HttpClient, type HttpSettings } from './http.ts';
 import type { Logger } from './log.ts';
@@ -14,7 +17,8 @@ import { Semaphore } from './semaphore.ts';
 import type { AnyParams, AnySource, FetchedSource, LocalContext, Row, ScheduledSource } from './source.ts';
 import type { Snapshot, Store } from './store.ts';
 
-export type CacheState = 'HIT' | 'STALE' | 'MISS' | 'NONE';
+/** HISTORY: a dated snapshot from the archive, asked for with `date` or `at`. */
+export type CacheState = 'HIT' | 'STALE' | 'MISS' | 'NONE' | 'HISTORY';
 
 export interface ReadResult {
   source: AnySource;
@@ -33,6 +37,8 @@ export interface ReadResult {
   note?: string;
   /** paramsKey under which this source's history rows live. */
   historyParamsKey: string;
+  /** For an archived snapshot (cache HISTORY): the moment asked about. */
+  asOf?: number;
 }
 
 export interface EngineDeps {
@@ -95,6 +101,9 @@ export class Engine {
   private readonly verdicts = new WeakMap<AnySource, Map<string, boolean>>();
   private readonly memo = new Map<string, { snap: Snapshot | undefined; until: number }>();
   private readonly feeds = new WeakMap<AnySource, ScheduledSource<Record<string, never>, unknown>>();
+  /** The scheduled forms of local sources' feeds: run like scheduled sources, never archived. */
+  private readonly feedViews = new WeakSet<AnySource>();
+  private readonly warmKeys = new WeakMap<AnySource, ReadonlySet<string>>();
   private readonly shutdown = new AbortController();
   readonly now: () => number;
   private readonly random: () => number;
@@ -190,7 +199,8 @@ export class Engine {
     return ok ? snap : { ...snap, payload: null, payloadHash: null };
   }
 
-  private historyParamsKey(source: AnySource, params: AnyParams): string {
+  /** The params key under which a source's history rows for these parameters live. */
+  historyParamsKey(source: AnySource, params: AnyParams): string {
     const h = 'history' in source ? source.history : undefined;
     if (!h?.omit?.length) return paramsKey(params, h?.param);
     const drop = new Set<string>([...h.omit, ...(h.param ? [h.param] : [])]);
@@ -248,6 +258,7 @@ export class Engine {
         view: {},
       };
       this.feeds.set(source, fs);
+      this.feedViews.add(fs);
     }
     return fs;
   }
@@ -305,6 +316,31 @@ export class Engine {
       cache: 'NONE',
       historyParamsKey: paramsKey(params),
     };
+  }
+
+  /**
+   * The params keys the scheduler keeps warm (a scheduled source's `prefetch` sets, or its
+   * defaults): the keys whose every state is archived. Other keys of the source (a chart id
+   * asked for once, a past day) are cached but not archived, so the archive's size follows the
+   * schedule, not the callers.
+   */
+  warmKeysOf(source: AnySource): ReadonlySet<string> {
+    let keys = this.warmKeys.get(source);
+    if (!keys) {
+      const sets = source.mode === 'scheduled' && source.prefetch?.length ? source.prefetch : [{}];
+      keys = new Set(sets.map((raw) => paramsKey(parseParams(source.params, raw as Record<string, string>))));
+      this.warmKeys.set(source, keys);
+    }
+    return keys;
+  }
+
+  private archives(source: FetchedSource, key: string): boolean {
+    return isArchived(source) && !this.feedViews.has(source) && this.warmKeysOf(source).has(key);
+  }
+
+  /** The archived snapshot of a source's parameters in force at a moment (`date`/`at`); never an upstream request. */
+  readAt(source: FetchedSource, params: AnyParams, moment: Moment): Promise<ReadResult> {
+    return readSnapshotAt({ archive: this.deps.store.archive, now: this.now(), archivedKeys: this.warmKeysOf(source) }, source, params, moment, this.historyParamsKey(source, params));
   }
 
   /** Serve a fetched source's data for these parameters (see the file comment for the rules). */
@@ -450,6 +486,11 @@ export class Engine {
         historyParamsKey: this.historyParamsKey(source, params),
         guids: rows.map((r) => rowGuid(source.id, r)),
       });
+      if (this.archives(source, key)) {
+        await store.archive.record({ sourceId: source.id, paramsKey: key, fetchedAt, contentHash: contentHash(data), payload }).catch((err: unknown) => {
+          log.error({ err: (err as Error).message }, 'archive write failed');
+        });
+      }
       const ms = this.now() - started;
       await store.recordRun({ sourceId: source.id, paramsKey: key, startedAt: started, ms, outcome: changed ? 'ok' : 'unchanged' });
       log.info({ outcome: changed ? 'ok' : 'unchanged', ms, items: rows.length }, 'fetch');

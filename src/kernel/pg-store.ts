@@ -9,7 +9,9 @@
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { importLegacyHistory, LEGACY_IMPORT, type LegacyHistoryRow } from './archive.ts';
 import type { Migration } from './db.ts';
+import { PgArchive, pgArchiveMigrations } from './pg-archive.ts';
 import { toHistory, toSnapshot, type HistoryRow, type SnapshotRow } from './store-rows.ts';
 import type { FailureWrite, HistoryEntry, RunRecord, Snapshot, Store, SuccessWrite } from './store.ts';
 
@@ -163,7 +165,6 @@ const SQL = {
       status = CASE WHEN snapshots.payload IS NULL THEN 'never' ELSE 'failing' END,
       checked_at = excluded.checked_at, next_attempt_at = excluded.next_attempt_at,
       fail_count = snapshots.fail_count + 1, last_error = excluded.last_error`,
-  lastHistoryHash: 'SELECT payload_hash FROM history WHERE source_id = $1 AND params_key = $2 ORDER BY fetched_at DESC, id DESC LIMIT 1',
   upsertHistory: `
     INSERT INTO history (source_id, params_key, history_key, fetched_at, payload_hash, payload)
     VALUES ($1, $2, $3, $4, $5, $6)
@@ -182,15 +183,51 @@ export interface PgStoreOptions {
 }
 
 export class PgStore implements Store {
+  readonly archive: PgArchive;
+
   private constructor(
     private readonly pool: Pool,
     private readonly opts: PgStoreOptions,
-  ) {}
+  ) {
+    this.archive = new PgArchive(pool);
+  }
 
   /** Migrate, then return the store. */
   static async open(pool: Pool, opts: PgStoreOptions = {}): Promise<PgStore> {
-    await pgMigrate(pool, pgStoreMigrations);
-    return new PgStore(pool, opts);
+    await pgMigrate(pool, [...pgStoreMigrations, ...pgArchiveMigrations]);
+    const store = new PgStore(pool, opts);
+    await store.importLegacy();
+    return store;
+  }
+
+  /**
+   * Existing databases: the per-change history rows (`t<ms>` keys) move into the archive, once,
+   * under an advisory lock so instances starting together do it once.
+   */
+  private async importLegacy(): Promise<void> {
+    const lock = await this.pool.connect();
+    try {
+      await lock.query('SELECT pg_advisory_lock($1::bigint)', [advisoryKey(LEGACY_IMPORT)]);
+      if ((await lock.query('SELECT 1 FROM migrations WHERE name = $1', [LEGACY_IMPORT])).rowCount) return;
+      await importLegacyHistory(
+        this.archive,
+        async (after) =>
+          (
+            await this.pool.query<LegacyHistoryRow>(
+              "SELECT id, source_id, params_key, fetched_at, payload FROM history WHERE id > $1 AND history_key ~ '^t[0-9]+$' ORDER BY id LIMIT 500",
+              [after],
+            )
+          ).rows,
+        () =>
+          inTransaction(this.pool, async (c) => {
+            await c.query("DELETE FROM history WHERE history_key ~ '^t[0-9]+$'");
+            await c.query('INSERT INTO migrations (name, applied_at) VALUES ($1, $2)', [LEGACY_IMPORT, Date.now()]);
+          }),
+      );
+    } finally {
+      await lock.query('SELECT pg_advisory_unlock($1::bigint)', [advisoryKey(LEGACY_IMPORT)]).catch(() => undefined);
+      lock.release();
+    }
   }
 
   async getSnapshot(sourceId: string, paramsKey: string): Promise<Snapshot | undefined> {
@@ -215,14 +252,7 @@ export class PgStore implements Store {
       const before = (await c.query<{ payload_hash: string | null }>('SELECT payload_hash FROM snapshots WHERE source_id = $1 AND params_key = $2', [w.sourceId, w.paramsKey])).rows[0];
       const changed = before?.payload_hash !== w.payloadHash;
       await c.query(SQL.upsertOk, [w.sourceId, w.paramsKey, w.params, w.payload, w.payloadHash, w.itemCount, w.fetchedAt, w.expiresAt]);
-      if (w.historyKey !== undefined) {
-        await c.query(SQL.upsertHistory, [w.sourceId, historyParamsKey, w.historyKey, w.fetchedAt, w.payloadHash, w.payload]);
-      } else {
-        const last = (await c.query<{ payload_hash: string }>(SQL.lastHistoryHash, [w.sourceId, historyParamsKey])).rows[0];
-        if (last?.payload_hash !== w.payloadHash) {
-          await c.query(SQL.upsertHistory, [w.sourceId, historyParamsKey, `t${w.fetchedAt}`, w.fetchedAt, w.payloadHash, w.payload]);
-        }
-      }
+      if (w.historyKey !== undefined) await c.query(SQL.upsertHistory, [w.sourceId, historyParamsKey, w.historyKey, w.fetchedAt, w.payloadHash, w.payload]);
       if (w.guids?.length) await c.query(SQL.seen, [w.sourceId, historyParamsKey, w.fetchedAt, [...w.guids]]);
       return { changed };
     });
@@ -279,12 +309,14 @@ export class PgStore implements Store {
   async prune(opts: { now: number; retentionDays: number; keepPerKey: number; keyCaps: Record<string, number> }): Promise<void> {
     const cutoff = opts.now - opts.retentionDays * 86_400_000;
     await inTransaction(this.pool, async (c) => {
-      await c.query(
-        `DELETE FROM history WHERE fetched_at < $1 AND id NOT IN (
-           SELECT id FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY source_id, params_key ORDER BY fetched_at DESC, id DESC) AS n FROM history) ranked WHERE n <= $2)`,
-        [cutoff, opts.keepPerKey],
-      );
-      await c.query('DELETE FROM item_seen WHERE first_seen_at < $1', [cutoff]);
+      if (opts.retentionDays > 0) {
+        await c.query(
+          `DELETE FROM history WHERE fetched_at < $1 AND id NOT IN (
+             SELECT id FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY source_id, params_key ORDER BY fetched_at DESC, id DESC) AS n FROM history) ranked WHERE n <= $2)`,
+          [cutoff, opts.keepPerKey],
+        );
+        await c.query('DELETE FROM item_seen WHERE first_seen_at < $1', [cutoff]);
+      }
       await c.query('DELETE FROM runs WHERE started_at < $1', [opts.now - 7 * 86_400_000]);
       for (const [sourceId, cap] of Object.entries(opts.keyCaps)) {
         await c.query(

@@ -1,5 +1,6 @@
 /** Checks the source definitions once at boot and indexes them. */
 import { settings as coreSettings, type Setting } from '../config.ts';
+import { archiveParamSpecs } from './archive-params.ts';
 import type { AnySource, Encoding, ParamSpec, RouteSpec } from './source.ts';
 
 export interface Registry {
@@ -30,6 +31,7 @@ export function createRegistry(sources: readonly AnySource[]): Registry {
       }
     }
     if (s.mode === 'scheduled' && !s.schedule) problems.push(`${s.id}: scheduled sources need a schedule`);
+    if (s.mode === 'scheduled' && s.backfill && !s.history?.param) problems.push(`${s.id}: backfill needs history with a param (the day to fetch)`);
     if (s.mode === 'local' && s.feed && !s.feed.schedule) problems.push(`${s.id}: a feed needs a schedule`);
     if (!s.example.startsWith('/v2/apis/')) problems.push(`${s.id}: example must be a /v2/apis/ path`);
     for (const r of s.routes) if (r.example !== undefined && !routePattern(r).test(r.example)) problems.push(`${s.id}: the example of route "${r.path}" must be a /v2/apis path of that route`);
@@ -71,9 +73,9 @@ export function supportedEncodings(s: AnySource): Encoding[] {
   return out;
 }
 
-/** A source's parameter specs as typed entries. */
+/** A source's parameter specs as typed entries, then those the kernel adds (`date`/`at` of archived sources). */
 export function paramEntries(s: AnySource): [string, ParamSpec][] {
-  return Object.entries((s.params ?? {}) as Record<string, ParamSpec>);
+  return [...Object.entries((s.params ?? {}) as Record<string, ParamSpec>), ...archiveParamSpecs(s)];
 }
 
 /** Matches request paths (with or without a query) of one route. */

@@ -8,6 +8,7 @@
  */
 import cron, { type ScheduledTask } from 'node-cron';
 import { ConfigError } from '../config.ts';
+import type { Backfiller } from './backfill.ts';
 import { Engine } from './engine.ts';
 import { JobLockError, LocalJobLock, type JobLock } from './job-lock.ts';
 import type { Logger } from './log.ts';
@@ -29,6 +30,8 @@ export interface SchedulerOptions {
   jobLock?: JobLock;
   /** Schedules replacing those of some sources, by id (SCHEDULER_OVERRIDES). */
   scheduleOverrides?: ReadonlyMap<string, string>;
+  /** Fills missing past days of daily sources: a pass at start, then hourly. */
+  backfill?: Backfiller;
 }
 
 /**
@@ -118,15 +121,26 @@ export function startScheduler(opts: SchedulerOptions): Scheduler {
   const prune = cron.schedule(
     '17 4 * * *',
     async () => {
-      await locked('prune', () => opts.store.prune({
-        now: engine.now(),
-        retentionDays: opts.historyRetentionDays,
-        keepPerKey: 30,
-        keyCaps: Object.fromEntries(fetched.filter((s) => s.mode === 'on-demand' || s.maxKeys !== undefined).map((s) => [s.id, Engine.maxKeys(s)])),
-      }));
+      await locked('prune', async () => {
+        await opts.store.prune({
+          now: engine.now(),
+          retentionDays: opts.historyRetentionDays,
+          keepPerKey: 30,
+          keyCaps: Object.fromEntries(fetched.filter((s) => s.mode === 'on-demand' || s.maxKeys !== undefined).map((s) => [s.id, Engine.maxKeys(s)])),
+        });
+        const pruned = await opts.store.archive.prune({ now: engine.now(), retentionDays: opts.historyRetentionDays });
+        log.info({ ...pruned, retentionDays: opts.historyRetentionDays }, 'archive pruned');
+      });
     },
     { name: 'prune', noOverlap: true, timezone: TIME_ZONE },
   );
+
+  // Backfill: a pass now (after downtime too: any restart), then hourly for the days that failed.
+  const backfill = opts.backfill;
+  const backfillTask = backfill?.sources.length
+    ? cron.schedule('37 * * * *', () => backfill.runPass(), { name: 'backfill', noOverlap: true, timezone: TIME_ZONE })
+    : undefined;
+  if (backfillTask) void backfill!.runPass();
 
   // Boot warm-up: every missing or expired scheduled key once, spread over the window.
   void (async () => {
@@ -156,8 +170,10 @@ export function startScheduler(opts: SchedulerOptions): Scheduler {
     },
     async stop() {
       for (const t of timers) clearTimeout(t);
-      await Promise.all([...tasks.values(), prune].map((t) => t.stop()));
-      for (const t of [...tasks.values(), prune]) await t.destroy();
+      backfill?.stop();
+      const all = [...tasks.values(), prune, ...(backfillTask ? [backfillTask] : [])];
+      await Promise.all(all.map((t) => t.stop()));
+      for (const t of all) await t.destroy();
     },
   };
 }

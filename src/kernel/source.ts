@@ -267,6 +267,19 @@ export interface ScheduledSource<PS extends ParamSpecs, D> extends FetchedSource
   schedule: string;
   /** Parameter sets kept warm by the scheduler (default: one set with all defaults). */
   prefetch?: readonly Partial<Record<keyof PS, string>>[];
+  /**
+   * Past days the kernel fills in the background when the history lacks them (at start, then
+   * hourly; see kernel/backfill.ts): one fetch per missing day with `history.param` set to it,
+   * one request at a time. Needs `history` with `param`.
+   */
+  backfill?: Backfill<D>;
+}
+
+export interface Backfill<D> {
+  /** How many days before today (Asia/Shanghai) to keep filled. */
+  days: number;
+  /** The days the upstream still offers, read from the latest data of the default parameters (e.g. the days a page lists). */
+  available?(latest: D): readonly string[];
 }
 
 export interface OnDemandSource<PS extends ParamSpecs, D> extends FetchedSourceBase<PS, D> {

@@ -1,6 +1,8 @@
 /** The default Store: better-sqlite3 in WAL mode. */
+import { LEGACY_IMPORT, legacyWrite, type LegacyHistoryRow } from './archive.ts';
 import type { Db, Migration } from './db.ts';
 import { migrate } from './db.ts';
+import { archiveMigrations, SqliteArchive } from './sqlite-archive.ts';
 import { toHistory, toSnapshot, type HistoryRow, type SnapshotRow } from './store-rows.ts';
 import type { FailureWrite, HistoryEntry, RunRecord, Snapshot, Store, SuccessWrite } from './store.ts';
 
@@ -60,9 +62,12 @@ const GUID_CHUNK = 200;
 
 export class SqliteStore implements Store {
   private readonly stmt;
+  readonly archive: SqliteArchive;
 
   constructor(private readonly db: Db) {
-    migrate(db, storeMigrations);
+    migrate(db, [...storeMigrations, ...archiveMigrations]);
+    this.archive = new SqliteArchive(db);
+    this.importLegacy();
     this.stmt = {
       get: db.prepare<[string, string], SnapshotRow>('SELECT * FROM snapshots WHERE source_id = ? AND params_key = ?'),
       listAll: db.prepare<[], SnapshotRow>('SELECT * FROM snapshots ORDER BY source_id, params_key'),
@@ -81,7 +86,6 @@ export class SqliteStore implements Store {
           status = CASE WHEN snapshots.payload IS NULL THEN 'never' ELSE 'failing' END,
           checked_at = excluded.checked_at, next_attempt_at = excluded.next_attempt_at,
           fail_count = snapshots.fail_count + 1, last_error = excluded.last_error`),
-      lastHistory: db.prepare<[string, string], HistoryRow>('SELECT * FROM history WHERE source_id = ? AND params_key = ? ORDER BY fetched_at DESC, id DESC LIMIT 1'),
       historyByKey: db.prepare<[string, string, string], HistoryRow>('SELECT * FROM history WHERE source_id = ? AND params_key = ? AND history_key = ?'),
       historyList: db.prepare<[string, string, number], HistoryRow>('SELECT * FROM history WHERE source_id = ? AND params_key = ? ORDER BY fetched_at DESC, id DESC LIMIT ?'),
       upsertHistory: db.prepare(`
@@ -113,11 +117,7 @@ export class SqliteStore implements Store {
       const changed = before?.payload_hash !== w.payloadHash;
       this.stmt.upsertOk.run(w);
       const historyParamsKey = w.historyParamsKey ?? w.paramsKey;
-      if (w.historyKey !== undefined) {
-        this.stmt.upsertHistory.run({ ...w, paramsKey: historyParamsKey, historyKey: w.historyKey });
-      } else if (this.stmt.lastHistory.get(w.sourceId, historyParamsKey)?.payload_hash !== w.payloadHash) {
-        this.stmt.upsertHistory.run({ ...w, paramsKey: historyParamsKey, historyKey: `t${w.fetchedAt}` });
-      }
+      if (w.historyKey !== undefined) this.stmt.upsertHistory.run({ ...w, paramsKey: historyParamsKey, historyKey: w.historyKey });
       for (const guid of w.guids ?? []) this.stmt.seen.run(w.sourceId, historyParamsKey, guid, w.fetchedAt);
       return { changed };
     })();
@@ -163,16 +163,36 @@ export class SqliteStore implements Store {
     }));
   }
 
+  /** Existing databases: the per-change history rows (`t<ms>` keys) move into the archive, once. */
+  private importLegacy(): void {
+    if (this.db.prepare('SELECT 1 FROM migrations WHERE name = ?').get(LEGACY_IMPORT)) return;
+    const batch = this.db.prepare<[number], LegacyHistoryRow>(
+      "SELECT id, source_id, params_key, fetched_at, payload FROM history WHERE id > ? AND history_key GLOB 't[0-9]*' ORDER BY id LIMIT 500",
+    );
+    for (let rows = batch.all(0); rows.length; rows = batch.all(rows[rows.length - 1]!.id)) {
+      for (const r of rows) {
+        const w = legacyWrite(r);
+        if (w) this.archive.recordNow(w);
+      }
+    }
+    this.db.transaction(() => {
+      this.db.prepare("DELETE FROM history WHERE history_key GLOB 't[0-9]*'").run();
+      this.db.prepare('INSERT INTO migrations (name, applied_at) VALUES (?, ?)').run(LEGACY_IMPORT, Date.now());
+    })();
+  }
+
   async prune(opts: { now: number; retentionDays: number; keepPerKey: number; keyCaps: Record<string, number> }): Promise<void> {
     const cutoff = opts.now - opts.retentionDays * 86_400_000;
     this.db.transaction(() => {
-      this.db
-        .prepare(
-          `DELETE FROM history WHERE fetched_at < ? AND id NOT IN (
-             SELECT id FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY source_id, params_key ORDER BY fetched_at DESC, id DESC) AS n FROM history) WHERE n <= ?)`,
-        )
-        .run(cutoff, opts.keepPerKey);
-      this.db.prepare('DELETE FROM item_seen WHERE first_seen_at < ?').run(cutoff);
+      if (opts.retentionDays > 0) {
+        this.db
+          .prepare(
+            `DELETE FROM history WHERE fetched_at < ? AND id NOT IN (
+               SELECT id FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY source_id, params_key ORDER BY fetched_at DESC, id DESC) AS n FROM history) WHERE n <= ?)`,
+          )
+          .run(cutoff, opts.keepPerKey);
+        this.db.prepare('DELETE FROM item_seen WHERE first_seen_at < ?').run(cutoff);
+      }
       this.db.prepare('DELETE FROM runs WHERE started_at < ?').run(opts.now - 7 * 86_400_000);
       for (const [sourceId, cap] of Object.entries(opts.keyCaps)) {
         this.db

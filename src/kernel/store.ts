@@ -4,10 +4,14 @@
  * interface and run the same test suite.
  *
  * Write rules (the last good data is sacred):
- * - success: replace the payload, reset the failure count, append history when the payload
- *   changed (or upsert the row of its history key), remember first-seen times of row guids;
+ * - success: replace the payload, reset the failure count, upsert the row of its history key
+ *   (sources that declare `history`), remember first-seen times of row guids;
  * - failure: touch only status, checked_at, fail_count, last_error and next_attempt_at.
+ *
+ * Every dated state of scheduled sources is kept apart, in the archive (`store.archive`, see
+ * archive.ts), which the engine writes after each successful commit.
  */
+import type { Archive } from './archive.ts';
 
 export type SnapshotStatus = 'ok' | 'failing' | 'never';
 
@@ -56,7 +60,7 @@ export interface SuccessWrite {
   itemCount: number | null;
   fetchedAt: number;
   expiresAt: number;
-  /** Key of the history row (e.g. a date); without it a row is appended when the hash changed. */
+  /** Key of the history row (e.g. a date); without it no history row is written. */
   historyKey?: string;
   /** paramsKey under which history rows are kept (defaults to `paramsKey`). */
   historyParamsKey?: string;
@@ -74,6 +78,8 @@ export interface FailureWrite {
 }
 
 export interface Store {
+  /** The dated snapshots of scheduled sources (see archive.ts). */
+  readonly archive: Archive;
   getSnapshot(sourceId: string, paramsKey: string): Promise<Snapshot | undefined>;
   listSnapshots(sourceId?: string): Promise<Snapshot[]>;
   commitSuccess(w: SuccessWrite): Promise<{ changed: boolean }>;
@@ -86,8 +92,9 @@ export interface Store {
   /** Newest first. */
   recentRuns(sourceId: string, limit: number): Promise<RunRecord[]>;
   /**
-   * Drop history older than the retention (keeping the newest `keepPerKey` rows per key),
-   * old runs, and the least recently checked snapshots of a source beyond its key cap.
+   * Drop history older than the retention (keeping the newest `keepPerKey` rows per key; a
+   * retention of 0 keeps all), old runs, and the least recently checked snapshots of a source
+   * beyond its key cap. The archive prunes itself (`archive.prune`).
    */
   prune(opts: { now: number; retentionDays: number; keepPerKey: number; keyCaps: Record<string, number> }): Promise<void>;
   close(): Promise<void>;

@@ -4,9 +4,10 @@
  * key and by change, first-seen times, runs, pruning, and concurrent writers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/kernel/db.ts';
+import { contentHash, type ArchiveWrite } from '../../src/kernel/archive.ts';
+import { migrate, openDatabase } from '../../src/kernel/db.ts';
 import { openPgPool, PgStore, pgMigrate, pgStoreMigrations, type Pool } from '../../src/kernel/pg-store.ts';
-import { SqliteStore } from '../../src/kernel/sqlite-store.ts';
+import { SqliteStore, storeMigrations } from '../../src/kernel/sqlite-store.ts';
 import type { Store, SuccessWrite } from '../../src/kernel/store.ts';
 import { createTestDatabase, requireServices } from '../multi/services.ts';
 
@@ -30,6 +31,13 @@ function ok(sourceId: string, payload: string, fetchedAt: number, extra: Partial
     ...extra,
   };
 }
+
+/** An archive write of a hot-list-like payload fetched at `at` (its `updated_at` is the fetch time). */
+function snap(sourceId: string, items: string[], at: number, paramsKey = ''): ArchiveWrite {
+  const data = { list: items.map((title, i) => ({ rank: i + 1, title })), updated_at: at };
+  return { sourceId, paramsKey, fetchedAt: at, contentHash: contentHash(data), payload: JSON.stringify(data) };
+}
+const MIN = 60_000;
 
 function storeContract(name: string, open: () => Promise<{ store: Store; close(): Promise<void> }>, skip: string | undefined): void {
   describe.skipIf(!!skip)(`Store contract: ${name}${skip ? ` (skipped: ${skip})` : ''}`, () => {
@@ -114,21 +122,12 @@ function storeContract(name: string, open: () => Promise<{ store: Store; close()
       });
     });
 
-    it('appends history only when the payload changed (A, A, B, A keeps three rows), newest first', async () => {
+    it('writes no history row without a history key (the archive keeps those states)', async () => {
       const s = sid('hist');
       expect((await store.commitSuccess(ok(s, 'A', T0))).changed).toBe(true);
       expect((await store.commitSuccess(ok(s, 'A', T0 + 1000))).changed).toBe(false);
       expect((await store.commitSuccess(ok(s, 'B', T0 + 2000))).changed).toBe(true);
-      expect((await store.commitSuccess(ok(s, 'A', T0 + 3000))).changed).toBe(true);
-      const rows = await store.listHistory(s, '', 10);
-      expect(rows.map((r) => [r.payload, r.fetchedAt, r.historyKey])).toEqual([
-        ['A', T0 + 3000, `t${T0 + 3000}`],
-        ['B', T0 + 2000, `t${T0 + 2000}`],
-        ['A', T0, `t${T0}`],
-      ]);
-      expect((await store.listHistory(s, '', 2)).map((r) => r.payload)).toEqual(['A', 'B']);
-      expect(await store.getHistory(s, '', `t${T0 + 2000}`)).toEqual({ sourceId: s, paramsKey: '', historyKey: `t${T0 + 2000}`, fetchedAt: T0 + 2000, payloadHash: 'h:B', payload: 'B' });
-      expect(await store.listHistory(s, 'other', 10)).toEqual([]);
+      expect(await store.listHistory(s, '', 10)).toEqual([]);
     });
 
     it('keeps one history row per history key, replaced only when its payload changes, under historyParamsKey', async () => {
@@ -189,11 +188,11 @@ function storeContract(name: string, open: () => Promise<{ store: Store; close()
       const cap = sid('capped');
       const now = T0 + 100 * DAY;
       // Five history rows: days 0..4 (all older than the 30-day retention).
-      for (let i = 0; i < 5; i++) await store.commitSuccess(ok(s, `old${i}`, T0 + i * DAY, { guids: [`old${i}`] }));
+      for (let i = 0; i < 5; i++) await store.commitSuccess(ok(s, `old${i}`, T0 + i * DAY, { guids: [`old${i}`], historyKey: `old${i}` }));
       // Two recent rows.
-      await store.commitSuccess(ok(s, 'new1', now - DAY, { guids: ['new1'] }));
-      await store.commitSuccess(ok(s, 'new2', now - 1000, { guids: ['new2'] }));
-      await store.commitSuccess(ok(s, 'x', T0, { paramsKey: 'other' }));
+      await store.commitSuccess(ok(s, 'new1', now - DAY, { guids: ['new1'], historyKey: 'new1' }));
+      await store.commitSuccess(ok(s, 'new2', now - 1000, { guids: ['new2'], historyKey: 'new2' }));
+      await store.commitSuccess(ok(s, 'x', T0, { paramsKey: 'other', historyKey: 'x' }));
       await store.recordRun({ sourceId: s, paramsKey: '', startedAt: now - 8 * DAY, ms: 1, outcome: 'ok' });
       await store.recordRun({ sourceId: s, paramsKey: '', startedAt: now - 6 * DAY, ms: 2, outcome: 'ok' });
       for (let i = 0; i < 5; i++) await store.commitSuccess(ok(cap, `c${i}`, now - (10 - i) * 1000, { paramsKey: `k=${i}` }));
@@ -211,12 +210,98 @@ function storeContract(name: string, open: () => Promise<{ store: Store; close()
       expect((await store.listSnapshots(s)).map((x) => x.paramsKey)).toEqual(['', 'other']);
     });
 
+    it('a retention of 0 days keeps every history row and first-seen time', async () => {
+      const s = sid('keep');
+      for (let i = 0; i < 4; i++) await store.commitSuccess(ok(s, `d${i}`, T0 + i * DAY, { guids: [`g${i}`], historyKey: `d${i}` }));
+      await store.prune({ now: T0 + 1000 * DAY, retentionDays: 0, keepPerKey: 1, keyCaps: {} });
+      expect(await store.listHistory(s, '', 10)).toHaveLength(4);
+      expect((await store.firstSeen(s, '', ['g0', 'g3'])).size).toBe(2);
+    });
+
     it('concurrent writers of one key: one history row per distinct payload, consistent snapshot', async () => {
       const s = sid('race');
-      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => store.commitSuccess(ok(s, 'same', T0 + i))));
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => store.commitSuccess(ok(s, 'same', T0 + i, { historyKey: 'day' }))));
       expect(results.filter((r) => r.changed)).toHaveLength(1);
       expect(await store.listHistory(s, '', 10)).toHaveLength(1);
       expect((await store.getSnapshot(s, ''))?.payload).toBe('same');
+    });
+
+    describe('archive', () => {
+      it('an unchanged fetch extends the newest snapshot; a change appends; recurring content shares one payload', async () => {
+        const s = sid('arch');
+        const before = await store.archive.stats();
+        expect(await store.archive.record(snap(s, ['a', 'b'], T0))).toEqual({ appended: true, snapshotAt: T0 });
+        // Same content, new fetch time: no new row, seen_until moves.
+        expect(await store.archive.record(snap(s, ['a', 'b'], T0 + 5 * MIN))).toEqual({ appended: false, snapshotAt: T0 });
+        expect(await store.archive.record(snap(s, ['b', 'a'], T0 + 10 * MIN))).toEqual({ appended: true, snapshotAt: T0 + 10 * MIN });
+        expect(await store.archive.record(snap(s, ['a', 'b'], T0 + 15 * MIN))).toEqual({ appended: true, snapshotAt: T0 + 15 * MIN });
+        expect(await store.archive.record(snap(s, ['a', 'b'], T0 + 20 * MIN))).toEqual({ appended: false, snapshotAt: T0 + 15 * MIN });
+        const all = await store.archive.list(s, '', { from: 0, to: T0 + DAY, limit: 10 });
+        expect(all.map((x) => [x.fetchedAt, x.seenUntil])).toEqual([
+          [T0, T0 + 5 * MIN],
+          [T0 + 10 * MIN, T0 + 10 * MIN],
+          [T0 + 15 * MIN, T0 + 20 * MIN],
+        ]);
+        // The first and third snapshots are one payload, stored once, as first fetched.
+        expect(all[0]!.contentHash).toBe(all[2]!.contentHash);
+        expect(JSON.parse(all[2]!.payload)).toEqual({ list: [{ rank: 1, title: 'a' }, { rank: 2, title: 'b' }], updated_at: T0 });
+        const after = await store.archive.stats();
+        expect(after.snapshots - before.snapshots).toBe(3);
+        expect(after.payloads - before.payloads).toBe(2);
+        expect(after.storedBytes).toBeGreaterThan(before.storedBytes);
+        expect(await store.archive.bounds(s, '')).toEqual({ first: T0, last: T0 + 15 * MIN, lastSeen: T0 + 20 * MIN, count: 3 });
+        expect(await store.archive.bounds(s, 'other')).toBeUndefined();
+      });
+
+      it('answers the snapshot in force at a moment: none before the first, exact times inclusive, the newest after the last', async () => {
+        const s = sid('at');
+        await store.archive.record(snap(s, ['one'], T0));
+        await store.archive.record(snap(s, ['two'], T0 + 10 * MIN));
+        await store.archive.record(snap(s, ['one'], T0 + 10 * MIN, 'k=1'));
+        const title = async (at: number, key = '') => {
+          const x = await store.archive.at(s, key, at);
+          return x && (JSON.parse(x.payload) as { list: { title: string }[] }).list[0]!.title;
+        };
+        expect(await title(T0 - 1)).toBeUndefined();
+        expect(await title(T0)).toBe('one');
+        expect(await title(T0 + 10 * MIN - 1)).toBe('one');
+        expect(await title(T0 + 10 * MIN)).toBe('two');
+        expect(await title(T0 + 100 * DAY)).toBe('two');
+        // Keys are separate.
+        expect(await title(T0 + 5 * MIN, 'k=1')).toBeUndefined();
+        expect(await store.archive.at(s, '', T0 + 5 * MIN)).toMatchObject({ sourceId: s, paramsKey: '', fetchedAt: T0, seenUntil: T0 });
+        // A window lists what was in force during it, oldest first.
+        expect((await store.archive.list(s, '', { from: T0 + 1, to: T0 + 20 * MIN, limit: 10 })).map((x) => x.fetchedAt)).toEqual([T0 + 10 * MIN]);
+        expect((await store.archive.list(s, '', { from: T0, to: T0 + 20 * MIN, limit: 1 })).map((x) => x.fetchedAt)).toEqual([T0]);
+      });
+
+      it('retention drops snapshots last seen before the cutoff and their orphaned payloads, never a key\'s newest; 0 keeps all', async () => {
+        const s = sid('ret');
+        const now = T0 + 60 * DAY;
+        await store.archive.record(snap(s, ['shared'], T0));
+        await store.archive.record(snap(s, ['gone'], T0 + DAY));
+        await store.archive.record(snap(s, ['shared'], now - DAY));
+        await store.archive.record(snap(s, ['only-old'], T0, 'k=old'));
+        expect(await store.archive.prune({ now, retentionDays: 0 })).toEqual({ snapshots: 0, payloads: 0 });
+        expect((await store.archive.list(s, '', { from: 0, to: now, limit: 10 })).length).toBe(3);
+        const before = await store.archive.stats();
+        const pruned = await store.archive.prune({ now, retentionDays: 30 });
+        expect(pruned.snapshots).toBeGreaterThanOrEqual(2);
+        expect((await store.archive.list(s, '', { from: 0, to: now, limit: 10 })).map((x) => x.fetchedAt)).toEqual([now - DAY]);
+        // The payload shared with the surviving snapshot stays readable; the orphan went.
+        expect(JSON.parse((await store.archive.at(s, '', now))!.payload).list[0].title).toBe('shared');
+        expect((await store.archive.stats()).payloads).toBeLessThan(before.payloads);
+        // A key whose only snapshot is old keeps it (it is still the one in force).
+        expect((await store.archive.at(s, 'k=old', now))?.fetchedAt).toBe(T0);
+        expect(await store.archive.bounds(s, '')).toMatchObject({ first: now - DAY, count: 1 });
+      });
+
+      it('concurrent writers of one key and content make one snapshot', async () => {
+        const s = sid('arace');
+        const results = await Promise.all(Array.from({ length: 8 }, (_, i) => store.archive.record(snap(s, ['same'], T0 + i))));
+        expect(results.filter((r) => r.appended)).toHaveLength(1);
+        expect(await store.archive.bounds(s, '')).toMatchObject({ count: 1, lastSeen: T0 + 7 });
+      });
     });
   });
 }
@@ -284,5 +369,54 @@ describe.skipIf(!!pgAvailable.missing)(`PostgreSQL migrations${pgAvailable.label
     const names = (await pool.query<{ name: string }>('SELECT name FROM migrations')).rows.map((r) => r.name);
     expect(names).not.toContain('test-003-ok');
     expect((await pool.query("SELECT to_regclass('t3') AS t")).rows[0]).toEqual({ t: null });
+  });
+});
+
+/** History rows as the store wrote them before the archive: one `t<ms>` row per changed fetch, plus a dated row. */
+const LEGACY = [
+  ['hot', '', `t${T0}`, T0, '{"list":[{"title":"a"}],"updated_at":1}'],
+  ['hot', '', `t${T0 + MIN}`, T0 + MIN, '{"list":[{"title":"a"}],"updated_at":2}'],
+  ['hot', '', `t${T0 + 2 * MIN}`, T0 + 2 * MIN, '{"list":[{"title":"b"}],"updated_at":3}'],
+  ['60s', '', '2026-11-20', T0, '{"date":"2026-11-20"}'],
+] as const;
+
+async function expectLegacyMoved(store: Store): Promise<void> {
+  const moved = await store.archive.list('hot', '', { from: 0, to: T0 + DAY, limit: 10 });
+  expect(moved.map((x) => [x.fetchedAt, x.seenUntil])).toEqual([
+    [T0, T0 + MIN],
+    [T0 + 2 * MIN, T0 + 2 * MIN],
+  ]);
+  expect(await store.listHistory('hot', '', 10)).toEqual([]);
+  expect((await store.listHistory('60s', '', 10)).map((h) => h.historyKey)).toEqual(['2026-11-20']);
+}
+
+describe('existing databases: per-change history rows move into the archive', () => {
+  it('SQLite', async () => {
+    const db = openDatabase(':memory:');
+    migrate(db, storeMigrations);
+    const insert = db.prepare('INSERT INTO history (source_id, params_key, history_key, fetched_at, payload_hash, payload) VALUES (?, ?, ?, ?, ?, ?)');
+    for (const [s, k, hk, at, payload] of LEGACY) insert.run(s, k, hk, at, `h${at}${payload.length}`, payload);
+    const store = new SqliteStore(db);
+    await expectLegacyMoved(store);
+    // Opening again does not import twice.
+    await expectLegacyMoved(new SqliteStore(db));
+    await store.close();
+  });
+
+  it.skipIf(!!pgAvailable.missing)(`PostgreSQL${pgAvailable.label}`, async () => {
+    const tdb = await createTestDatabase();
+    const pool = openPgPool(tdb.url, { max: 4 });
+    try {
+      await pgMigrate(pool, pgStoreMigrations);
+      for (const [s, k, hk, at, payload] of LEGACY) {
+        await pool.query('INSERT INTO history (source_id, params_key, history_key, fetched_at, payload_hash, payload) VALUES ($1, $2, $3, $4, $5, $6)', [s, k, hk, at, `h${at}${payload.length}`, payload]);
+      }
+      const [a, b] = await Promise.all([PgStore.open(pool), PgStore.open(pool)]);
+      await expectLegacyMoved(a);
+      await expectLegacyMoved(b);
+    } finally {
+      await pool.end();
+      await tdb.drop();
+    }
   });
 });

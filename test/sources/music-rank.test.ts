@@ -144,8 +144,9 @@ describe('music-rank through the server', () => {
     expect(withId.data[0]).toHaveProperty('update_frequency');
     expect(upstream.hits(HOST)).toHaveLength(1);
     const catalogue = (await (await svc.get('/v2/apis')).json()) as { data: { endpoints: { path: string; params: { name: string; in: string }[] }[] } };
-    expect(catalogue.data.endpoints.find((e) => e.path === '/v2/apis/music-rank/list')?.params).toEqual([]);
-    expect(catalogue.data.endpoints.find((e) => e.path === '/v2/apis/music-rank/:id')?.params).toMatchObject([{ name: 'id', in: 'path' }]);
+    // `id` is fixed on this route; only the archive's `date`/`at` (every scheduled source) remain.
+    expect(catalogue.data.endpoints.find((e) => e.path === '/v2/apis/music-rank/list')?.params.map((p) => p.name)).toEqual(['date', 'at']);
+    expect(catalogue.data.endpoints.find((e) => e.path === '/v2/apis/music-rank/:id')?.params).toMatchObject([{ name: 'id', in: 'path' }, { name: 'date' }, { name: 'at' }]);
   });
 
   it('fetches a chart by id on demand and caches it per id', async () => {

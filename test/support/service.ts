@@ -14,7 +14,9 @@ export interface TestService extends Service {
   get(pathAndQuery: string, init?: RequestInit): Promise<Response>;
 }
 
-export async function startService(opts: { upstream?: Upstream; env?: Record<string, string>; sources?: readonly AnySource[]; now?: () => number; random?: () => number } = {}): Promise<TestService> {
+export async function startService(
+  opts: { upstream?: Upstream; env?: Record<string, string>; sources?: readonly AnySource[]; now?: () => number; random?: () => number; backfillPauseMs?: number } = {},
+): Promise<TestService> {
   const env: Record<string, string> = {
     DB_PATH: ':memory:',
     SCHEDULER_ENABLED: 'false',
@@ -28,6 +30,7 @@ export async function startService(opts: { upstream?: Upstream; env?: Record<str
   if (opts.sources) serviceOpts.sources = opts.sources;
   if (opts.now) serviceOpts.now = opts.now;
   if (opts.random) serviceOpts.random = opts.random;
+  if (opts.backfillPauseMs !== undefined) serviceOpts.backfillPauseMs = opts.backfillPauseMs;
   // The async form also serves DATABASE_URL / REDIS_URL in `env` (PostgreSQL store, Redis limits).
   const svc = await createServiceAsync(serviceOpts);
   const port = await svc.listen(0, '127.0.0.1');

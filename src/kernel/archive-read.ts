@@ -1,0 +1,67 @@
+/**
+ * Answering `date`/`at` from the snapshot archive: the snapshot in force at the moment, stamped
+ * with its time, as a ReadResult the encoding layer renders like any other (X-Cache: HISTORY).
+ */
+import { createHash } from 'node:crypto';
+import type { Archive } from './archive.ts';
+import type { Moment } from './archive-params.ts';
+import type { ReadResult } from './engine.ts';
+import { notFound } from './errors.ts';
+import { paramsKey } from './params.ts';
+import type { AnyParams, FetchedSource } from './source.ts';
+import { formatDate, formatDateTime } from './time.ts';
+
+/**
+ * The snapshot's data with its time: object-shaped data gets `snapshot`/`snapshot_at`, and its
+ * fetch-time fields (`updated`/`updated_at`) say when this content was first fetched.
+ */
+export function stampSnapshot(payload: string, snapshotAt: number): { payload: string; data: unknown } {
+  const data = JSON.parse(payload) as unknown;
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return { payload, data };
+  const o = data as Record<string, unknown>;
+  if ('updated_at' in o) o.updated_at = snapshotAt;
+  if ('updated' in o && typeof o.updated === 'string') o.updated = formatDateTime(snapshotAt);
+  o.snapshot = formatDateTime(snapshotAt);
+  o.snapshot_at = snapshotAt;
+  return { payload: JSON.stringify(o), data: o };
+}
+
+function describeMoment(m: Moment): string {
+  return m.param === 'date' ? `date=${m.value} (Asia/Shanghai)` : `at=${m.value} (${formatDateTime(m.at)} Asia/Shanghai)`;
+}
+
+export async function readSnapshotAt(
+  deps: { archive: Archive; now: number; archivedKeys: ReadonlySet<string> },
+  source: FetchedSource,
+  params: AnyParams,
+  moment: Moment,
+  historyParamsKey: string,
+): Promise<ReadResult> {
+  const key = paramsKey(params);
+  const snap = await deps.archive.at(source.id, key, moment.at);
+  if (!snap) {
+    const bounds = await deps.archive.bounds(source.id, key);
+    if (!bounds && !deps.archivedKeys.has(key)) {
+      throw notFound(`${source.name} (${source.id}) keeps dated snapshots only of the parameters its schedule refreshes (${[...deps.archivedKeys].map((k) => k || 'the defaults').join('; ')}), not of ${key || 'these'}.`);
+    }
+    if (!bounds) throw notFound(`No snapshot of ${source.name} (${source.id}) is stored for these parameters yet: the archive starts with the first successful fetch.`);
+    throw notFound(
+      `No snapshot of ${source.name} (${source.id}) is stored for ${describeMoment(moment)}. The earliest available is ${formatDateTime(bounds.first)} Asia/Shanghai (date=${formatDate(bounds.first)}, at=${bounds.first}).`,
+    );
+  }
+  const { payload, data } = stampSnapshot(snap.payload, snap.fetchedAt);
+  return {
+    source,
+    params,
+    paramsKey: key,
+    payload,
+    data,
+    hash: createHash('sha1').update(payload).digest('hex'),
+    fetchedAt: snap.fetchedAt,
+    // A past moment's snapshot never changes; today's may be replaced by the next fetch.
+    expiresAt: moment.live ? deps.now + source.freshness.ttlSec * 1000 : null,
+    cache: 'HISTORY',
+    historyParamsKey,
+    asOf: moment.at,
+  };
+}

@@ -1,0 +1,133 @@
+/** The snapshot archive on SQLite (see archive.ts for the model). */
+import type { Archive, ArchiveBounds, ArchivedSnapshot, ArchiveStats, ArchiveWrite } from './archive.ts';
+import { DAY_MS, packPayload, unpackPayload } from './archive.ts';
+import type { Db, Migration } from './db.ts';
+
+export const archiveMigrations: readonly Migration[] = [
+  {
+    name: 'archive-001-snapshots-payloads',
+    sql: `
+      CREATE TABLE archive_payloads (
+        content_hash TEXT    PRIMARY KEY,
+        body         BLOB    NOT NULL,
+        bytes        INTEGER NOT NULL
+      ) STRICT;
+      CREATE TABLE archive_snapshots (
+        id           INTEGER PRIMARY KEY,
+        source_id    TEXT    NOT NULL,
+        params_key   TEXT    NOT NULL,
+        fetched_at   INTEGER NOT NULL,
+        seen_until   INTEGER NOT NULL,
+        content_hash TEXT    NOT NULL REFERENCES archive_payloads (content_hash)
+      ) STRICT;
+      CREATE UNIQUE INDEX archive_snapshots_at ON archive_snapshots (source_id, params_key, fetched_at);
+      CREATE INDEX archive_snapshots_hash ON archive_snapshots (content_hash);
+      CREATE INDEX archive_snapshots_seen ON archive_snapshots (seen_until);
+    `,
+  },
+];
+
+interface Row {
+  id: number;
+  source_id: string;
+  params_key: string;
+  fetched_at: number;
+  seen_until: number;
+  content_hash: string;
+}
+
+const toSnapshot = (r: Row & { body: Buffer }): ArchivedSnapshot => ({
+  sourceId: r.source_id,
+  paramsKey: r.params_key,
+  fetchedAt: r.fetched_at,
+  seenUntil: r.seen_until,
+  contentHash: r.content_hash,
+  payload: unpackPayload(r.body),
+});
+
+export class SqliteArchive implements Archive {
+  private readonly stmt;
+
+  /** Expects `archiveMigrations` applied (SqliteStore does it). */
+  constructor(private readonly db: Db) {
+    this.stmt = {
+      newest: db.prepare<[string, string], Row>('SELECT * FROM archive_snapshots WHERE source_id = ? AND params_key = ? ORDER BY fetched_at DESC LIMIT 1'),
+      extend: db.prepare('UPDATE archive_snapshots SET seen_until = ? WHERE id = ? AND seen_until < ?'),
+      hasPayload: db.prepare<[string], { n: number }>('SELECT 1 AS n FROM archive_payloads WHERE content_hash = ?'),
+      addPayload: db.prepare('INSERT OR IGNORE INTO archive_payloads (content_hash, body, bytes) VALUES (?, ?, ?)'),
+      append: db.prepare(
+        `INSERT INTO archive_snapshots (source_id, params_key, fetched_at, seen_until, content_hash) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (source_id, params_key, fetched_at) DO UPDATE SET content_hash = excluded.content_hash`,
+      ),
+      at: db.prepare<[string, string, number], Row & { body: Buffer }>(
+        `SELECT s.*, p.body FROM archive_snapshots s JOIN archive_payloads p ON p.content_hash = s.content_hash
+         WHERE s.source_id = ? AND s.params_key = ? AND s.fetched_at <= ? ORDER BY s.fetched_at DESC LIMIT 1`,
+      ),
+      bounds: db.prepare<[string, string], { first: number | null; last: number | null; count: number }>(
+        'SELECT MIN(fetched_at) AS first, MAX(fetched_at) AS last, COUNT(*) AS count FROM archive_snapshots WHERE source_id = ? AND params_key = ?',
+      ),
+      list: db.prepare<[string, string, number, number, number], Row & { body: Buffer }>(
+        `SELECT s.*, p.body FROM archive_snapshots s JOIN archive_payloads p ON p.content_hash = s.content_hash
+         WHERE s.source_id = ? AND s.params_key = ? AND s.seen_until >= ? AND s.fetched_at <= ? ORDER BY s.fetched_at LIMIT ?`,
+      ),
+    };
+  }
+
+  async record(w: ArchiveWrite): Promise<{ appended: boolean; snapshotAt: number }> {
+    return this.recordNow(w);
+  }
+
+  /** `record`, synchronously (better-sqlite3 is): for the store's own migration of old rows. */
+  recordNow(w: ArchiveWrite): { appended: boolean; snapshotAt: number } {
+    return this.db.transaction(() => {
+      const newest = this.stmt.newest.get(w.sourceId, w.paramsKey);
+      if (newest && newest.content_hash === w.contentHash) {
+        this.stmt.extend.run(w.fetchedAt, newest.id, w.fetchedAt);
+        return { appended: false, snapshotAt: newest.fetched_at };
+      }
+      if (!this.stmt.hasPayload.get(w.contentHash)) this.stmt.addPayload.run(w.contentHash, packPayload(w.payload), Buffer.byteLength(w.payload));
+      this.stmt.append.run(w.sourceId, w.paramsKey, w.fetchedAt, w.fetchedAt, w.contentHash);
+      return { appended: true, snapshotAt: w.fetchedAt };
+    })();
+  }
+
+  async at(sourceId: string, paramsKey: string, at: number): Promise<ArchivedSnapshot | undefined> {
+    const r = this.stmt.at.get(sourceId, paramsKey, at);
+    return r && toSnapshot(r);
+  }
+
+  async bounds(sourceId: string, paramsKey: string): Promise<ArchiveBounds | undefined> {
+    const b = this.stmt.bounds.get(sourceId, paramsKey);
+    if (!b || b.first === null || b.last === null) return undefined;
+    const newest = this.stmt.newest.get(sourceId, paramsKey);
+    return { first: b.first, last: b.last, lastSeen: newest?.seen_until ?? b.last, count: b.count };
+  }
+
+  async list(sourceId: string, paramsKey: string, opts: { from: number; to: number; limit: number }): Promise<ArchivedSnapshot[]> {
+    return this.stmt.list.all(sourceId, paramsKey, opts.from, opts.to, opts.limit).map(toSnapshot);
+  }
+
+  async prune(opts: { now: number; retentionDays: number }): Promise<{ snapshots: number; payloads: number }> {
+    if (opts.retentionDays <= 0) return { snapshots: 0, payloads: 0 };
+    const cutoff = opts.now - opts.retentionDays * DAY_MS;
+    return this.db.transaction(() => {
+      const snapshots = this.db
+        .prepare(
+          `DELETE FROM archive_snapshots WHERE seen_until < ? AND EXISTS (
+             SELECT 1 FROM archive_snapshots n WHERE n.source_id = archive_snapshots.source_id
+               AND n.params_key = archive_snapshots.params_key AND n.fetched_at > archive_snapshots.fetched_at)`,
+        )
+        .run(cutoff).changes;
+      const payloads = this.db
+        .prepare('DELETE FROM archive_payloads WHERE NOT EXISTS (SELECT 1 FROM archive_snapshots s WHERE s.content_hash = archive_payloads.content_hash)')
+        .run().changes;
+      return { snapshots, payloads };
+    })();
+  }
+
+  async stats(): Promise<ArchiveStats> {
+    const s = this.db.prepare('SELECT COUNT(*) AS n FROM archive_snapshots').get() as { n: number };
+    const p = this.db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(length(body)), 0) AS stored, COALESCE(SUM(bytes), 0) AS raw FROM archive_payloads').get() as { n: number; stored: number; raw: number };
+    return { snapshots: s.n, payloads: p.n, storedBytes: p.stored, rawBytes: p.raw };
+  }
+}
