@@ -196,7 +196,7 @@ async function renderBody(r: ReadResult, encoding: Encoding, deps: RenderDeps, f
     case 'image': {
       if (view.image) {
         const img = await view.image(r.data, r.params);
-        const headers = { ...freshness, ETag: `"${sha1(typeof img.body === 'string' ? img.body : img.body.toString('base64')).slice(0, 20)}"` };
+        const headers = { ...freshness, ETag: `"${sha1(img.body).slice(0, 20)}"` };
         return { status: 200, type: img.type, body: img.body, headers };
       }
       const url = view.imageUrl?.(r.data, r.params);

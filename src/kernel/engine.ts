@@ -66,7 +66,7 @@ const DEFAULT_MAX_KEYS = 500;
 const AWAIT_FIRST_MS = 10_000;
 const SNAPSHOT_MEMO_MS = 1_000;
 
-export function sha1(text: string): string {
+export function sha1(text: string | Uint8Array): string {
   return createHash('sha1').update(text).digest('hex');
 }
 
