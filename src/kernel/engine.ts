@@ -33,6 +33,11 @@ export interface ReadResult {
   note?: string;
   /** paramsKey under which this source's history rows live. */
   historyParamsKey: string;
+  /**
+   * Changes whenever this process writes a history row under historyParamsKey (a dated fetch can
+   * add one without changing this snapshot): renderings made from history are kept under it.
+   */
+  historyVersion?: number;
 }
 
 export interface EngineDeps {
@@ -92,6 +97,8 @@ export class Engine {
   private readonly gate: Semaphore;
   private readonly clients = new Map<string, HttpClient>();
   private readonly parsed = new Map<string, unknown>();
+  /** Writes of history rows by this process, per `sourceId|historyParamsKey` (see ReadResult.historyVersion). */
+  private readonly historyWrites = new Map<string, number>();
   private readonly memo = new Map<string, { snap: Snapshot | undefined; until: number }>();
   private readonly feeds = new WeakMap<AnySource, ScheduledSource<Record<string, never>, unknown>>();
   private readonly shutdown = new AbortController();
@@ -183,6 +190,7 @@ export class Engine {
   private fromSnapshot(source: AnySource, params: AnyParams, key: string, snap: Snapshot, cache: CacheState, note?: string): ReadResult {
     const payload = snap.payload as string;
     const hash = snap.payloadHash as string;
+    const historyParamsKey = this.historyParamsKey(source, params);
     return {
       source,
       params,
@@ -193,7 +201,8 @@ export class Engine {
       fetchedAt: snap.fetchedAt as number,
       expiresAt: snap.expiresAt,
       cache,
-      historyParamsKey: this.historyParamsKey(source, params),
+      historyParamsKey,
+      historyVersion: this.historyWrites.get(`${source.id}|${historyParamsKey}`) ?? 0,
       ...(note ? { note } : {}),
     };
   }
@@ -258,14 +267,23 @@ export class Engine {
   async compute(source: AnySource & { mode: 'local' }, params: AnyParams, request: { clientIp: string }): Promise<ReadResult> {
     const feed = await this.readFeed(source);
     const now = this.now();
+    // The logger and the deadline are made on first use: most computations use neither, and a
+    // child logger plus a timer signal cost more than a short computation itself.
+    const { log, shutdown } = { log: this.deps.log, shutdown: this.shutdown };
+    let childLog: Logger | undefined;
+    let signal: AbortSignal | undefined;
     const ctx: LocalContext<unknown> = {
       ...(feed ? { feed } : {}),
       now: () => new Date(this.now()),
       clientIp: request.clientIp,
       env: (name) => this.env(source, name),
-      log: this.deps.log.child({ source: source.id }),
+      get log() {
+        return (childLog ??= log.child({ source: source.id }));
+      },
       http: this.http(source),
-      signal: AbortSignal.any([this.shutdown.signal, AbortSignal.timeout(DEFAULT_TIMEOUT_MS)]),
+      get signal() {
+        return (signal ??= AbortSignal.any([shutdown.signal, AbortSignal.timeout(DEFAULT_TIMEOUT_MS)]));
+      },
     };
     const data = await source.compute(ctx, params);
     const payload = JSON.stringify(data);
@@ -426,6 +444,10 @@ export class Engine {
         historyParamsKey: this.historyParamsKey(source, params),
         guids: rows.map((r) => rowGuid(source.id, r)),
       });
+      if (source.history) {
+        const historyKey = `${source.id}|${this.historyParamsKey(source, params)}`;
+        this.historyWrites.set(historyKey, (this.historyWrites.get(historyKey) ?? 0) + 1);
+      }
       const ms = this.now() - started;
       await store.recordRun({ sourceId: source.id, paramsKey: key, startedAt: started, ms, outcome: changed ? 'ok' : 'unchanged' });
       log.info({ outcome: changed ? 'ok' : 'unchanged', ms, items: rows.length }, 'fetch');
