@@ -8,10 +8,14 @@
  * that start together neither race nor apply a migration twice.
  */
 import { createHash } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
+import { lazyModule } from './lazy-module.ts';
 import type { Migration } from './db.ts';
 import { toHistory, toSnapshot, type HistoryRow, type SnapshotRow } from './store-rows.ts';
 import type { FailureWrite, HistoryEntry, RunRecord, Snapshot, Store, SuccessWrite } from './store.ts';
+
+// Loaded when PostgreSQL is configured (see lazy-module.ts).
+const pgModule = lazyModule<typeof pg>('pg');
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -21,7 +25,7 @@ const INT8_OID = 20;
 /** BIGINT columns hold ms timestamps and counters: well inside Number's safe range. */
 const types: pg.CustomTypesConfig = {
   getTypeParser: (id: number, format?: 'text' | 'binary') =>
-    id === INT8_OID && format !== 'binary' ? (v: string) => Number(v) : pg.types.getTypeParser(id, format),
+    id === INT8_OID && format !== 'binary' ? (v: string) => Number(v) : pgModule().types.getTypeParser(id, format),
 };
 
 export interface PgPoolOptions {
@@ -32,7 +36,7 @@ export interface PgPoolOptions {
 
 /** A pool whose BIGINT columns come back as numbers. The caller owns it (`pool.end()`). */
 export function openPgPool(url: string, opts: PgPoolOptions = {}): Pool {
-  return new pg.Pool({
+  return new (pgModule().Pool)({
     connectionString: url,
     max: opts.max ?? 10,
     // A request waiting for a connection fails after this instead of hanging while the server is unreachable.
