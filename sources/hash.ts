@@ -103,16 +103,26 @@ function brotliWindow(length: number): number {
   return Math.min(BROTLI_MAX_WINDOW_BITS, Math.max(BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(length + 1))));
 }
 
+/**
+ * gzip and deflate state sized to the input: zlib's default window and hash tables take ~260 KB
+ * per call, mostly garbage for a short text; a window that holds the whole input compresses it
+ * the same, and any inflater reads the result.
+ */
+function deflateOptions(length: number): zlib.ZlibOptions {
+  const windowBits = Math.min(15, Math.max(9, Math.ceil(Math.log2(length + 1))));
+  return { windowBits, memLevel: Math.min(8, Math.max(1, windowBits - 7)) };
+}
+
 // A failed decompression costs zlib ~40 µs (a stream is built, errored and destroyed), ten times a
 // successful one: bytes without the format's header are refused before zlib sees them.
 const CODECS = {
   gzip: {
-    compress: (b: Buffer) => zlib.gzipSync(b),
+    compress: (b: Buffer) => zlib.gzipSync(b, deflateOptions(b.length)),
     plausible: (b: Buffer) => b.length >= 18 && b[0] === 0x1f && b[1] === 0x8b && b[2] === 8,
     decompress: (b: Buffer) => zlib.gunzipSync(b, limits),
   },
   deflate: {
-    compress: (b: Buffer) => zlib.deflateSync(b),
+    compress: (b: Buffer) => zlib.deflateSync(b, deflateOptions(b.length)),
     plausible: (b: Buffer) => b.length >= 6 && (b[0]! & 0x0f) === 8 && b[0]! >> 4 <= 7 && ((b[0]! << 8) | b[1]!) % 31 === 0,
     decompress: (b: Buffer) => zlib.inflateSync(b, limits),
   },
