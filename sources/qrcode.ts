@@ -11,7 +11,7 @@
  */
 import { AppError } from '../src/kernel/errors.ts';
 import { defineSource } from '../src/kernel/source.ts';
-import { MIN_PIXELS_PER_MODULE, qrImage, qrTextArt, type QrFormat } from './_shared/qr-image.ts';
+import { MIN_PIXELS_PER_MODULE, qrImage, qrTextArt, type QrFormat, type QrImage } from './_shared/qr-image.ts';
 import { dataCodewords, type EcLevel } from './_shared/qr-symbol.ts';
 
 /** What the code holds when no `text` is given: a neutral, scannable URL. */
@@ -51,8 +51,13 @@ function build(text: string, size: number, level: EcLevel, format: QrFormat): Qr
     );
   }
   const image = qrImage(text, level, size, format);
-  return { text, size, level, format, bytes, mime_type: image.mimeType, base64: image.base64, data_uri: image.dataUri };
+  let data = answers.get(image);
+  if (!data) answers.set(image, (data = { text, size, level, format, bytes, mime_type: image.mimeType, base64: image.base64, data_uri: image.dataUri }));
+  return data;
 }
+
+/** The answer of each kept image: the same object while the image is kept (its JSON is then written once). */
+const answers = new WeakMap<QrImage, QrData>();
 
 export default defineSource({
   id: 'qrcode',

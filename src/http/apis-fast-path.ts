@@ -63,7 +63,7 @@ export function apisFastPath(deps: FastPathDeps): FastPath {
     metrics?.track(ctx);
     allowCors(ctx);
     try {
-      await checkAbuse?.(ctx);
+      if (checkAbuse) await checkAbuse(ctx);
       markRouted(ctx, router, hit);
       const out = await answer(ctx as Parameters<Answer>[0]);
       if (!writeBufferedAnswer(ctx, out)) await app.handleRequest(ctx, (c) => onError(c, async () => applyAnswer(c, out)));

@@ -97,6 +97,10 @@ export class Engine {
   private readonly gate: Semaphore;
   private readonly clients = new Map<string, HttpClient>();
   private readonly parsed = new Map<string, unknown>();
+  /** historyParamsKey of each `sourceId|paramsKey` read. */
+  private readonly historyKeys = new Map<string, string>();
+  /** JSON text and hash of data a computation returned, while it keeps returning that same object. */
+  private readonly serialized = new WeakMap<object, { payload: string; hash: string }>();
   /** Writes of history rows by this process, per `sourceId|historyParamsKey` (see ReadResult.historyVersion). */
   private readonly historyWrites = new Map<string, number>();
   private readonly memo = new Map<string, { snap: Snapshot | undefined; until: number }>();
@@ -190,7 +194,13 @@ export class Engine {
   private fromSnapshot(source: AnySource, params: AnyParams, key: string, snap: Snapshot, cache: CacheState, note?: string): ReadResult {
     const payload = snap.payload as string;
     const hash = snap.payloadHash as string;
-    const historyParamsKey = this.historyParamsKey(source, params);
+    // Asked on every read of a hot key: kept per key rather than rebuilt from the parameters.
+    const memoKey = `${source.id}|${key}`;
+    let historyParamsKey = this.historyKeys.get(memoKey);
+    if (historyParamsKey === undefined) {
+      if (this.historyKeys.size > 1000) this.historyKeys.clear();
+      this.historyKeys.set(memoKey, (historyParamsKey = this.historyParamsKey(source, params)));
+    }
     return {
       source,
       params,
@@ -286,18 +296,26 @@ export class Engine {
       },
     };
     const data = await source.compute(ctx, params);
-    const payload = JSON.stringify(data);
+    // A source that keeps its results (hash, qrcode) hands back the same object for the same
+    // parameters: its JSON is written once.
+    let serialized = typeof data === 'object' && data !== null ? this.serialized.get(data) : undefined;
+    if (!serialized) {
+      const payload = JSON.stringify(data);
+      serialized = { payload, hash: sha1(payload) };
+      if (typeof data === 'object' && data !== null) this.serialized.set(data, serialized);
+    }
+    const key = paramsKey(params);
     return {
       source,
       params,
-      paramsKey: paramsKey(params),
-      payload,
+      paramsKey: key,
+      payload: serialized.payload,
       data,
-      hash: sha1(payload),
+      hash: serialized.hash,
       fetchedAt: now,
       expiresAt: null,
       cache: 'NONE',
-      historyParamsKey: paramsKey(params),
+      historyParamsKey: key,
     };
   }
 
