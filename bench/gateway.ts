@@ -6,8 +6,8 @@
  * against the upstream and through the gateway:
  *   1. added latency of a non-streamed chat completion (p50/p99 of sequential requests; req/s at 50 connections);
  *   2. added time to the first streamed event (upstream sends it after 100 ms);
- *   3. 100 concurrent streams of 200 events 20 ms apart: events/s, gateway peak RSS, events
- *      delivered and their spacing;
+ *   3. STREAMS (GATEWAY_BENCH_STREAMS, default 1,000) concurrent streams of 200 events 20 ms apart:
+ *      events/s, gateway peak RSS, events delivered and their spacing.
  *   4. the added latency of (1) with two upstreams configured (the primary healthy, so the
  *      backup gets nothing), next to one upstream, measured in alternating rounds.
  * Prints markdown tables.
@@ -22,6 +22,7 @@ import autocannon from 'autocannon';
 import { Agent, request } from 'undici';
 
 const DURATION = Number(process.env.GATEWAY_BENCH_DURATION ?? 5);
+const STREAMS = Number(process.env.GATEWAY_BENCH_STREAMS ?? 1000);
 const ROLE = process.argv.find((a) => a.startsWith('--role='))?.slice(7);
 
 interface Ready {
@@ -220,7 +221,7 @@ async function main(): Promise<void> {
   console.log(`\nAdded by the gateway (sequential): p50 +${fmt(pct(lat[1]!.ms, 50) - pct(lat[0]!.ms, 50))} ms, p99 +${fmt(pct(lat[1]!.ms, 99) - pct(lat[0]!.ms, 99))} ms. Gateway CPU per request (user+system, from the 50-connection run including its warm-up): ${fmt(cpuPerRequestUs / 1000, 3)} ms; machine: ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}.`);
 
   // 2. Time to the first streamed event (upstream: first event after 100 ms, then 20 × 10 ms).
-  const agent = new Agent({ connections: 256, pipelining: 1 });
+  const agent = new Agent({ connections: Math.max(256, STREAMS + 16), pipelining: 1 });
   const firstPlan = { chunks: 20, gapMs: 10, firstMs: 100 };
   const ttfb: Record<string, number[]> = {};
   for (const t of targets) {
@@ -237,21 +238,21 @@ async function main(): Promise<void> {
   console.log(`| through the gateway | ${fmt(pct(g, 50))} | ${fmt(pct(g, 99))} |`);
   console.log(`\nAdded to the first token: p50 +${fmt(pct(g, 50) - pct(d, 50))} ms, p99 +${fmt(pct(g, 99) - pct(d, 99))} ms.`);
 
-  // 3. 100 concurrent streams of 200 events, 20 ms apart.
+  // 3. STREAMS concurrent streams of 200 events, 20 ms apart.
   const plan = { chunks: 200, gapMs: 20, firstMs: 0 };
-  console.log('\n### Gateway: 100 concurrent streams (200 events each, 20 ms apart)\n');
+  console.log(`\n### Gateway: ${STREAMS} concurrent streams (200 events each, 20 ms apart)\n`);
   console.log('| path | events/s | events delivered | mean gap ms | p99 gap ms | max gap ms | p99 first event ms | errors |');
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const t of targets) {
     const t0 = performance.now();
-    const results = await Promise.allSettled(Array.from({ length: 100 }, () => stream(agent, `${t.url}/v1/chat/completions`, t.headers, plan)));
+    const results = await Promise.allSettled(Array.from({ length: STREAMS }, () => stream(agent, `${t.url}/v1/chat/completions`, t.headers, plan)));
     const secs = (performance.now() - t0) / 1000;
     const ok = results.filter((r): r is PromiseFulfilledResult<StreamStats> => r.status === 'fulfilled').map((r) => r.value);
     const events = ok.reduce((n, s) => n + s.events, 0);
     const gaps = ok.flatMap((s) => s.gaps).sort((a, b) => a - b);
     const firsts = ok.map((s) => s.ttfbMs).sort((a, b) => a - b);
     const mean = gaps.reduce((a, b) => a + b, 0) / gaps.length;
-    console.log(`| ${t.name} | ${Math.round(events / secs)} | ${events} / ${100 * plan.chunks} | ${fmt(mean)} | ${fmt(pct(gaps, 99))} | ${fmt(gaps.at(-1) ?? NaN)} | ${fmt(pct(firsts, 99))} | ${results.length - ok.length} |`);
+    console.log(`| ${t.name} | ${Math.round(events / secs)} | ${events} / ${STREAMS * plan.chunks} | ${fmt(mean)} | ${fmt(pct(gaps, 99))} | ${fmt(gaps.at(-1) ?? NaN)} | ${fmt(pct(firsts, 99))} | ${results.length - ok.length} |`);
   }
   const { maxRssKb } = await ask<{ maxRssKb: number }>(gw.proc, 'rss');
   console.log(`\nGateway process RSS after start: ${((gw.ready.rssKb ?? NaN) / 1024).toFixed(0)} MiB; peak over the whole run: ${(maxRssKb / 1024).toFixed(0)} MiB.\n`);

@@ -1,106 +1,135 @@
 /**
- * `npm run bench`: the cached hot list under load (100 connections) against a bare node:http
- * server returning the same bytes, then the gateway benchmark (BENCH_GATEWAY=0 skips it).
- * Prints markdown tables; the numbers are recorded in BENCHMARKS.md by hand. Not a test:
- * nothing here asserts speed.
+ * `npm run bench`: server CPU time per request of the routes people use most, each against a
+ * bare node:http server sending the same bytes and headers (the ceiling), round by round in
+ * turn so machine noise hits both alike; then cold start and idle memory (bench/cold-start.ts)
+ * and the gateway (bench/gateway.ts; BENCH_GATEWAY=0 skips it). Prints markdown tables; the
+ * numbers are recorded in BENCHMARKS.md by hand. Not a test: nothing here asserts speed.
+ *
+ * The servers run the compiled service (scripts/build.mjs), as `npm start` does. CPU per request
+ * is the server process's user + system time over a round (/proc/<pid>/stat) divided by the
+ * requests it answered: the headline figure, which machine load disturbs far less than req/s.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import { PROJECT_ROOT } from '../src/kernel/project-root.ts';
+import { GENERATOR, load, processCpuUs, type LoadResult } from './load.ts';
+import { recentDates } from './dates.ts';
 
-const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
-const child = path.join(import.meta.dirname, 'server-child.ts');
+/** Only the cases whose name contains this (e.g. BENCH_ONLY=QR). */
+const ONLY = process.env.BENCH_ONLY;
 
-interface Ready { type: 'ready'; port: number }
-interface Stats { type: 'stats'; maxRssKb: number }
-interface Cpu { type: 'cpu'; us: number }
-interface Round { result: autocannon.Result; cpuUsPerRequest: number }
+const childDir = path.join(PROJECT_ROOT, 'dist/bench');
+execFileSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts/build.mjs'), '--entry', 'server-child=bench/server-child.ts', '--outdir', childDir], { stdio: 'inherit' });
 
-function start(mode: 'service' | 'bare', init?: unknown): Promise<{ proc: ChildProcess; port: number }> {
-  const proc = fork(child, [mode], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  if (init) proc.send(init as never);
+interface Server {
+  proc: ChildProcess;
+  pid: number;
+  base: string;
+}
+
+function start(mode: 'service' | 'bare'): Promise<Server> {
+  const proc = fork(path.join(childDir, 'server-child.js'), [mode], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     proc.once('error', reject);
-    proc.on('message', (m: Ready) => m.type === 'ready' && resolve({ proc, port: m.port }));
+    proc.once('exit', (code) => reject(new Error(`${mode} server exited (${code})`)));
+    proc.on('message', (m: { type: string; port: number; pid: number }) => m.type === 'ready' && resolve({ proc, pid: m.pid, base: `http://127.0.0.1:${m.port}` }));
   });
 }
 
-function stop(proc: ChildProcess): Promise<number> {
+function request(proc: ChildProcess, message: object, reply: string): Promise<void> {
   return new Promise((resolve) => {
-    proc.on('message', (m: Stats) => m.type === 'stats' && resolve(m.maxRssKb));
-    proc.send({ type: 'stop' });
-  });
-}
-
-function cpuUs(proc: ChildProcess): Promise<number> {
-  return new Promise((resolve) => {
-    const onCpu = (m: Cpu) => {
-      if (m.type !== 'cpu') return;
-      proc.off('message', onCpu);
-      resolve(m.us);
+    const on = (m: { type: string }) => {
+      if (m.type !== reply) return;
+      proc.off('message', on);
+      resolve();
     };
-    proc.on('message', onCpu);
-    proc.send({ type: 'cpu' });
+    proc.on('message', on);
+    proc.send(message);
   });
 }
 
-async function load(url: string, proc: ChildProcess): Promise<Round> {
-  // A short warm-up so JIT and connection set-up do not count.
-  await autocannon({ url, connections: CONNECTIONS, duration: 2 });
-  const before = await cpuUs(proc);
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION });
-  return { result, cpuUsPerRequest: ((await cpuUs(proc)) - before) / result.requests.total };
+interface Case {
+  name: string;
+  path: string;
+  /** A new path each request (the path followed by a counter); no bare counterpart. */
+  unique?: boolean;
 }
 
-// Both servers run side by side; rounds alternate so machine noise hits both alike.
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const service = await start('service');
-const url = `http://127.0.0.1:${service.port}/v2/apis/hot-microblog`;
-const sample = await fetch(url);
-const body = await sample.text();
-const headers: Record<string, string> = {};
-sample.headers.forEach((v, k) => {
-  if (!['connection', 'keep-alive', 'date', 'transfer-encoding'].includes(k)) headers[k] = v;
-});
-const bare = await start('bare', { type: 'body', body, headers });
-const bareUrl = `http://127.0.0.1:${bare.port}/`;
+const pastDay = recentDates(6)[5]!;
+const CASES: Case[] = [
+  { name: '`/v2/apis/hot-microblog` (cached hot list)', path: '/v2/apis/hot-microblog' },
+  { name: '`/v2/apis/60s/rss` (feed from 10 days of history)', path: '/v2/apis/60s/rss' },
+  { name: `\`/v2/apis/60s?date=${pastDay}\` (a past day)`, path: `/v2/apis/60s?date=${pastDay}` },
+  { name: '`/v2/apis/qrcode?encoding=image`, the same text', path: `/v2/apis/qrcode?encoding=image&text=${encodeURIComponent('https://example.com/same')}` },
+  { name: '`/v2/apis/qrcode?encoding=image`, a new text each request', path: '/v2/apis/qrcode?encoding=image&text=https%3A%2F%2Fexample.com%2Fitem%2F', unique: true },
+  { name: '`/v2/apis/hash?content=abc` (the same content)', path: '/v2/apis/hash?content=abc' },
+  { name: '`/v2/apis/hash`, a new content each request', path: '/v2/apis/hash?content=bench-', unique: true },
+].filter((c) => !ONLY || c.name.includes(ONLY));
 
-const svcRuns: Round[] = [];
-const bareRuns: Round[] = [];
-for (let i = 0; i < ROUNDS; i++) {
-  svcRuns.push(await load(url, service.proc));
-  bareRuns.push(await load(bareUrl, bare.proc));
+interface Round {
+  load: LoadResult;
+  cpuUs: number;
 }
-const svcRss = await stop(service.proc);
-const bareRss = await stop(bare.proc);
+
+async function measure(server: Server, p: string, unique: boolean): Promise<Round> {
+  const before = processCpuUs(server.pid);
+  const result = await load(server.base, p, { connections: CONNECTIONS, durationSec: DURATION, unique });
+  return { load: result, cpuUs: (processCpuUs(server.pid) - before) / result.requests };
+}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-const summary = (runs: Round[]) => ({
-  rps: median(runs.map((r) => r.result.requests.average)),
-  p50: median(runs.map((r) => r.result.latency.p50)),
-  p99: median(runs.map((r) => r.result.latency.p99)),
-  cpu: median(runs.map((r) => r.cpuUsPerRequest)),
-  non2xx: runs.reduce((n, r) => n + r.result.non2xx, 0),
-});
-const ratios = svcRuns.map((r, i) => r.result.requests.average / (bareRuns[i] as Round).result.requests.average);
-const percent = (xs: number[]) => xs.map((x) => `${(x * 100).toFixed(1)}%`).join(', ');
-const row = (name: string, s: ReturnType<typeof summary>, rssKb: number) =>
-  `| ${name} | ${Math.round(s.rps).toLocaleString('en-US')} | ${s.p50} | ${s.p99} | ${s.cpu.toFixed(0)} | ${(rssKb / 1024).toFixed(0)} | ${s.non2xx} |`;
-console.log(`\n### Cached hot list vs bare node:http (${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION} s, body ${body.length} bytes; medians)\n`);
-console.log('| server | req/s | p50 ms | p99 ms | CPU µs/req | peak RSS MiB | non-2xx |');
-console.log('| --- | --- | --- | --- | --- | --- | --- |');
-console.log(row('/v2/apis/hot-microblog (cached)', summary(svcRuns), svcRss));
-console.log(row('bare node:http, same bytes', summary(bareRuns), bareRss));
-console.log(`\nReq/s per round, service: ${svcRuns.map((r) => Math.round(r.result.requests.average)).join(', ')}; bare: ${bareRuns.map((r) => Math.round(r.result.requests.average)).join(', ')}.`);
-console.log(`Throughput ratio per round: ${percent(ratios)}; median ${(median(ratios) * 100).toFixed(1)}% of bare (target ≥ 60%).`);
-console.log(`CPU per request, bare / service, per round: ${percent(svcRuns.map((r, i) => (bareRuns[i] as Round).cpuUsPerRequest / r.cpuUsPerRequest))}.\n`);
+const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : '—');
 
-// BENCH_GATEWAY=0 runs the hot-list comparison alone.
-if (process.env.BENCH_GATEWAY !== '0') {
-  try {
-    await import('./gateway.ts');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw err;
+const service = await start('service');
+const bare = await start('bare');
+const rows: string[] = [];
+const perRound: string[] = [];
+for (const c of CASES) {
+  // Bare gets the bytes and headers ours answered on this path (not for per-request texts).
+  if (!c.unique) {
+    const sample = await fetch(`${service.base}${c.path}`);
+    const body = Buffer.from(await sample.arrayBuffer());
+    const headers: Record<string, string> = {};
+    sample.headers.forEach((v, k) => {
+      if (!['connection', 'keep-alive', 'date', 'transfer-encoding'].includes(k)) headers[k] = v;
+    });
+    if (sample.status !== 200) throw new Error(`${c.path} answered ${sample.status}`);
+    await request(bare.proc, { type: 'body', base64: body.toString('base64'), headers }, 'body-set');
   }
+  // Warm-up: JIT, connections, and (for a repeated path) the rendered caches.
+  await load(service.base, c.path, { connections: CONNECTIONS, durationSec: 1, unique: !!c.unique });
+  if (!c.unique) await load(bare.base, '/', { connections: CONNECTIONS, durationSec: 1 });
+  const ours: Round[] = [];
+  const ceiling: Round[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    // A new prefix each round: a "new text" is never one an earlier round cached.
+    ours.push(await measure(service, c.unique ? `${c.path}r${r}-${Date.now()}-` : c.path, !!c.unique));
+    if (!c.unique) ceiling.push(await measure(bare, '/', false));
+  }
+  const cpu = median(ours.map((x) => x.cpuUs));
+  const bareCpu = ceiling.length ? median(ceiling.map((x) => x.cpuUs)) : NaN;
+  const ratios = ceiling.map((b, i) => ours[i]!.cpuUs / b.cpuUs);
+  const non2xx = ours.reduce((n, x) => n + x.load.non2xx, 0);
+  rows.push(
+    `| ${c.name} | **${fmt(cpu)}** | ${fmt(bareCpu)} | ${ratios.length ? `**${fmt(median(ratios), 2)}×**` : '—'} | ${fmt(median(ours.map((x) => x.load.rps)))} | ${ceiling.length ? fmt(median(ceiling.map((x) => x.load.rps))) : '—'} | ${fmt(median(ours.map((x) => x.load.p50Ms)), 2)} / ${fmt(median(ours.map((x) => x.load.p99Ms)), 2)} | ${non2xx} |`,
+  );
+  perRound.push(`- ${c.name}: ours ${ours.map((x) => fmt(x.cpuUs)).join(', ')} µs${ceiling.length ? `; bare ${ceiling.map((x) => fmt(x.cpuUs)).join(', ')} µs; ratio ${ratios.map((x) => `${fmt(x, 2)}×`).join(', ')}` : ''}`);
 }
+service.proc.removeAllListeners('exit');
+bare.proc.removeAllListeners('exit');
+service.proc.send({ type: 'stop' });
+bare.proc.send({ type: 'stop' });
+
+console.log(`\n### Server CPU per request, ours vs a bare node:http server with the same bytes (${GENERATOR}, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION} s; medians; ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)})\n`);
+console.log('| route | ours CPU µs/req | bare CPU µs/req | ratio | ours req/s | bare req/s | ours p50 / p99 ms | non-2xx |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const r of rows) console.log(r);
+console.log('\nPer round (CPU µs per request):\n');
+for (const r of perRound) console.log(r);
+
+if (process.env.BENCH_COLD !== '0') await import('./cold-start.ts');
+if (process.env.BENCH_GATEWAY !== '0') await import('./gateway.ts');

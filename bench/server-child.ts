@@ -1,55 +1,66 @@
 /**
  * A server for the benchmark, run in its own process so its CPU and memory are measured apart
- * from the load generator. `service`: the real service with a cached hot list (filled once
- * from the project's fixtures through the mirror). `bare`: node:http answering fixed bytes.
+ * from the load generator (bench/run.ts compiles this file with scripts/build.mjs, so it runs
+ * what production runs). `service`: the real service, its cached data filled once from the
+ * project's fixtures through the mirror (the microblog hot list; the 60s digest of today and of
+ * the ten days before, so the feed has its history). `bare`: node:http answering fixed bytes and
+ * headers, switched by a message to those of each route measured.
  */
 import http from 'node:http';
+import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../src/kernel/project-root.ts';
 import { createService } from '../src/service.ts';
 import { Upstream } from '../test/support/upstream.ts';
+import { recentDates } from './dates.ts';
 
-type Msg = { type: 'body'; body: string; headers: Record<string, string> } | { type: 'stop' } | { type: 'cpu' };
+type Msg = { type: 'body'; base64: string; headers: Record<string, string> } | { type: 'stop' };
 
 const mode = process.argv[2];
 const send = (m: unknown) => process.send?.(m);
-
-// CPU time used so far (µs, user + system): the parent divides the difference over a round by
-// the requests served, a per-request cost that machine load disturbs less than req/s.
-process.on('message', (m: Msg) => {
-  if (m.type !== 'cpu') return;
-  const { user, system } = process.cpuUsage();
-  send({ type: 'cpu', us: user + system });
-});
+const FIXTURES = path.join(PROJECT_ROOT, 'test/fixtures/upstream');
 
 if (mode === 'service') {
-  const upstream = await new Upstream().start();
+  const upstream = await new Upstream(FIXTURES).start();
+  // The 60s static host publishes every day: the recorded digest under each date asked.
+  const day = JSON.parse(fs.readFileSync(path.join(FIXTURES, '60s-static.viki.moe/60s/2026-11-20.json'), 'utf8')) as Record<string, unknown>;
+  upstream.serve('60s-static.viki.moe', /^\/60s\/\d{4}-\d{2}-\d{2}\.json$/, (req) => {
+    const date = /(\d{4}-\d{2}-\d{2})/.exec(req.path)![1]!;
+    return { body: { ...day, date, news: Array.from({ length: 15 }, (_, i) => `${date} 要闻 ${i + 1}：${'新闻内容'.repeat(8)}`), tip: `${date} 的微语` } };
+  });
   const svc = createService({ env: { DB_PATH: ':memory:', SCHEDULER_ENABLED: 'false', LOG_LEVEL: 'silent', SOURCES_UPSTREAM_MIRROR: upstream.url, SOURCE_HOT_MICROBLOG_COOKIE: 'bench', APIS_RATE_LIMIT: '0' } });
   const port = await svc.listen(0, '127.0.0.1');
-  const warm = await fetch(`http://127.0.0.1:${port}/v2/apis/hot-microblog`);
-  if (warm.status !== 200) throw new Error(`warm-up failed: ${warm.status}`);
-  await warm.arrayBuffer();
-  send({ type: 'ready', port });
+  const warm = async (p: string) => {
+    const r = await fetch(`http://127.0.0.1:${port}${p}`);
+    await r.arrayBuffer();
+    if (r.status !== 200) throw new Error(`warm-up of ${p} failed: ${r.status}`);
+  };
+  await warm('/v2/apis/hot-microblog');
+  await warm('/v2/apis/60s');
+  for (const date of recentDates(11).slice(1)) await warm(`/v2/apis/60s?date=${date}`);
+  send({ type: 'ready', port, pid: process.pid });
   process.on('message', async (m: Msg) => {
     if (m.type !== 'stop') return;
-    send({ type: 'stats', maxRssKb: process.resourceUsage().maxRSS });
     await svc.close();
     await upstream.stop();
     process.exit(0);
   });
-} else {
-  let body = '';
+} else if (mode === 'bare') {
+  let body = Buffer.alloc(0);
   let headers: Record<string, string> = {};
   const server = http.createServer((_req, res) => {
     res.writeHead(200, headers).end(body);
   });
+  server.listen(0, '127.0.0.1', () => send({ type: 'ready', port: (server.address() as AddressInfo).port, pid: process.pid }));
   process.on('message', (m: Msg) => {
     if (m.type === 'body') {
-      body = m.body;
+      body = Buffer.from(m.base64, 'base64');
       headers = m.headers;
-      server.listen(0, '127.0.0.1', () => send({ type: 'ready', port: (server.address() as AddressInfo).port }));
+      send({ type: 'body-set' });
     } else if (m.type === 'stop') {
-      send({ type: 'stats', maxRssKb: process.resourceUsage().maxRSS });
       server.close(() => process.exit(0));
+      server.closeAllConnections();
     }
   });
 }

@@ -6,7 +6,7 @@
  * 2 January still shows 31 December of the year before). Days we have seen are kept in history,
  * so `date` answers them after they drop off the page.
  */
-import { load } from 'cheerio';
+import { load } from './_shared/html.ts';
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource, type Row } from '../src/kernel/source.ts';
 import { addDays, formatDate, formatDateTime, shanghaiMidnight } from '../src/kernel/time.ts';

@@ -8,7 +8,7 @@
  * fetch succeeds the endpoint answers 503 with Retry-After (the first request waits for one fetch).
  */
 import { randomInt } from 'node:crypto';
-import * as cheerio from 'cheerio';
+import { load } from './_shared/html.ts';
 import { escapeMarkdown, markdownUrl } from '../src/encoding/escape.ts';
 import { AppError, SourceError } from '../src/kernel/errors.ts';
 import { defineSource } from '../src/kernel/source.ts';
@@ -84,7 +84,7 @@ export function publishMs(v: unknown): number | null {
 
 /** The pieces of one page. Pieces without an http(s) audio URL are skipped. */
 export function parsePage(html: string): Piece[] {
-  const $ = cheerio.load(html);
+  const $ = load(html);
   const json = $('script#__NEXT_DATA__').first().text();
   if (!json) throw new SourceError('parse', 'the page has no script#__NEXT_DATA__');
   let data: unknown;

@@ -6,7 +6,7 @@
  * 预计上调150元/吨(0.12元/升-0.14元/升)". One history row per region and day is kept, so `days`
  * can return the recent prices from our own store.
  */
-import { load } from 'cheerio';
+import { load } from './_shared/html.ts';
 import regionsJson from '../data/fuel-regions.json' with { type: 'json' };
 import { escapeHtml } from '../src/encoding/escape.ts';
 import { SourceError } from '../src/kernel/errors.ts';

@@ -7,7 +7,7 @@
  * - `jinrijinjia.html`, a GB2312 page with tables under the headings 各大金店今日金价,
  *   银行金条今日金价 and 黄金回收今日金价; columns are found by their header labels.
  */
-import { load } from 'cheerio';
+import { load } from './_shared/html.ts';
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDate, formatDateTime, shanghaiMidnight } from '../src/kernel/time.ts';

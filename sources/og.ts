@@ -5,7 +5,7 @@
  * link-local/CGNAT/unique-local/metadata addresses refused after DNS resolution and on every
  * redirect, HTML only, reading stops after </head> and at 2 MiB, 8 s at most.
  */
-import * as cheerio from 'cheerio';
+import { load } from './_shared/html.ts';
 import { escapeHtml, escapeMarkdown, markdownUrl } from '../src/encoding/escape.ts';
 import { htmlPage } from '../src/encoding/generic.ts';
 import { SourceError } from '../src/kernel/errors.ts';
@@ -69,7 +69,7 @@ function squash(text: string | undefined): string | null {
 
 /** Read the metadata of a page's HTML; `pageUrl` is where it was fetched from (after redirects). */
 export function parse(html: string, pageUrl: string, now: Date): OgData {
-  const $ = cheerio.load(html);
+  const $ = load(html);
   const meta = (...keys: string[]): string | null => {
     for (const key of keys) {
       const k = key.toLowerCase();

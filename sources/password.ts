@@ -21,6 +21,7 @@
 import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { PROJECT_ROOT } from '../src/kernel/project-root.ts';
 import { escapeMarkdown } from '../src/encoding/escape.ts';
 import { AppError } from '../src/kernel/errors.ts';
 import { defineSource } from '../src/kernel/source.ts';
@@ -89,7 +90,7 @@ export function generatePassword(o: GenerateOptions): string {
 
 const COMMON: ReadonlySet<string> = new Set(
   fs
-    .readFileSync(path.resolve(import.meta.dirname, '../data/common-passwords.txt'), 'utf8')
+    .readFileSync(path.join(PROJECT_ROOT, 'data/common-passwords.txt'), 'utf8')
     .split(/\r?\n/)
     .map((l) => l.trim().toLowerCase())
     .filter((l) => l && !l.startsWith('#')),

@@ -12,10 +12,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { escapeMarkdown } from '../../src/encoding/escape.ts';
 import { AppError } from '../../src/kernel/errors.ts';
+import { PROJECT_ROOT } from '../../src/kernel/project-root.ts';
 import { defineSource, type IntegerParam } from '../../src/kernel/source.ts';
 import { formatDateTime } from '../../src/kernel/time.ts';
 
-export const CORPUS_DIR = path.resolve(import.meta.dirname, '../../data/corpus');
+export const CORPUS_DIR = path.join(PROJECT_ROOT, 'data/corpus');
 
 /** Largest `id` accepted by the parameter parser (bigger values are 400, the rest past the end 404). */
 const MAX_ID = 999_999_999;

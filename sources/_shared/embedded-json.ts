@@ -1,5 +1,5 @@
 /** Reading JSON state that server-rendered pages embed in their HTML. */
-import { load } from 'cheerio';
+import { load } from './html.ts';
 import { SourceError } from '../../src/kernel/errors.ts';
 
 /** Markers of captcha, verification and login pages served instead of content. */

@@ -2,7 +2,7 @@
  * Small rendering helpers for sources that write their own text, markdown or html (tables of
  * prices, rates, forecasts), and for turning upstream HTML snippets into plain text.
  */
-import { load } from 'cheerio';
+import { load } from './html.ts';
 import { escapeHtml, escapeMarkdown } from '../../src/encoding/escape.ts';
 import { htmlPage } from '../../src/encoding/generic.ts';
 

@@ -20,11 +20,14 @@
  * (each digit at most once), which keeps look-alikes such as 1/7, 3/8 and 6/9 apart. A glyph
  * whose pairing still scores poorly fails the parse: no guessed numbers.
  */
-import * as fontkit from 'fontkit';
+import type * as Fontkit from 'fontkit';
+import { lazyModule } from '../../src/kernel/lazy-module.ts';
 import { SourceError } from '../../src/kernel/errors.ts';
 import { DIGIT_SKELETONS, DIGIT_VARIANTS, strokeOutline, type Point } from './digit-shapes.ts';
 
 /** Below this score (0–1) a glyph is not taken for the digit it was paired with. */
+const fontkit = lazyModule<typeof Fontkit>('fontkit');
+
 export const MIN_SCORE = 0.7;
 
 /** The comparison grid, in digit heights: centre lines span y 0…1 and are centred on x 0.3. */
@@ -414,9 +417,9 @@ const isPrivateUse = (cp: number) => (cp >= 0xe000 && cp <= 0xf8ff) || (cp >= 0x
 
 /** Code point → digit for the private-use glyphs of a font file (WOFF, WOFF2, TTF or OTF). */
 export function decodeDigitFont(buffer: Buffer): Map<number, number> {
-  let font: fontkit.Font;
+  let font: Fontkit.Font;
   try {
-    const created = fontkit.create(buffer);
+    const created = fontkit().create(buffer);
     if (!('glyphForCodePoint' in created)) throw new Error('a font collection, not a font');
     font = created;
   } catch (err) {

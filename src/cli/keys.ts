@@ -315,6 +315,7 @@ export async function run(argv: readonly string[], env: Record<string, string | 
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('src/cli/keys.ts')) {
+// Run as a program (from source or compiled to dist/keys.js), not when the console imports it (in dist/main.js too).
+if (/(?:^|[\\/])(?:src[\\/]cli[\\/]keys\.ts|dist[\\/]keys\.js)$/.test(process.argv[1] ?? '')) {
   process.exitCode = await run(process.argv.slice(2), process.env, (s) => process.stdout.write(`${s}\n`), (s) => process.stderr.write(`${s}\n`));
 }

@@ -82,9 +82,13 @@ function htmlInput(r: ReadResult): HtmlInput {
   };
 }
 
+function feedUrl(request: RequestUrl): string {
+  return `${request.protocol}://${request.host}${request.originalUrl}`;
+}
+
 async function renderRss(r: ReadResult, deps: RenderDeps): Promise<string> {
   const { source } = r;
-  const selfUrl = `${deps.request.protocol}://${deps.request.host}${deps.request.originalUrl}`;
+  const selfUrl = feedUrl(deps.request);
   const view = source.view;
   const title = view.title?.(r.data, r.params) ?? source.name;
   const feed = new Feed({
@@ -192,7 +196,7 @@ export async function render(r: ReadResult, encoding: Encoding, deps: RenderDeps
   // Stored data renders the same way until it is refetched: keep the text of hot keys (the key
   // holds the fetch time and cache state, which the footers show), with its validators. Kept as
   // bytes: a string's byte length would be counted again for every answer's Content-Length.
-  const cacheKey = r.cache === 'NONE' || (encoding === 'rss' && r.source.view.feedFromHistory) ? undefined : `${r.source.id}|${r.paramsKey}|${encoding}|${r.hash}|${r.fetchedAt}|${r.cache}`;
+  const cacheKey = bodyCacheKey(r, encoding, deps);
   const cached = cacheKey ? bodyCache.get(cacheKey) : undefined;
   const validators = r.cache === 'NONE' ? undefined : (cached?.validators ?? storedValidators(r, encoding));
   const freshness = freshnessHeaders(r, deps.now, validators);
@@ -204,6 +208,18 @@ export async function render(r: ReadResult, encoding: Encoding, deps: RenderDeps
     bodyCache.set(cacheKey, { body: Buffer.from(out.body), type: out.type, validators });
   }
   return out;
+}
+
+/**
+ * What a stored rendering depends on: the data (hash, fetch time, cache state) and, for a feed,
+ * its own URL (its id and self link; one rendering per URL, so no caller's Host header reaches
+ * another caller) and, for a feed built from history, the history version.
+ */
+function bodyCacheKey(r: ReadResult, encoding: Encoding, deps: RenderDeps): string | undefined {
+  if (r.cache === 'NONE') return undefined;
+  const key = `${r.source.id}|${r.paramsKey}|${encoding}|${r.hash}|${r.fetchedAt}|${r.cache}`;
+  if (encoding !== 'rss') return key;
+  return `${key}|${feedUrl(deps.request)}${r.source.view.feedFromHistory ? `|${r.historyVersion ?? 0}` : ''}`;
 }
 
 const BODY_CACHE_SIZE = 256;
@@ -225,7 +241,7 @@ async function renderBody(r: ReadResult, encoding: Encoding, deps: RenderDeps, f
     case 'image': {
       if (view.image) {
         const img = await view.image(r.data, r.params);
-        const headers = { ...freshness, ETag: `"${sha1(typeof img.body === 'string' ? img.body : img.body.toString('base64')).slice(0, 20)}"` };
+        const headers = { ...freshness, ETag: `"${sha1(img.body).slice(0, 20)}"` };
         return { status: 200, type: img.type, body: img.body, headers };
       }
       const url = view.imageUrl?.(r.data, r.params);

@@ -2,7 +2,7 @@
  * GET and HEAD on a fixed /v2/apis path, answered without Koa's middleware chain. It runs the
  * same steps as the chain, through the same functions and in the same order (request id and
  * access log, metrics, CORS, abuse limits, the route's answer), and leaves to Koa itself only
- * what Koa writes: errors (through the same errorHandler) and answers that are not text.
+ * what Koa writes: errors (through the same errorHandler), redirects and streams.
  * Profiles of a cached answer showed Koa's chain, delegating getters and response setters
  * costing more than the answer itself; see BENCHMARKS.md.
  */
@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Router } from '@koa/router';
 import { familyOf } from '../gateway/routes/index.ts';
 import type { Logger } from '../kernel/log.ts';
-import { applyAnswer, writeTextAnswer, type Answer } from './apis-router.ts';
+import { applyAnswer, writeBufferedAnswer, type Answer } from './apis-router.ts';
 import { markRouted, type ExactRoute } from './exact-routes.ts';
 import type { Metrics } from './metrics.ts';
 import { allowCors, errorHandler, logRequest, startRequest, type AppContext, type AppState } from './middleware.ts';
@@ -63,10 +63,10 @@ export function apisFastPath(deps: FastPathDeps): FastPath {
     metrics?.track(ctx);
     allowCors(ctx);
     try {
-      await checkAbuse?.(ctx);
+      if (checkAbuse) await checkAbuse(ctx);
       markRouted(ctx, router, hit);
       const out = await answer(ctx as Parameters<Answer>[0]);
-      if (!writeTextAnswer(ctx, out)) await app.handleRequest(ctx, (c) => onError(c, async () => applyAnswer(c, out)));
+      if (!writeBufferedAnswer(ctx, out)) await app.handleRequest(ctx, (c) => onError(c, async () => applyAnswer(c, out)));
     } catch (err) {
       await app.handleRequest(ctx, (c) => onError(c, () => Promise.reject(err)));
     } finally {

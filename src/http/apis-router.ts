@@ -175,7 +175,7 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
       };
       const handler = async (ctx: AppContext & { params: Record<string, string> }) => {
         const out = await answer(ctx);
-        if (!writeTextAnswer(ctx, out)) applyAnswer(ctx, out);
+        if (!writeBufferedAnswer(ctx, out)) applyAnswer(ctx, out);
       };
       answers.set(handler, answer);
       const path = `/v2/apis${route.path}`;
@@ -191,15 +191,14 @@ function notModified(ctx: Koa.Context, out: Rendered): boolean {
   return out.status === 200 && !!out.headers.ETag && isConditional(ctx) && ctx.fresh;
 }
 
-const TEXT_TYPES = new Set<string | undefined>(Object.values(CONTENT_TYPES));
-
 /**
- * Sends a 200 text answer (or its 304) on the Node response: the bytes Koa's respond sends, without
- * Koa's response setters, which cost more than the rest of a cached answer. Returns false, having
- * done nothing, for any other answer.
+ * Sends a 200 answer held whole in memory (text, or image bytes), or its 304, on the Node
+ * response: the bytes Koa's respond sends, without Koa's response setters, which cost more than
+ * the rest of a cached answer. Returns false, having done nothing, for any other answer
+ * (redirects, streams, errors).
  */
-export function writeTextAnswer(ctx: Koa.Context, out: Rendered): boolean {
-  if (out.status !== 200 || !TEXT_TYPES.has(out.type) || !(typeof out.body === 'string' || Buffer.isBuffer(out.body))) return false;
+export function writeBufferedAnswer(ctx: Koa.Context, out: Rendered): boolean {
+  if (out.status !== 200 || !out.type || !(typeof out.body === 'string' || Buffer.isBuffer(out.body))) return false;
   const res = ctx.res;
   ctx.respond = false;
   res.statusCode = 200;

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describeAccepted } from '../kernel/params.ts';
 import { paramEntries, type Registry } from '../kernel/registry.ts';
+import { PROJECT_ROOT } from '../kernel/project-root.ts';
 import type { AnySource, Encoding, ParamSpec, RouteSpec } from '../kernel/source.ts';
 import { ENCODING_PARAM, FORCE_PARAM, SERVICE_NAME, catalogueEntry } from './apis-router.ts';
 import { CATEGORIES, categoryOf } from './categories.ts';
@@ -16,7 +17,7 @@ import { CATEGORIES, categoryOf } from './categories.ts';
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
-const PACKAGE_VERSION = (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }).version;
+const PACKAGE_VERSION = (JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 // --- gateway routes ---------------------------------------------------------------------------
 

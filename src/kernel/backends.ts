@@ -12,9 +12,10 @@
  * backend are there whatever the deployment.
  */
 import os from 'node:os';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { ConfigError, type Config } from '../config.ts';
 import { openDatabase, type Db } from './db.ts';
+import { lazyModule } from './lazy-module.ts';
 import { LocalJobLock, PgJobLock, RedisJobLock, type JobLock } from './job-lock.ts';
 import { createLimiter, pgLimiterBackend, sqliteLimiterBackend, type CreateLimiter, type LimiterBackend, type LimiterOptions } from './limiter.ts';
 import type { Logger } from './log.ts';
@@ -115,8 +116,10 @@ export function openLocalBackends(config: Config, d: DeploymentSettings): Backen
   };
 }
 
+const ioredis = lazyModule<typeof import('ioredis')>('ioredis');
+
 async function connectRedis(url: string, prefix: string, instanceId: string, log: Logger): Promise<Redis> {
-  const client = new Redis(url, { keyPrefix: prefix, connectionName: instanceId, lazyConnect: true, connectTimeout: 5_000, maxRetriesPerRequest: 2 });
+  const client = new (ioredis().Redis)(url, { keyPrefix: prefix, connectionName: instanceId, lazyConnect: true, connectTimeout: 5_000, maxRetriesPerRequest: 2 });
   let lastError = '';
   client.on('error', (err: Error) => {
     if (err.message !== lastError) log.warn({ err: err.message }, 'redis connection error');

@@ -39,6 +39,11 @@ export interface ReadResult {
   historyParamsKey: string;
   /** For an archived snapshot (cache HISTORY): the moment asked about. */
   asOf?: number;
+  /**
+   * Changes whenever this process writes a history row under historyParamsKey (a dated fetch can
+   * add one without changing this snapshot): renderings made from history are kept under it.
+   */
+  historyVersion?: number;
 }
 
 export interface EngineDeps {
@@ -72,7 +77,7 @@ const DEFAULT_MAX_KEYS = 500;
 const AWAIT_FIRST_MS = 10_000;
 const SNAPSHOT_MEMO_MS = 1_000;
 
-export function sha1(text: string): string {
+export function sha1(text: string | Uint8Array): string {
   return createHash('sha1').update(text).digest('hex');
 }
 
@@ -99,6 +104,12 @@ export class Engine {
   private readonly clients = new Map<string, HttpClient>();
   private readonly parsed = new Map<string, unknown>();
   private readonly verdicts = new WeakMap<AnySource, Map<string, boolean>>();
+  /** historyParamsKey of each `sourceId|paramsKey` read. */
+  private readonly historyKeys = new Map<string, string>();
+  /** JSON text and hash of data a computation returned, while it keeps returning that same object. */
+  private readonly serialized = new WeakMap<object, { payload: string; hash: string }>();
+  /** Writes of history rows by this process, per `sourceId|historyParamsKey` (see ReadResult.historyVersion). */
+  private readonly historyWrites = new Map<string, number>();
   private readonly memo = new Map<string, { snap: Snapshot | undefined; until: number }>();
   private readonly feeds = new WeakMap<AnySource, ScheduledSource<Record<string, never>, unknown>>();
   /** The scheduled forms of local sources' feeds: run like scheduled sources, never archived. */
@@ -217,6 +228,13 @@ export class Engine {
   private fromSnapshot(source: AnySource, params: AnyParams, key: string, snap: Snapshot, cache: CacheState, note?: string): ReadResult {
     const payload = snap.payload as string;
     const hash = snap.payloadHash as string;
+    // Asked on every read of a hot key: kept per key rather than rebuilt from the parameters.
+    const memoKey = `${source.id}|${key}`;
+    let historyParamsKey = this.historyKeys.get(memoKey);
+    if (historyParamsKey === undefined) {
+      if (this.historyKeys.size > 1000) this.historyKeys.clear();
+      this.historyKeys.set(memoKey, (historyParamsKey = this.historyParamsKey(source, params)));
+    }
     return {
       source,
       params,
@@ -227,7 +245,8 @@ export class Engine {
       fetchedAt: snap.fetchedAt as number,
       expiresAt: snap.expiresAt,
       cache,
-      historyParamsKey: this.historyParamsKey(source, params),
+      historyParamsKey,
+      historyVersion: this.historyWrites.get(`${source.id}|${historyParamsKey}`) ?? 0,
       ...(note ? { note } : {}),
     };
   }
@@ -293,28 +312,45 @@ export class Engine {
   async compute(source: AnySource & { mode: 'local' }, params: AnyParams, request: { clientIp: string }): Promise<ReadResult> {
     const feed = await this.readFeed(source);
     const now = this.now();
+    // The logger and the deadline are made on first use: most computations use neither, and a
+    // child logger plus a timer signal cost more than a short computation itself.
+    const { log, shutdown } = { log: this.deps.log, shutdown: this.shutdown };
+    let childLog: Logger | undefined;
+    let signal: AbortSignal | undefined;
     const ctx: LocalContext<unknown> = {
       ...(feed ? { feed } : {}),
       now: () => new Date(this.now()),
       clientIp: request.clientIp,
       env: (name) => this.env(source, name),
-      log: this.deps.log.child({ source: source.id }),
+      get log() {
+        return (childLog ??= log.child({ source: source.id }));
+      },
       http: this.http(source),
-      signal: AbortSignal.any([this.shutdown.signal, AbortSignal.timeout(DEFAULT_TIMEOUT_MS)]),
+      get signal() {
+        return (signal ??= AbortSignal.any([shutdown.signal, AbortSignal.timeout(DEFAULT_TIMEOUT_MS)]));
+      },
     };
     const data = await source.compute(ctx, params);
-    const payload = JSON.stringify(data);
+    // A source that keeps its results (hash, qrcode) hands back the same object for the same
+    // parameters: its JSON is written once.
+    let serialized = typeof data === 'object' && data !== null ? this.serialized.get(data) : undefined;
+    if (!serialized) {
+      const payload = JSON.stringify(data);
+      serialized = { payload, hash: sha1(payload) };
+      if (typeof data === 'object' && data !== null) this.serialized.set(data, serialized);
+    }
+    const key = paramsKey(params);
     return {
       source,
       params,
-      paramsKey: paramsKey(params),
-      payload,
+      paramsKey: key,
+      payload: serialized.payload,
       data,
-      hash: sha1(payload),
+      hash: serialized.hash,
       fetchedAt: now,
       expiresAt: null,
       cache: 'NONE',
-      historyParamsKey: paramsKey(params),
+      historyParamsKey: key,
     };
   }
 
@@ -490,6 +526,10 @@ export class Engine {
         await store.archive.record({ sourceId: source.id, paramsKey: key, fetchedAt, contentHash: contentHash(data), payload }).catch((err: unknown) => {
           log.error({ err: (err as Error).message }, 'archive write failed');
         });
+      }
+      if (source.history) {
+        const historyKey = `${source.id}|${this.historyParamsKey(source, params)}`;
+        this.historyWrites.set(historyKey, (this.historyWrites.get(historyKey) ?? 0) + 1);
       }
       const ms = this.now() - started;
       await store.recordRun({ sourceId: source.id, paramsKey: key, startedAt: started, ms, outcome: changed ? 'ok' : 'unchanged' });

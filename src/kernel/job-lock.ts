@@ -13,9 +13,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import pg from 'pg';
+import type pg from 'pg';
+import { lazyModule } from './lazy-module.ts';
 import type { Logger } from './log.ts';
 import { advisoryKey } from './pg-store.ts';
+
+// Loaded when PostgreSQL is configured (see lazy-module.ts).
+const pgModule = lazyModule<typeof pg>('pg');
 
 export type LockResult<T> = { ran: true; value: T } | { ran: false };
 
@@ -66,7 +70,7 @@ export class PgJobLock implements JobLock {
   private connection(): Promise<pg.Client> {
     if (this.client) return Promise.resolve(this.client);
     this.connecting ??= (async () => {
-      const c = new pg.Client({ connectionString: this.opts.url, application_name: this.opts.owner.slice(0, 63), connectionTimeoutMillis: 5_000 });
+      const c = new (pgModule().Client)({ connectionString: this.opts.url, application_name: this.opts.owner.slice(0, 63), connectionTimeoutMillis: 5_000 });
       c.on('error', (err) => {
         this.opts.log.warn({ err: err.message }, 'job lock connection lost; its locks are released');
         if (this.client === c) this.client = undefined;

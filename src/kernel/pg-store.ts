@@ -8,12 +8,16 @@
  * that start together neither race nor apply a migration twice.
  */
 import { createHash } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
+import { lazyModule } from './lazy-module.ts';
 import { importLegacyHistory, LEGACY_IMPORT, type LegacyHistoryRow } from './archive.ts';
 import type { Migration } from './db.ts';
 import { PgArchive, pgArchiveMigrations } from './pg-archive.ts';
 import { toHistory, toSnapshot, type HistoryRow, type SnapshotRow } from './store-rows.ts';
 import type { FailureWrite, HistoryEntry, RunRecord, Snapshot, Store, SuccessWrite } from './store.ts';
+
+// Loaded when PostgreSQL is configured (see lazy-module.ts).
+const pgModule = lazyModule<typeof pg>('pg');
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -23,7 +27,7 @@ const INT8_OID = 20;
 /** BIGINT columns hold ms timestamps and counters: well inside Number's safe range. */
 const types: pg.CustomTypesConfig = {
   getTypeParser: (id: number, format?: 'text' | 'binary') =>
-    id === INT8_OID && format !== 'binary' ? (v: string) => Number(v) : pg.types.getTypeParser(id, format),
+    id === INT8_OID && format !== 'binary' ? (v: string) => Number(v) : pgModule().types.getTypeParser(id, format),
 };
 
 export interface PgPoolOptions {
@@ -34,7 +38,7 @@ export interface PgPoolOptions {
 
 /** A pool whose BIGINT columns come back as numbers. The caller owns it (`pool.end()`). */
 export function openPgPool(url: string, opts: PgPoolOptions = {}): Pool {
-  return new pg.Pool({
+  return new (pgModule().Pool)({
     connectionString: url,
     max: opts.max ?? 10,
     // A request waiting for a connection fails after this instead of hanging while the server is unreachable.

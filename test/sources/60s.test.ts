@@ -1,3 +1,4 @@
+import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import Parser from 'rss-parser';
@@ -143,6 +144,28 @@ describe('60s through the server', () => {
     const again = await new Parser().parseString(await (await svc.get('/v2/apis/60s/rss')).text());
     expect(again.items.map((i) => i.guid)).toEqual(feed.items.map((i) => i.guid));
     expect((await svc.get('/v2/apis/60s/rss?encoding=json')).status).toBe(200);
+  });
+
+  it('keeps the rendered feed until its history changes, one rendering per feed URL', async () => {
+    const first = await (await svc.get('/v2/apis/60s/rss')).text();
+    expect(await (await svc.get('/v2/apis/60s/rss')).text()).toBe(first);
+    expect(first).not.toContain('60s:2026-11-13');
+    // A past day fetched now joins the history without changing today's snapshot: the feed shows it.
+    published.add('2026-11-13');
+    upstream.serve(HOST, DATE_PATH, byDate(published));
+    expect((await svc.get('/v2/apis/60s?date=2026-11-13')).status).toBe(200);
+    const after = await new Parser().parseString(await (await svc.get('/v2/apis/60s/rss')).text());
+    expect(after.items.map((i) => i.guid)).toContain('60s:2026-11-13');
+    // The feed names its own URL; another Host's rendering is its own, never served to others.
+    const other = await new Promise<string>((resolve, reject) => {
+      const req = http.get(`${svc.base}/v2/apis/60s/rss`, { headers: { host: 'feeds.example' } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => resolve(body)).on('error', reject);
+      });
+      req.on('error', reject);
+    });
+    expect(other).toContain('http://feeds.example/v2/apis/60s/rss');
+    expect(await (await svc.get('/v2/apis/60s/rss')).text()).not.toContain('feeds.example');
   });
 
   it('redirects encoding=image to the digest image and streams it with image-proxy', async () => {

@@ -16,8 +16,10 @@ describe('hash computations', () => {
       sha256: '2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824',
       base64: { encoded: 'aGVsbG8=', decoded: '', decodable: false },
       url: { encoded: 'hello', decoded: 'hello', decodable: true },
-      compressed_format: 'base64',
+      compressed_format: 'hex',
     });
+    expect(d.source).toBe('hello');
+    expect(d.sha).toEqual({ sha1: d.sha1, sha256: d.sha256, sha512: d.sha512 });
     expect(d.sha512).toMatch(/^9b71d224bd62f378/);
     // UTF-8: 4 code points, 12 bytes
     expect(computeHash('你好世界')).toMatchObject({ length: 4, bytes: 12, url: { encoded: '%E4%BD%A0%E5%A5%BD%E4%B8%96%E7%95%8C' } });
@@ -28,12 +30,27 @@ describe('hash computations', () => {
     expect(computeHash('5L2g5aW9').base64).toEqual({ encoded: 'NUwyZzVhVzk=', decoded: '你好', decodable: true });
     expect(computeHash('a%20b%2Fc').url.decoded).toBe('a b/c');
     const gz = zlib.gzipSync('压缩测试').toString('base64');
-    expect(computeHash(gz).gzip).toMatchObject({ decoded: '压缩测试', decodable: true });
+    expect(computeHash(gz, 'base64').gzip).toMatchObject({ decoded: '压缩测试', decodable: true });
     const hex = zlib.deflateSync('hex input').toString('hex');
     const h = computeHash(hex, 'hex');
     expect(h.compressed_format).toBe('hex');
     expect(h.deflate).toMatchObject({ decoded: 'hex input', decodable: true });
     expect(h.gzip.encoded).toMatch(/^1f8b/);
+  });
+
+  it('compressed outputs decompress to the content at any length (brotli window sized to the input)', () => {
+    for (const s of ['', 'a', 'abc', '压缩'.repeat(40), 'x'.repeat(5000), 'y'.repeat(70_000)]) {
+      const d = computeHash(s);
+      expect(zlib.gunzipSync(Buffer.from(d.gzip.encoded, 'hex')).toString()).toBe(s);
+      expect(zlib.inflateSync(Buffer.from(d.deflate.encoded, 'hex')).toString()).toBe(s);
+      expect(zlib.brotliDecompressSync(Buffer.from(d.brotli.encoded, 'hex')).toString()).toBe(s);
+    }
+  });
+
+  it('the same content answers the same result (kept), other content another', () => {
+    expect(computeHash('kept')).toBe(computeHash('kept'));
+    expect(computeHash('kept', 'base64')).not.toBe(computeHash('kept'));
+    expect(computeHash('kept', 'base64').gzip.encoded).toMatch(/^H4sI/);
   });
 
   it('invalid input for a decoder gives "" and decodable false, never an exception', () => {
@@ -62,7 +79,7 @@ describe('hash computations', () => {
   it(`caps decompressed output at ${MAX_DECOMPRESSED} bytes (compression bombs)`, () => {
     const bomb = zlib.gzipSync(Buffer.alloc(MAX_DECOMPRESSED + 10, 0x61)).toString('base64');
     expect(bomb.length).toBeLessThan(MAX_CONTENT);
-    expect(computeHash(bomb).gzip).toMatchObject({ decoded: '', decodable: false });
+    expect(computeHash(bomb, 'base64').gzip).toMatchObject({ decoded: '', decodable: false });
   });
 });
 
@@ -142,7 +159,7 @@ describe('hash through the server', () => {
     expect(text).toContain('md5: 5d41402abc4b2a76b9719d911017c592');
     expect(text).toContain('base64 encoded: aGVsbG8=');
     expect(text).toContain('url decoded: hello');
-    expect(text).toMatch(/gzip encoded \(base64\): H4sI/);
+    expect(text).toMatch(/gzip encoded \(hex\): 1f8b/);
     expect(text).toContain('base64 decoded: (content is not valid input for this decoder)');
     const md = await (await svc().get('/v2/apis/hash?content=hello&encoding=markdown')).text();
     expect(md).not.toContain('[object Object]');

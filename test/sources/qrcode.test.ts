@@ -1,19 +1,60 @@
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { CAPACITY_BYTES, DEFAULT_TEXT, MAX_TEXT, type QrData } from '../../sources/qrcode.ts';
+import { CAPACITY_BYTES, capacityBytes, DEFAULT_TEXT, MAX_TEXT, type QrData } from '../../sources/qrcode.ts';
 import { expectNoServerErrors, getJson, useService } from './_corpus.ts';
 
 // jsqr is CommonJS with an ESM-style `export default` in its types: take the function either way.
 type JsQR = typeof jsQRModule.default;
 const jsQR = ((jsQRModule as unknown as { default?: JsQR }).default ?? jsQRModule) as JsQR;
 
-/** Decode a PNG QR code back to its text (the UTF-8 bytes jsQR reads). */
-function decodePng(png: Buffer): string | undefined {
+/** Read a PNG QR code with jsQR: its text (the UTF-8 bytes it holds), its segments and the image width. */
+function readPng(png: Buffer): { text: string | undefined; eci: number[]; width: number } {
   const img = PNG.sync.read(png);
   const code = jsQR(new Uint8ClampedArray(img.data.buffer, img.data.byteOffset, img.data.length), img.width, img.height);
+  const eci = (code?.chunks ?? []).flatMap((c) => (c.type === 'eci' ? [(c as { assignmentNumber: number }).assignmentNumber] : []));
+  return { text: code ? Buffer.from(code.binaryData).toString('utf8') : undefined, eci, width: img.width };
+}
+
+function decodePng(png: Buffer): string | undefined {
+  return readPng(png).text;
+}
+
+/** Decode a grid of modules (true = dark, quiet zone included) drawn at 4 pixels per module. */
+function decodeModules(grid: boolean[][]): string | undefined {
+  const scale = 4;
+  const h = grid.length * scale;
+  const w = (grid[0]?.length ?? 0) * scale;
+  const rgba = new Uint8ClampedArray(w * h * 4).fill(255);
+  grid.forEach((row, y) =>
+    row.forEach((dark, x) => {
+      if (!dark) return;
+      for (let dy = 0; dy < scale; dy++) for (let dx = 0; dx < scale; dx++) rgba.fill(0, ((y * scale + dy) * w + x * scale + dx) * 4, ((y * scale + dy) * w + x * scale + dx) * 4 + 3);
+    }),
+  );
+  const code = jsQR(rgba, w, h);
   return code ? Buffer.from(code.binaryData).toString('utf8') : undefined;
 }
+
+/** The modules an SVG of ours draws: its viewBox grid, dark where a `M x y h n v1 h-n z` run covers. */
+function svgModules(svg: string): boolean[][] {
+  const total = Number(/viewBox="0 0 (\d+) \d+"/.exec(svg)?.[1]);
+  const grid = Array.from({ length: total }, () => Array<boolean>(total).fill(false));
+  const dark = /<path fill="#000000" d="([^"]*)"/.exec(svg)?.[1] ?? '';
+  for (const [, x, y, n] of dark.matchAll(/M(\d+) (\d+)h(\d+)v1h-\d+z/g)) for (let i = 0; i < Number(n); i++) grid[Number(y)]![Number(x) + i] = true;
+  return grid;
+}
+
+/** The modules of text art: █ both dark, ▀ top, ▄ bottom, two module rows per line. */
+function textArtModules(art: string): boolean[][] {
+  return art
+    .replace(/\n$/, '')
+    .split('\n')
+    .flatMap((line) => [[...line].map((c) => c === '█' || c === '▀'), [...line].map((c) => c === '█' || c === '▄')]);
+}
+
+/** The ECI assignment number of UTF-8. */
+const UTF8_ECI = 26;
 
 describe('qrcode through the server', () => {
   const { svc } = useService();
@@ -31,11 +72,56 @@ describe('qrcode through the server', () => {
     }
   });
 
-  it('UTF-8 Chinese text (and emoji) round-trip exactly', async () => {
-    for (const text of ['你好，世界！二维码测试', '摸鱼🐟 2026']) {
-      const r = await image(`text=${encodeURIComponent(text)}&level=H&size=512`);
-      expect(decodePng(r.body)).toBe(text);
+  it('UTF-8 Chinese text (and emoji) round-trip exactly, marked as UTF-8 (ECI 26); ASCII carries no marker', async () => {
+    for (const text of ['你好，世界！二维码测试', '摸鱼🐟 2026', 'café']) {
+      const r = readPng((await image(`text=${encodeURIComponent(text)}&level=H&size=512`)).body);
+      expect(r.text).toBe(text);
+      expect(r.eci, text).toEqual([UTF8_ECI]);
     }
+    for (const text of ['hello', 'HELLO 123', '0123456789']) {
+      const r = readPng((await image(`text=${encodeURIComponent(text)}`)).body);
+      expect(r.text).toBe(text);
+      expect(r.eci, text).toEqual([]);
+    }
+  });
+
+  it('every level and size decodes: ASCII, Chinese and long texts', async () => {
+    const texts = ['https://example.com/a?b=c', '二维码：扫一扫', 'Long text. '.repeat(60), '长'.repeat(300), '9'.repeat(500)];
+    for (const text of texts) {
+      for (const level of ['L', 'M', 'Q', 'H']) {
+        for (const size of [64, 256, 777]) {
+          const r = readPng((await image(`text=${encodeURIComponent(text)}&level=${level}&size=${size}`)).body);
+          expect(r.text, `${text.slice(0, 12)} ${level} ${size}`).toBe(text);
+          expect(r.width).toBeGreaterThanOrEqual(size);
+        }
+      }
+    }
+    const largest = readPng((await image(`text=${encodeURIComponent('最大 2048')}&size=2048`)).body);
+    expect(largest).toEqual({ text: '最大 2048', eci: [UTF8_ECI], width: 2048 });
+  });
+
+  it('a repeated request answers the same bytes and ETag; a different one another image', async () => {
+    const q = `text=${encodeURIComponent('repeat me')}&size=300&encoding=image`;
+    const a = await svc().get(`/v2/apis/qrcode?${q}`);
+    const b = await svc().get(`/v2/apis/qrcode?${q}`);
+    const bodyA = Buffer.from(await a.arrayBuffer());
+    expect(Buffer.from(await b.arrayBuffer()).equals(bodyA)).toBe(true);
+    expect(a.headers.get('etag')).toMatch(/^"[0-9a-f]{20}"$/);
+    expect(b.headers.get('etag')).toBe(a.headers.get('etag'));
+    const other = await svc().get(`/v2/apis/qrcode?text=${encodeURIComponent('repeat me!')}&size=300&encoding=image`);
+    expect(other.headers.get('etag')).not.toBe(a.headers.get('etag'));
+    expect(decodePng(bodyA)).toBe('repeat me');
+  });
+
+  it('json has 60s fields: base64 is the image, data_uri its data URI', async () => {
+    const { body } = await getJson<QrData>(svc(), `/v2/apis/qrcode?text=${encodeURIComponent('你好')}`);
+    expect(body.data.mime_type).toBe('image/png');
+    expect(body.data.text).toBe('你好');
+    expect(body.data.data_uri).toBe(`data:image/png;base64,${body.data.base64}`);
+    const png = Buffer.from(body.data.base64, 'base64');
+    const img = await image(`text=${encodeURIComponent('你好')}`);
+    expect(img.body.equals(png)).toBe(true);
+    expect(readPng(png)).toMatchObject({ text: '你好', eci: [UTF8_ECI] });
   });
 
   it(`text is optional: ${DEFAULT_TEXT} by default`, async () => {
@@ -50,8 +136,7 @@ describe('qrcode through the server', () => {
   it('size sets the image width; level is honoured', async () => {
     const r = await image('text=size&size=300');
     const png = PNG.sync.read(r.body);
-    expect(png.width).toBeLessThanOrEqual(300);
-    expect(png.width).toBeGreaterThan(250);
+    expect(png.width).toBe(300);
     expect(png.width).toBe(png.height);
     const small = await getJson<QrData>(svc(), '/v2/apis/qrcode?text=x&level=L');
     expect(small.body.data.level).toBe('L');
@@ -67,11 +152,17 @@ describe('qrcode through the server', () => {
     const { body } = await getJson<QrData>(svc(), '/v2/apis/qrcode?text=svg&format=svg');
     expect(body.data).toMatchObject({ format: 'svg', mime_type: 'image/svg+xml' });
     expect(Buffer.from(body.data.data_uri.replace('data:image/svg+xml;base64,', ''), 'base64').toString()).toBe(svg);
+    expect(decodeModules(svgModules(svg))).toBe('svg');
+    const zh = await (await svc().get(`/v2/apis/qrcode?text=${encodeURIComponent('矢量图')}&format=svg&encoding=image`)).text();
+    expect(decodeModules(svgModules(zh))).toBe('矢量图');
   });
 
   it('text and markdown renderings', async () => {
     const text = await (await svc().get('/v2/apis/qrcode?text=hi&encoding=text')).text();
     expect(text).toMatch(/[█▀▄]/);
+    expect(decodeModules(textArtModules(text))).toBe('hi');
+    const zh = await (await svc().get(`/v2/apis/qrcode?text=${encodeURIComponent('文字画')}&encoding=text&level=Q`)).text();
+    expect(decodeModules(textArtModules(zh))).toBe('文字画');
     const md = await (await svc().get(`/v2/apis/qrcode?text=${encodeURIComponent('a`b\nc')}&encoding=markdown`)).text();
     expect(md).toContain("- text: `a'b c`");
     expect(md).toContain('![QR code](data:image/png;base64,');
@@ -101,7 +192,9 @@ describe('qrcode through the server', () => {
     const h = await getJson(svc(), `/v2/apis/qrcode?text=${zh}&level=H`);
     expect(h.status).toBe(400);
     expect(h.body.message).toContain('1800 bytes');
-    expect(h.body.message).toContain(`${CAPACITY_BYTES.H} bytes`);
+    // Non-ASCII text carries the 12-bit UTF-8 marker: one byte less than CAPACITY_BYTES.
+    expect(h.body.message).toContain(`${capacityBytes('H', true)} bytes`);
+    expect(capacityBytes('H', true)).toBe(CAPACITY_BYTES.H - 1);
     expect(h.body.message).toContain('fits at level L, M');
     const m = await svc().get(`/v2/apis/qrcode?text=${zh}&level=M&encoding=image&size=1024`);
     expect(m.status).toBe(200);
