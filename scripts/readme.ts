@@ -17,7 +17,7 @@ import { CATEGORIES, categoryOf } from '../src/http/categories.ts';
 import { catalogueEntry } from '../src/http/apis-router.ts';
 import { ENCODING_DOCS } from '../src/http/openapi.ts';
 import { aliasPaths, SIXTY_ALIASES, SIXTY_PREFIX, SIXTY_UNSERVED } from '../src/http/sixty-aliases.ts';
-import { createRegistry, paramEntries, routeExample, sourceSettings, supportedEncodings, type Registry } from '../src/kernel/registry.ts';
+import { callerGives, createRegistry, paramEntries, routeExample, sourceSettings, supportedEncodings, type Registry } from '../src/kernel/registry.ts';
 import { ALL_ENCODINGS, type ParamSpec } from '../src/kernel/source.ts';
 
 export const README = path.resolve(import.meta.dirname, '../README.md');
@@ -57,7 +57,7 @@ export function endpointsBlock(registry: Registry): string {
         const entry = catalogueEntry(s, route);
         const pathNames = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
         const params = paramEntries(s)
-          .filter(([name, spec]) => !(route.fixed && name in route.fixed) && spec.in !== 'client-ip' && (spec.in !== 'path' || pathNames.includes(name)))
+          .filter(([name, spec]) => !(route.fixed && name in route.fixed) && callerGives(spec) && (spec.in !== 'path' || pathNames.includes(name)))
           .map(([name, spec]) => describeParam(name, spec, pathNames.includes(name)));
         if (s.mode !== 'local') params.push('`force-update` (boolean)');
         const methods = route.methods?.includes('POST') ? ' (GET, POST)' : '';

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describeAccepted } from '../kernel/params.ts';
-import { paramEntries, type Registry } from '../kernel/registry.ts';
+import { callerGives, paramEntries, type Registry } from '../kernel/registry.ts';
 import type { AnySource, Encoding, ParamSpec, RouteSpec } from '../kernel/source.ts';
 import { ENCODING_PARAM, FORCE_PARAM, SERVICE_NAME, catalogueEntry } from './apis-router.ts';
 import { CATEGORIES, categoryOf } from './categories.ts';
@@ -168,7 +168,7 @@ function apisOperation(s: AnySource, route: RouteSpec, method: 'get' | 'post'): 
   const fetched = s.mode !== 'local';
   const pathNames = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
   const parameters: JsonObject[] = paramEntries(s)
-    .filter(([name, spec]) => !(route.fixed && name in route.fixed) && spec.in !== 'client-ip' && (spec.in !== 'path' || pathNames.includes(name)))
+    .filter(([name, spec]) => !(route.fixed && name in route.fixed) && callerGives(spec) && (spec.in !== 'path' || pathNames.includes(name)))
     .filter(([name]) => method === 'get' || pathNames.includes(name))
     .map(([name, spec]) => {
       const inPath = pathNames.includes(name);
@@ -245,7 +245,7 @@ function apisOperation(s: AnySource, route: RouteSpec, method: 'get' | 'post'): 
   if (method === 'post') {
     op.operationId = `${String(op.operationId)}_post`;
     const props: JsonObject = {};
-    for (const [name, spec] of paramEntries(s)) if (!pathNames.includes(name) && !(route.fixed && name in route.fixed) && spec.in !== 'client-ip' && spec.in !== 'path') props[name] = { ...paramSchema(spec), description: spec.doc };
+    for (const [name, spec] of paramEntries(s)) if (!pathNames.includes(name) && !(route.fixed && name in route.fixed) && callerGives(spec) && spec.in !== 'path') props[name] = { ...paramSchema(spec), description: spec.doc };
     const required = paramEntries(s)
       .filter(([name, spec]) => spec.required && spec.in !== 'path' && spec.in !== 'client-ip' && !pathNames.includes(name) && !(route.fixed && name in route.fixed))
       .map(([name]) => name);

@@ -28,6 +28,11 @@ interface ParamBase {
    * can cache per caller address (e.g. ip geolocation). Default `query`.
    */
   in?: 'query' | 'path' | 'client-ip';
+  /**
+   * `client-ip` only: an address in the query under this parameter's name (60s's `?ip=8.8.8.8`)
+   * is used instead of the caller's; it is validated like any string parameter.
+   */
+  queryOverride?: boolean;
   required?: boolean;
   /** Example value for the catalogue and the contract test. */
   example?: string;
@@ -36,8 +41,10 @@ interface ParamBase {
 export interface StringParam extends ParamBase {
   type: 'string';
   default?: string;
-  /** Allowed values (case-sensitive). */
+  /** Allowed values (case-sensitive unless `ignoreCase`). */
   enum?: readonly string[];
+  /** `enum` values match in any case (60s upper-cases a QR `level=h`); the source gets the enum's spelling. */
+  ignoreCase?: boolean;
   /** A pattern the value must match, with `patternDoc` saying in words what is accepted. */
   pattern?: RegExp;
   patternDoc?: string;
@@ -61,10 +68,16 @@ export interface BooleanParam extends ParamBase {
   default?: boolean;
 }
 
-/** A calendar date `YYYY-MM-DD`. */
+/**
+ * A calendar date, given to the source as `YYYY-MM-DD`. Accepted as `YYYY-MM-DD` and in the other
+ * forms 60s's clients send (see kernel/params.ts: `YYYY/M/D`, `YYYYMMDD`, a trailing time, Unix
+ * timestamps), all normalised to `YYYY-MM-DD` (Asia/Shanghai).
+ */
 export interface DateParam extends ParamBase {
   type: 'date';
   default?: string;
+  /** Also accept a month and day alone (`11-21`, `1-5`): that day of the current year (Asia/Shanghai). */
+  monthDay?: boolean;
 }
 
 export type ParamSpec = StringParam | IntegerParam | BooleanParam | DateParam;
