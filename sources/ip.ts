@@ -8,7 +8,6 @@
  * lookup: no third party is asked for "our" public address.
  */
 import { escapeHtml, escapeMarkdown } from '../src/encoding/escape.ts';
-import { htmlPage } from '../src/encoding/generic.ts';
 import { SourceError } from '../src/kernel/errors.ts';
 import { classifyAddress } from '../src/kernel/net-address.ts';
 import { defineSource } from '../src/kernel/source.ts';
@@ -264,13 +263,10 @@ export default defineSource({
       `## ${d.ip}\n\n| 项目 | 内容 |\n| --- | --- |\n${fieldList(d)
         .map(([k, v]) => `| ${k} | ${escapeMarkdown(v)} |`)
         .join('\n')}\n`,
-    html: (d) =>
-      htmlPage(
-        `IP ${d.ip}`,
-        `<h1>${escapeHtml(d.ip)}</h1>\n<table><tbody>\n${fieldList(d)
-          .map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`)
-          .join('\n')}\n</tbody></table>`,
-      ),
+    htmlBody: (d) =>
+      `<table><tbody>\n${fieldList(d)
+        .map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`)
+        .join('\n')}\n</tbody></table>`,
   },
   example: '/v2/apis/ip?encoding=text',
 });

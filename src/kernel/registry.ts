@@ -66,7 +66,7 @@ export function sourceSettings(registry: Registry): Setting[] {
 export function supportedEncodings(s: AnySource): Encoding[] {
   if (s.view.encodings) return [...s.view.encodings];
   const out: Encoding[] = ['json', 'text', 'markdown'];
-  if (s.view.rows || s.view.html || s.view.htmlBody) out.push('html');
+  if (s.view.rows || s.view.htmlBody) out.push('html');
   if (s.view.rows || s.view.feedFromHistory) out.push('rss');
   if (s.view.image || s.view.imageUrl) out.push('image');
   if (s.view.imageUrl) out.push('image-proxy');

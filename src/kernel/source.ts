@@ -182,14 +182,14 @@ export interface ViewHints<D, P> {
   /** Labels of the generic html table's columns (see ColumnLabels). */
   columns?(data: D, params: P): ColumnLabels;
   /**
-   * The content of the html page where it is not a table of rows: the encoding layer wraps it in
-   * the page shell every page shares, under the `title` heading and above the update footer.
+   * The content of the html page where it is not a table of rows (already-escaped html): the
+   * encoding layer wraps it in the page shell every page shares, under the `title` heading and
+   * above the footer. There is no whole-page override: every page has the same shell and footer.
    */
   htmlBody?(data: D, params: P): string;
   /** Overrides per encoding where the generic rendering does not fit. */
   text?(data: D, params: P): string | Promise<string>;
   markdown?(data: D, params: P): string | Promise<string>;
-  html?(data: D, params: P): string | Promise<string>;
   /**
    * RSS items built from the stored history (newest first) instead of the current rows,
    * e.g. one item per day for a daily digest.
