@@ -101,8 +101,19 @@ export const SIXTY_ALIASES: readonly SixtyAlias[] = [
   { sixty: '/changya', route: '/changya', encoding: 'json' },
 ];
 
-/** 60s paths with no endpoint here: they answer 404 like any unknown path. */
-export const SIXTY_UNSERVED: readonly string[] = ['/chemical', '/it-news', '/it-news/rank', '/olympics/events', '/beta/kuan', '/beta/qq/profile'];
+/** 60s paths with no endpoint here, and why: they answer 404 like any unknown path. */
+export const SIXTY_UNSERVED: readonly { sixty: string; reason: string }[] = [
+  { sixty: '/chemical', reason: 'a random compound from ChemSpider: no such endpoint in our API contract (spec/interface.md)' },
+  { sixty: '/it-news', reason: 'IT之家 news: no such endpoint in our API contract' },
+  { sixty: '/it-news/rank', reason: 'IT之家 rankings: no such endpoint in our API contract' },
+  {
+    sixty: '/olympics/events',
+    reason:
+      "60s lists 68 Games with logos from olympics.com's site menu, bundled in its repository; our olympics upstream (bff-api.olympics.com) offers no list of Games and no logos. The Games `/v2/olympics?id=` knows are in data/olympics-events.json",
+  },
+  { sixty: '/beta/kuan', reason: '酷安 topics, a beta of 60s: no such endpoint in our API contract' },
+  { sixty: '/beta/qq/profile', reason: "the nickname and avatar of any QQ number, a beta of 60s: a lookup of people's data by account number, not in our API contract" },
+];
 
 export const SIXTY_PREFIX = '/v2';
 const APIS_PREFIX = '/v2/apis';
