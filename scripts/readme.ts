@@ -33,7 +33,7 @@ function describeParam(name: string, spec: ParamSpec, inPath: boolean): string {
   if (inPath) bits.push('path');
   if (spec.required || inPath) bits.push('required');
   if (spec.type === 'string' && spec.enum) bits.push(spec.enum.map((v) => `\`${v}\``).join('/'));
-  if (spec.type === 'integer' && (spec.min !== undefined || spec.max !== undefined)) bits.push(`${spec.min ?? '…'}–${spec.max ?? '…'}`);
+  if ((spec.type === 'integer' || spec.type === 'number') && (spec.min !== undefined || spec.max !== undefined)) bits.push(`${spec.min ?? '…'}–${spec.max ?? '…'}`);
   if (spec.default !== undefined) bits.push(`default \`${String(spec.default)}\``);
   return `\`${name}\` (${bits.join(', ')}): ${spec.doc}`;
 }

@@ -86,7 +86,7 @@ export function catalogueEntry(s: AnySource, route: RouteSpec) {
         default: spec.default ?? null,
         accepted: describeAccepted(spec),
         ...(spec.type === 'string' && spec.enum ? { enum: spec.enum } : {}),
-        ...(spec.type === 'integer' ? { min: spec.min ?? null, max: spec.max ?? null } : {}),
+        ...(spec.type === 'integer' || spec.type === 'number' ? { min: spec.min ?? null, max: spec.max ?? null } : {}),
         doc: spec.doc,
       })),
     ...(s.mode !== 'local' ? { force_update: true, ttl_sec: s.freshness.ttlSec } : {}),

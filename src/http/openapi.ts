@@ -113,8 +113,9 @@ function paramSchema(spec: ParamSpec): JsonObject {
         maxLength: spec.maxLength ?? 2048,
       };
     case 'integer':
+    case 'number':
       return {
-        type: 'integer',
+        type: spec.type,
         ...(spec.min !== undefined ? { minimum: spec.min } : {}),
         ...(spec.max !== undefined ? { maximum: spec.max } : {}),
         ...(spec.default !== undefined ? { default: spec.default } : {}),

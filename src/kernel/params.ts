@@ -15,10 +15,13 @@ export function describeAccepted(spec: ParamSpec): string {
       if (spec.patternDoc) return spec.patternDoc;
       return `a string of at most ${spec.maxLength ?? DEFAULT_MAX_LENGTH} characters`;
     case 'integer':
-      if (spec.min !== undefined && spec.max !== undefined) return `a whole number from ${spec.min} to ${spec.max}`;
-      if (spec.min !== undefined) return `a whole number of at least ${spec.min}`;
-      if (spec.max !== undefined) return `a whole number of at most ${spec.max}`;
-      return 'a whole number';
+    case 'number': {
+      const what = spec.type === 'integer' ? 'a whole number' : 'a number (decimals allowed)';
+      if (spec.min !== undefined && spec.max !== undefined) return `${what} from ${spec.min} to ${spec.max}`;
+      if (spec.min !== undefined) return `${what} of at least ${spec.min}`;
+      if (spec.max !== undefined) return `${what} of at most ${spec.max}`;
+      return what;
+    }
     case 'boolean':
       return 'true or false (also 1 or 0)';
     case 'date':
@@ -75,9 +78,10 @@ function parseOne(name: string, spec: ParamSpec, raw: string, now: number): Para
       if (spec.pattern && !spec.pattern.test(v)) throw badParam(name, describeAccepted(spec));
       return spec.normalize ? spec.normalize(v) : v;
     }
-    case 'integer': {
+    case 'integer':
+    case 'number': {
       const v = raw.trim();
-      if (!/^[+-]?\d{1,15}$/.test(v)) throw badParam(name, describeAccepted(spec));
+      if (!(spec.type === 'integer' ? /^[+-]?\d{1,15}$/ : /^[+-]?\d{1,15}(?:\.\d{1,6})?$/).test(v)) throw badParam(name, describeAccepted(spec));
       const n = Number(v);
       if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) throw badParam(name, describeAccepted(spec));
       return n;

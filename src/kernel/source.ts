@@ -63,6 +63,14 @@ export interface IntegerParam extends ParamBase {
   max?: number;
 }
 
+/** A decimal number such as 172.5 (60s's `health` takes height and weight so). */
+export interface NumberParam extends ParamBase {
+  type: 'number';
+  default?: number;
+  min?: number;
+  max?: number;
+}
+
 export interface BooleanParam extends ParamBase {
   type: 'boolean';
   default?: boolean;
@@ -80,10 +88,10 @@ export interface DateParam extends ParamBase {
   monthDay?: boolean;
 }
 
-export type ParamSpec = StringParam | IntegerParam | BooleanParam | DateParam;
+export type ParamSpec = StringParam | IntegerParam | NumberParam | BooleanParam | DateParam;
 export type ParamSpecs = Record<string, ParamSpec>;
 
-type ValueOf<S extends ParamSpec> = S extends IntegerParam ? number : S extends BooleanParam ? boolean : string;
+type ValueOf<S extends ParamSpec> = S extends IntegerParam | NumberParam ? number : S extends BooleanParam ? boolean : string;
 type IsSet<S extends ParamSpec> = S extends { required: true } ? true : S extends { default: string | number | boolean } ? true : false;
 
 /** The validated parameters a source receives, typed from its parameter specs. */

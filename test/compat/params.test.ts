@@ -49,7 +49,7 @@ const CASES: Case[] = [
   { sixty: `/v2/fuel-price?region=${q('广东')}`, ours: `/v2/apis/fuel-price?region=${q('广东')}` },
   { sixty: '/v2/olympics?id=paris-2024', ours: '/v2/apis/olympics?id=paris-2024' },
   { sixty: `/v2/hash?content=${q('你好')}`, ours: `/v2/apis/hash?content=${q('你好')}` },
-  { sixty: '/v2/health?height=175&weight=70&gender=female&age=30', ours: '/v2/apis/health?age=30&gender=female&height=175&weight=70' },
+  { sixty: '/v2/health?height=172.5&weight=63.4&gender=female&age=30', ours: '/v2/apis/health?age=30&gender=female&height=172.50&weight=63.4' },
   {
     sixty: '/v2/password?length=20&numbers=false&symbols=true&lowercase=1&uppercase=0&exclude_similar=false&exclude_ambiguous=true',
     ours: '/v2/apis/password?length=20&numbers=0&symbols=1&lowercase=true&uppercase=false&exclude_similar=0&exclude_ambiguous=1',
@@ -132,6 +132,7 @@ describe("60s's query parameters at 60s's paths", () => {
       ['/v2/ip?ip=not-an-address', 'ip'],
       ['/v2/ip?ip=999.1.1.1', 'ip'],
       ['/v2/health?height=175&weight=70&gender=x&age=30', 'gender'],
+      ['/v2/health?height=1.7m&weight=70&gender=male&age=30', 'height'],
     ] as const) {
       const res = await svc.get(url);
       const body = (await res.json()) as { message: string };

@@ -81,7 +81,7 @@ describe('OpenAPI document', () => {
           expect(p!.description).toContain(spec.doc);
           expect(p!.schema.type).toBe(spec.type === 'date' ? 'string' : spec.type);
           if (spec.default !== undefined) expect(p!.schema.default).toEqual(spec.default);
-          if (spec.type === 'integer') {
+          if (spec.type === 'integer' || spec.type === 'number') {
             expect(p!.schema.minimum).toEqual(spec.min);
             expect(p!.schema.maximum).toEqual(spec.max);
           }
