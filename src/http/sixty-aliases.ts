@@ -7,7 +7,6 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Registry } from '../kernel/registry.ts';
-import { ENCODING_PARAM } from './apis-router.ts';
 import type { Encoding } from '../kernel/source.ts';
 
 export interface SixtyAlias {
@@ -208,6 +207,9 @@ export function createAliasResolver(registry: Registry): AliasResolver {
     },
   };
 }
+
+/** The `encoding` query parameter (apis-router's ENCODING_PARAM, not imported: apis-router imports this module). */
+const ENCODING_PARAM = 'encoding';
 
 /** The canonical path with the request's query (`?…` or empty), plus 60s's default encoding where the query names none. */
 function withQuery(target: string, search: string, alias: SixtyAlias): string {

@@ -13,7 +13,7 @@ export const DATE_PARAM = 'date';
 export const AT_PARAM = 'at';
 
 const AT_ACCEPTED = 'an ISO 8601 time (e.g. 2026-11-21T10:00:00+08:00; without an offset Asia/Shanghai is meant) or a 13-digit ms timestamp, not in the future';
-const DATE_ACCEPTED = 'a day YYYY-MM-DD (Asia/Shanghai), not in the future';
+const DATE_ACCEPTED = 'a day YYYY-MM-DD (also YYYY/M/D or YYYYMMDD; Asia/Shanghai), not in the future';
 
 const KERNEL_SPECS: Readonly<Record<string, ParamSpec>> = {
   [DATE_PARAM]: {
