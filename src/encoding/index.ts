@@ -56,10 +56,13 @@ function footer(r: ReadResult): string | undefined {
   return `Updated ${formatDateTime(r.fetchedAt)} (Asia/Shanghai)${r.cache === 'STALE' ? ' · stale: the upstream could not be refreshed' : ''}`;
 }
 
-/** The footer of every html page, in its language (Chinese, as the titles and labels are): when the data is from. */
+/**
+ * The footer of every html page, in its language (Chinese, as the titles and labels are): when the
+ * data is from. Computed answers say so without a time, so that equal pages keep equal ETags.
+ */
 function htmlFooter(r: ReadResult): string {
+  if (r.cache === 'NONE') return '即时生成，未经缓存';
   const at = `${formatDateTime(r.fetchedAt)}（北京时间）`;
-  if (r.cache === 'NONE') return `生成于 ${at}`;
   if (r.cache === 'HISTORY') return `更新于 ${at}；存档快照`;
   return `更新于 ${at}${r.cache === 'STALE' ? '；上游暂时无法刷新，显示的是上次成功获取的数据' : ''}`;
 }

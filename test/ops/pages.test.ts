@@ -19,8 +19,8 @@ if (skip) process.stderr.write(`${NO_BROWSER_MESSAGE}\n`);
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
-/** Fetched data says when it was fetched, computed data when it was made. */
-const FOOTER = /^(?:更新于|生成于) \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}（北京时间）/;
+/** Fetched data says when it was fetched; computed data that it was made for this request. */
+const FOOTER = /^(?:更新于 \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}（北京时间）|即时生成，未经缓存$)/;
 
 /** Requests with a recorded upstream answer, for routes whose catalogue example has none. */
 const FIXTURE_EXAMPLES: Record<string, string> = { whois: '/v2/apis/whois?domain=lanting-books.com', '60s': '/v2/apis/60s?date=2026-11-20' };

@@ -134,6 +134,9 @@ describe('color through the server', () => {
     const html = await svc().get('/v2/apis/color/palette?color=FF5733&encoding=html');
     expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await html.text()).toContain('background:#FF5733');
+    // The page's footer has no time: an unchanged page keeps its ETag.
+    const again = await svc().get('/v2/apis/color/palette?color=FF5733&encoding=html');
+    expect(again.headers.get('etag')).toBe(html.headers.get('etag'));
     const bad = await getJson(svc(), '/v2/apis/color/random?encoding=rss');
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain('json, text, markdown, html');
