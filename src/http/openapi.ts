@@ -141,7 +141,7 @@ const MEDIA: Record<Encoding, string> = {
 
 /** One line per encoding, for the docs page, the OpenAPI descriptions and the README. */
 export const ENCODING_DOCS: Readonly<Record<Encoding, string>> = {
-  json: 'The envelope `{"code":200,"message":"success","data":{…}}` (`application/json`); errors use the same shape with the real HTTP status in `code` and `data: null`.',
+  json: 'The envelope `{"code":200,"message":"success","data":…}` (`application/json`), `data` an object or, for the lists 60s answers so, an array; errors use the same shape with the real HTTP status in `code` and `data: null`.',
   text: 'Plain text (`text/plain; charset=utf-8`): numbered rows or the endpoint\'s own layout, with the update time.',
   markdown: 'Markdown (`text/markdown; charset=utf-8`): a heading and a list or table; links kept.',
   html: 'A minimal self-contained HTML page (`text/html`), every value escaped.',
