@@ -6,7 +6,6 @@
  * title (`{"errno": …}` or `{}`). Under risk control the host answers an HTML check page.
  */
 import { escapeHtml, escapeMarkdown, markdownUrl } from '../src/encoding/escape.ts';
-import { htmlPage } from '../src/encoding/generic.ts';
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
@@ -133,15 +132,15 @@ export default defineSource({
       parts.push(`[查看百度百科词条](${markdownUrl(d.link)})`);
       return `${parts.join('\n')}\n`;
     },
-    html(d) {
-      const parts = [`<h1>${escapeHtml(d.title)}</h1>`];
+    htmlBody(d) {
+      const parts: string[] = [];
       if (d.description) parts.push(`<p class="s">${escapeHtml(d.description)}</p>`);
       if (d.cover) parts.push(`<p><img src="${escapeHtml(d.cover)}" alt="${escapeHtml(d.title)}" referrerpolicy="no-referrer"></p>`);
       if (d.abstract) parts.push(`<p>${escapeHtml(d.abstract)}</p>`);
       if (d.basic_info.length) parts.push(`<table><tbody>${d.basic_info.map((f) => `<tr><th>${escapeHtml(f.name)}</th><td>${escapeHtml(f.value)}</td></tr>`).join('')}</tbody></table>`);
       if (d.has_other) parts.push(`<p class="s">「${escapeHtml(d.title)}」还有其他义项。</p>`);
       parts.push(`<p><a href="${escapeHtml(d.link)}" rel="noopener noreferrer">查看百度百科词条</a></p>`);
-      return htmlPage(d.title, parts.join('\n'));
+      return parts.join('\n');
     },
   },
   example: '/v2/apis/baike?word=%E9%95%BF%E5%9F%8E&encoding=text',

@@ -10,7 +10,6 @@
  */
 import { randomInt } from 'node:crypto';
 import { escapeHtml } from '../src/encoding/escape.ts';
-import { htmlPage } from '../src/encoding/generic.ts';
 import { defineSource, type StringParam } from '../src/kernel/source.ts';
 
 export interface Rgb {
@@ -289,7 +288,7 @@ const PALETTE_METADATA = {
 };
 
 const randomView = {
-  title: (d: ColorInfo) => `颜色 ${d.hex}`,
+  title: (d: ColorInfo) => `颜色 ${d.hex}（${d.name}）`,
   text: (d: ColorInfo) =>
     [
       `${d.hex}（${d.name}）`,
@@ -328,10 +327,8 @@ const randomView = {
       `互补色 \`${d.complementary}\` · 邻近色 ${d.analogous.map((h) => `\`${h}\``).join(' ')} · 三角色 ${d.triadic.map((h) => `\`${h}\``).join(' ')}`,
       '',
     ].join('\n'),
-  html: (d: ColorInfo) =>
-    htmlPage(
-      `颜色 ${d.hex}`,
-      `${CHIP_CSS}<h1>颜色 ${escapeHtml(d.hex)}（${escapeHtml(d.name)}）</h1>
+  htmlBody: (d: ColorInfo) =>
+    `${CHIP_CSS}
 <div class="row">${chip(d.hex, d.name).replace('class="chip"', 'class="chip big"')}</div>
 <table><tbody>${(
         [
@@ -349,11 +346,10 @@ const randomView = {
         .join('')}</tbody></table>
 <h2>相关颜色</h2>
 <div class="row">${chip(d.complementary, '互补色')}${d.analogous.map((h) => chip(h, '邻近色')).join('')}${d.triadic.map((h) => chip(h, '三角色')).join('')}</div>`,
-    ),
 };
 
 const paletteView = {
-  title: (d: PaletteResult) => `配色方案 ${d.input.hex}`,
+  title: (d: PaletteResult) => `配色方案 ${d.input.hex}（${d.input.name}）`,
   text: (d: PaletteResult) =>
     [`配色方案：${d.input.hex}（${d.input.name}）`, '', ...d.palettes.map((p) => `${p.name}（${p.name_en}）：${p.colors.map((c) => c.hex).join(' ')}\n  ${p.description}`), ''].join('\n'),
   markdown: (d: PaletteResult) =>
@@ -362,15 +358,12 @@ const paletteView = {
       '',
       ...d.palettes.flatMap((p) => [`## ${p.name}（${p.name_en}）`, '', p.description, '', '| 颜色 | 色系 | 角色 |', '| --- | --- | --- |', ...p.colors.map((c) => `| \`${c.hex}\` | ${c.name} | ${c.role} |`), '']),
     ].join('\n'),
-  html: (d: PaletteResult) =>
-    htmlPage(
-      `配色方案 ${d.input.hex}`,
-      `${CHIP_CSS}<h1>配色方案 ${escapeHtml(d.input.hex)}（${escapeHtml(d.input.name)}）</h1>
+  htmlBody: (d: PaletteResult) =>
+    `${CHIP_CSS}
 <p class="s">${escapeHtml(d.input.rgb.string)} · ${escapeHtml(d.input.hsl.string)}</p>
 ${d.palettes
 .map((p) => `<h2>${escapeHtml(p.name)} <span class="s">${escapeHtml(p.name_en)}</span></h2><p class="s">${escapeHtml(p.description)}</p><div class="row">${p.colors.map((c) => chip(c.hex, `${c.role} · ${c.name}`)).join('')}</div>`)
 .join('\n')}`,
-    ),
 };
 
 export type ColorData = ColorInfo | PaletteResult;
@@ -407,7 +400,7 @@ export default defineSource({
     encodings: ENCODINGS,
     text: (d) => (isPalette(d) ? paletteView.text(d) : randomView.text(d)),
     markdown: (d) => (isPalette(d) ? paletteView.markdown(d) : randomView.markdown(d)),
-    html: (d) => (isPalette(d) ? paletteView.html(d) : randomView.html(d)),
+    htmlBody: (d) => (isPalette(d) ? paletteView.htmlBody(d) : randomView.htmlBody(d)),
   },
   example: '/v2/apis/color/random?color=FF5733&encoding=html',
 });

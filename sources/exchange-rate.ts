@@ -8,7 +8,7 @@ import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { escapeHtml } from '../src/encoding/escape.ts';
 import { formatDate, formatDateTime } from '../src/kernel/time.ts';
-import { htmlDocument, htmlTable, mdTable } from './_shared/format.ts';
+import { htmlTable, mdTable } from './_shared/format.ts';
 import { asNumber, asRecord, asString } from './_shared/hot-list.ts';
 
 export const upstreamUrl = (code: string) => `https://open.er-api.com/v6/latest/${code}`;
@@ -138,7 +138,7 @@ export default defineSource({
     title,
     text: (d) => `${title(d)}\n1 ${d.base_code} =\n\n${d.rates.map((x) => `${x.currency} ${rateText(x.rate)}`).join('\n')}\n\n${footer(d)}\n`,
     markdown: (d) => `# ${title(d)}\n\n> 1 ${d.base_code} 可兑换以下货币\n\n${mdTable(['货币', '汇率'], d.rates.map((x) => [x.currency, rateText(x.rate)]))}\n\n_${footer(d)}_\n`,
-    html: (d) => htmlDocument(title(d), [`<p>1 ${escapeHtml(d.base_code)} =</p>`, htmlTable(['货币', '汇率'], d.rates.map((x) => [x.currency, rateText(x.rate)]))], footer(d)),
+    htmlBody: (d) => [`<p>1 ${escapeHtml(d.base_code)} =</p>`, htmlTable(['货币', '汇率'], d.rates.map((x) => [x.currency, rateText(x.rate)])), `<p class="s">${escapeHtml(footer(d))}</p>`].join('\n'),
     encodings: ['json', 'text', 'markdown', 'html'],
   },
   example: '/v2/apis/exchange-rate?currency=USD&encoding=text',

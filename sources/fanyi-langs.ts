@@ -4,7 +4,6 @@
  * the Chinese name (from the pinyin collation of ICU, which Node ships), with our English `name`.
  */
 import { escapeHtml } from '../src/encoding/escape.ts';
-import { htmlPage } from '../src/encoding/generic.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { LANGUAGES, type Language } from './fanyi.ts';
 
@@ -36,16 +35,13 @@ export default defineSource({
   mode: 'local',
   compute: (): readonly ListedLanguage[] => LISTED,
   view: {
-    title: () => '翻译支持的语言',
+    title: (d) => `翻译支持的语言（${d.length}）`,
     text: (d) => `${d.map((l) => `${l.code}\t${l.label}\t${l.name}`).join('\n')}\n`,
     markdown: (d) => `# 翻译支持的语言（${d.length}）\n\n| code | 名称 | name |\n| --- | --- | --- |\n${d.map((l) => `| ${l.code} | ${l.label} | ${l.name} |`).join('\n')}\n`,
-    html: (d) =>
-      htmlPage(
-        '翻译支持的语言',
-        `<h1>翻译支持的语言（${d.length}）</h1>\n<table><thead><tr><th>code</th><th>名称</th><th>name</th></tr></thead><tbody>\n${d
-          .map((l) => `<tr><td>${escapeHtml(l.code)}</td><td>${escapeHtml(l.label)}</td><td>${escapeHtml(l.name)}</td></tr>`)
-          .join('\n')}\n</tbody></table>`,
-      ),
+    htmlBody: (d) =>
+      `<table><thead><tr><th>代码</th><th>名称</th><th>英文名称</th></tr></thead><tbody>\n${d
+        .map((l) => `<tr><td>${escapeHtml(l.code)}</td><td>${escapeHtml(l.label)}</td><td>${escapeHtml(l.name)}</td></tr>`)
+        .join('\n')}\n</tbody></table>`,
   },
   example: '/v2/apis/fanyi/langs?encoding=text',
 });

@@ -11,7 +11,6 @@
  */
 import langsJson from '../data/fanyi-langs.json' with { type: 'json' };
 import { escapeHtml } from '../src/encoding/escape.ts';
-import { htmlPage } from '../src/encoding/generic.ts';
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
@@ -233,15 +232,11 @@ export default defineSource({
     text: (d) => `${d.target.text}\n`,
     markdown: (d) =>
       `# 翻译：${d.source.type_desc} → ${d.target.type_desc}\n\n**原文**（${d.source.type_desc}）\n\n${markdownQuote(d.source.text)}\n\n**译文**（${d.target.type_desc}）\n\n${markdownQuote(d.target.text)}\n`,
-    html: (d) =>
-      htmlPage(
-        `翻译：${d.source.type_desc} → ${d.target.type_desc}`,
-        `<h1>翻译：${escapeHtml(d.source.type_desc)} → ${escapeHtml(d.target.type_desc)}</h1>
-<h2>原文（${escapeHtml(d.source.type_desc)}）</h2>
+    htmlBody: (d) =>
+      `<h2>原文（${escapeHtml(d.source.type_desc)}）</h2>
 <blockquote lang="${escapeHtml(d.source.type)}" style="white-space:pre-wrap">${escapeHtml(d.source.text)}</blockquote>
 <h2>译文（${escapeHtml(d.target.type_desc)}）</h2>
 <blockquote lang="${escapeHtml(d.target.type)}" style="white-space:pre-wrap">${escapeHtml(d.target.text)}</blockquote>`,
-      ),
   },
   example: '/v2/apis/fanyi?text=%E4%BD%A0%E5%A5%BD%EF%BC%8C%E4%B8%96%E7%95%8C&to=en',
 });

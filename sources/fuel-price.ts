@@ -12,7 +12,7 @@ import { escapeHtml } from '../src/encoding/escape.ts';
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource, type FetchContext } from '../src/kernel/source.ts';
 import { addDays, formatDate, formatDateTime, shanghaiMidnight } from '../src/kernel/time.ts';
-import { htmlDocument, htmlTable, mdTable, trimNumber } from './_shared/format.ts';
+import { htmlTable, mdTable, trimNumber } from './_shared/format.ts';
 import { asArray, asRecord, asString } from './_shared/hot-list.ts';
 
 export const SITE = 'http://www.qiyoujiage.com';
@@ -203,13 +203,9 @@ export default defineSource({
       const h = historyTable(d);
       return `# ${title(d)}\n\n${mdTable(['油品', '价格'], d.items.map((i) => [i.name, i.price_desc]))}\n${d.trend ? `\n> ${trendLine(d.trend)}\n` : ''}${h ? `\n## 近 ${h.rows.length} 天\n\n${mdTable(h.head, h.rows)}\n` : ''}\n_更新于 ${d.updated}_\n`;
     },
-    html: (d) => {
+    htmlBody: (d) => {
       const h = historyTable(d);
-      return htmlDocument(
-        title(d),
-        [htmlTable(['油品', '价格'], d.items.map((i) => [i.name, i.price_desc])), ...(d.trend ? [`<p>${escapeHtml(trendLine(d.trend))}</p>`] : []), ...(h ? ['<h2>历史价格</h2>', htmlTable(h.head, h.rows)] : [])],
-        `更新于 ${d.updated}`,
-      );
+      return [htmlTable(['油品', '价格'], d.items.map((i) => [i.name, i.price_desc])), ...(d.trend ? [`<p>${escapeHtml(trendLine(d.trend))}</p>`] : []), ...(h ? ['<h2>历史价格</h2>', htmlTable(h.head, h.rows)] : [])].join('\n');
     },
     encodings: ['json', 'text', 'markdown', 'html'],
   },

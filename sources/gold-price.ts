@@ -11,7 +11,7 @@ import { load } from './_shared/html.ts';
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDate, formatDateTime, shanghaiMidnight } from '../src/kernel/time.ts';
-import { htmlDocument, htmlTable, mdTable, trimNumber } from './_shared/format.ts';
+import { htmlTable, mdTable, trimNumber } from './_shared/format.ts';
 
 export const feedUrl = (ms: number) => `http://res.huangjinjiage.com.cn/panjia2.js?t=${ms}`;
 export const PAGE_URL = 'http://www.huangjinjiage.cn/jinrijinjia.html';
@@ -274,21 +274,17 @@ export default defineSource({
     },
     markdown: (d) =>
       `# 今日金价\n\n> 更新于 ${d.updated}\n\n## 实时行情\n\n${mdTable(METAL_HEAD, d.metals.map(metalRow))}\n\n## 金店金价\n\n${mdTable(STORE_HEAD, d.stores.map(storeRow))}\n\n## 银行金条\n\n${mdTable(BANK_HEAD, d.banks.map(bankRow))}\n\n## 黄金回收\n\n${mdTable(RECYCLE_HEAD, d.recycle.map(recycleRow))}\n`,
-    html: (d) =>
-      htmlDocument(
-        '今日金价',
-        [
-          '<h2>实时行情</h2>',
-          htmlTable(METAL_HEAD, d.metals.map(metalRow)),
-          '<h2>金店金价</h2>',
-          htmlTable(STORE_HEAD, d.stores.map(storeRow)),
-          '<h2>银行金条</h2>',
-          htmlTable(BANK_HEAD, d.banks.map(bankRow)),
-          '<h2>黄金回收</h2>',
-          htmlTable(RECYCLE_HEAD, d.recycle.map(recycleRow)),
-        ],
-        `更新于 ${d.updated}`,
-      ),
+    htmlBody: (d) =>
+      [
+        '<h2>实时行情</h2>',
+        htmlTable(METAL_HEAD, d.metals.map(metalRow)),
+        '<h2>金店金价</h2>',
+        htmlTable(STORE_HEAD, d.stores.map(storeRow)),
+        '<h2>银行金条</h2>',
+        htmlTable(BANK_HEAD, d.banks.map(bankRow)),
+        '<h2>黄金回收</h2>',
+        htmlTable(RECYCLE_HEAD, d.recycle.map(recycleRow)),
+      ].join('\n'),
     encodings: ['json', 'text', 'markdown', 'html'],
   },
   example: '/v2/apis/gold-price?encoding=text',

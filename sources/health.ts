@@ -333,8 +333,8 @@ export default defineSource({
   description: 'Body measures from height, weight, age and gender: BMI with Chinese cut-offs, ideal weight range, body fat (Deurenberg), BMR (Mifflin–St Jeor) and TDEE, body surface area (Du Bois), waist guidance and advice.',
   routes: [{ path: '/health' }],
   params: {
-    height: { type: 'integer', required: true, min: 50, max: 250, doc: 'Height in centimetres.', example: '175' },
-    weight: { type: 'integer', required: true, min: 10, max: 300, doc: 'Weight in kilograms.', example: '70' },
+    height: { type: 'number', required: true, min: 50, max: 250, doc: 'Height in centimetres (decimals allowed).', example: '175' },
+    weight: { type: 'number', required: true, min: 10, max: 300, doc: 'Weight in kilograms (decimals allowed).', example: '70' },
     age: { type: 'integer', required: true, min: 2, max: 120, doc: 'Age in years.', example: '30' },
     gender: { type: 'string', required: true, enum: ['male', 'female'], doc: 'male or female (the formulas differ).', example: 'male' },
     activity: {

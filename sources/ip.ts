@@ -1,14 +1,13 @@
 /**
- * The caller's own address and where it is. The address is the connection's (or the first
- * X-Forwarded-For entry with TRUST_PROXY); the kernel fills the `ip` parameter with it, so the
- * geolocation is cached per address. The lookup names the address in the URL
+ * An address and where it is: the one in `?ip=` (as 60s accepts), else the caller's own. The
+ * caller's address is the connection's (or the first X-Forwarded-For entry with TRUST_PROXY);
+ * the kernel fills the `ip` parameter with it, so the geolocation is cached per address. The lookup names the address in the URL
  * (https://api.ip.sb/geoip/<ip>, fallback http://ip-api.com/json/<ip>): the reference project
  * called ip.sb without one and so reported the server's location to everybody. Private,
  * loopback and other non-public callers get their address with `is_private: true` and no
  * lookup: no third party is asked for "our" public address.
  */
 import { escapeHtml, escapeMarkdown } from '../src/encoding/escape.ts';
-import { htmlPage } from '../src/encoding/generic.ts';
 import { SourceError } from '../src/kernel/errors.ts';
 import { classifyAddress } from '../src/kernel/net-address.ts';
 import { defineSource } from '../src/kernel/source.ts';
@@ -213,10 +212,20 @@ function fieldList(d: IpData): [string, string][] {
 export default defineSource({
   id: 'ip',
   name: 'IP 地址',
-  description: "The caller's IP address (X-Forwarded-For only with TRUST_PROXY) and its geolocation: country, region, city, ISP, ASN, coordinates. Private and loopback callers get is_private: true and no location. encoding=text answers the bare address.",
+  description: "An IP address (`ip`; the caller's own by default, from X-Forwarded-For only with TRUST_PROXY) and its geolocation: country, region, city, ISP, ASN, coordinates. Private and loopback addresses get is_private: true and no location. encoding=text answers the bare address.",
   routes: [{ path: '/ip' }],
   params: {
-    ip: { type: 'string', in: 'client-ip', maxLength: 256, doc: "The caller's address, filled in by the service (not a query parameter)." },
+    ip: {
+      type: 'string',
+      in: 'client-ip',
+      queryOverride: true,
+      maxLength: 64,
+      pattern: /^\[?[0-9A-Fa-f:.]+(?:%[\w.-]+)?\]?$/,
+      patternDoc: 'an IPv4 or IPv6 address such as 8.8.8.8',
+      normalize: (v) => classifyAddress(v)?.address ?? v,
+      doc: "The address to look up; the caller's own address when absent.",
+      example: '8.8.8.8',
+    },
   },
   mode: 'on-demand',
   freshness: { ttlSec: 86_400, timeoutMs: 25_000, backoffCapSec: 600 },
@@ -225,7 +234,7 @@ export default defineSource({
   headers: { accept: 'application/json' },
   async fetch(ctx, p) {
     const info = p.ip ? classifyAddress(p.ip) : undefined;
-    if (!info) throw new SourceError('bad_input', 'the address of this request could not be determined');
+    if (!info) throw new SourceError('bad_input', 'Invalid parameter "ip": an IPv4 or IPv6 address such as 8.8.8.8 (the address of this request when absent, which could not be read).');
     if (!info.isPublic) return build(info.address, info.version, info.range, true, NO_GEO, '', ctx.now());
     try {
       const geo = parseIpSb(await ctx.http.json(`${IP_SB}${info.address}`, { signal: ctx.signal }), info.address);
@@ -254,13 +263,10 @@ export default defineSource({
       `## ${d.ip}\n\n| 项目 | 内容 |\n| --- | --- |\n${fieldList(d)
         .map(([k, v]) => `| ${k} | ${escapeMarkdown(v)} |`)
         .join('\n')}\n`,
-    html: (d) =>
-      htmlPage(
-        `IP ${d.ip}`,
-        `<h1>${escapeHtml(d.ip)}</h1>\n<table><tbody>\n${fieldList(d)
-          .map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`)
-          .join('\n')}\n</tbody></table>`,
-      ),
+    htmlBody: (d) =>
+      `<table><tbody>\n${fieldList(d)
+        .map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`)
+        .join('\n')}\n</tbody></table>`,
   },
   example: '/v2/apis/ip?encoding=text',
 });

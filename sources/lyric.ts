@@ -8,7 +8,6 @@ import { SourceError } from '../src/kernel/errors.ts';
 import { escapeHtml, escapeMarkdown } from '../src/encoding/escape.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
-import { htmlDocument } from './_shared/format.ts';
 import { asArray, asNumber, asRecord, asString, pick } from './_shared/hot-list.ts';
 
 export const SEARCH_URL = 'https://u.y.qq.com/cgi-bin/musicu.fcg';
@@ -184,8 +183,8 @@ export default defineSource({
     title: (d) => d.title,
     text: (d) => `${d.title}${d.artists.length ? ` - ${d.artists.join(' / ')}` : ''}\n\n${d.formatted}\n`,
     markdown: (d) => `# ${escapeMarkdown(d.title)}\n\n> ${escapeMarkdown(byline(d))}\n\n---\n\n${d.lyrics.map((l) => `${escapeMarkdown(l.lyric)}  `).join('\n')}\n\n[QQ 音乐](${d.link})\n`,
-    html: (d) =>
-      htmlDocument(d.title, [`<p class="s">${escapeHtml(byline(d))}</p>`, `<div>${d.lyrics.map((l) => `<p data-ms="${l.ms}">${escapeHtml(l.lyric)}</p>`).join('\n')}</div>`, `<p><a href="${escapeHtml(d.link)}">QQ 音乐</a></p>`]),
+    htmlBody: (d) =>
+      [`<p class="s">${escapeHtml(byline(d))}</p>`, `<div>${d.lyrics.map((l) => `<p data-ms="${l.ms}">${escapeHtml(l.lyric)}</p>`).join('\n')}</div>`, `<p><a href="${escapeHtml(d.link)}">QQ 音乐</a></p>`].join('\n'),
     encodings: ['json', 'text', 'markdown', 'html'],
   },
   example: '/v2/apis/lyric?query=%E6%99%B4%E5%A4%A9&encoding=text',

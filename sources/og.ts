@@ -7,7 +7,6 @@
  */
 import { load } from './_shared/html.ts';
 import { escapeHtml, escapeMarkdown, markdownUrl } from '../src/encoding/escape.ts';
-import { htmlPage } from '../src/encoding/generic.ts';
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
@@ -161,12 +160,12 @@ export default defineSource({
       lines.push(`- 站点：${escapeMarkdown(d.site_name ?? new URL(d.url).host)}`, `- 图标：${markdownUrl(d.favicon)}`);
       return `${lines.join('\n')}\n`;
     },
-    html(d) {
-      const parts = [`<h1><img src="${escapeHtml(d.favicon)}" alt="" width="20" height="20" referrerpolicy="no-referrer"> <a href="${escapeHtml(d.url)}" rel="noopener noreferrer nofollow">${escapeHtml(d.title)}</a></h1>`];
-      if (d.site_name) parts.push(`<p class="s">${escapeHtml(d.site_name)}</p>`);
+    htmlBody(d) {
+      const site = `<img src="${escapeHtml(d.favicon)}" alt="" width="20" height="20" referrerpolicy="no-referrer"> <a href="${escapeHtml(d.url)}" rel="noopener noreferrer nofollow">${escapeHtml(d.site_name ?? new URL(d.url).host)}</a>`;
+      const parts = [`<p class="s">${site}</p>`];
       if (d.description) parts.push(`<p>${escapeHtml(d.description)}</p>`);
       if (d.image) parts.push(`<p><img src="${escapeHtml(d.image)}" alt="${escapeHtml(d.image_alt ?? d.title)}" referrerpolicy="no-referrer"></p>`);
-      return htmlPage(d.title, parts.join('\n'));
+      return parts.join('\n');
     },
   },
   example: '/v2/apis/og?url=https://github.com/',

@@ -12,7 +12,7 @@ import { escapeHtml } from '../src/encoding/escape.ts';
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource, type FetchContext, type Row } from '../src/kernel/source.ts';
 import { addDays, formatDate, formatDateTime } from '../src/kernel/time.ts';
-import { htmlDocument, htmlTable, mdTable } from './_shared/format.ts';
+import { htmlTable, mdTable } from './_shared/format.ts';
 import { asArray, asNumber, asRecord, asString, listObject, pick, type HotItem, type ListObject } from './_shared/hot-list.ts';
 
 const BFF = 'https://bff-api.olympics.com/bff/api';
@@ -195,7 +195,7 @@ export default defineSource({
       d.list.map((r) => ({ title: `${r.rank}. ${r.country}`, link: r.link, hot: `🥇${r.gold} 🥈${r.silver} 🥉${r.bronze}`, summary: `金 ${r.gold} 银 ${r.silver} 铜 ${r.bronze}，共 ${r.total} 枚`, guid: `olympics:${d.event_id}:${r.code}`, cover: r.flag })),
     text: (d) => `${d.event_name} 奖牌榜${d.is_live ? '（进行中）' : ''}\n更新于 ${formatDateTime(d.updated_at)}\n\n${d.list.map(medalLine).join('\n')}\n`,
     markdown: (d) => `# ${d.event_name} 奖牌榜\n\n> ${d.start_date} 至 ${d.end_date}${d.is_live ? '（进行中）' : ''} · 更新于 ${d.updated}\n\n${mdTable(HEAD, d.list.map(cells))}\n`,
-    html: (d) => htmlDocument(`${d.event_name} 奖牌榜`, [`<p class="s">${escapeHtml(`${d.start_date} 至 ${d.end_date}`)}</p>`, htmlTable(HEAD, d.list.map(cells))], `更新于 ${d.updated}`),
+    htmlBody: (d) => [`<p class="s">${escapeHtml(`${d.start_date} 至 ${d.end_date}${d.is_live ? '（进行中）' : ''}`)}</p>`, htmlTable(HEAD, d.list.map(cells))].join('\n'),
   },
   example: '/v2/apis/olympics?id=paris-2024&encoding=text',
 });

@@ -76,7 +76,7 @@ export default defineSource({
       example: 'hello',
     },
     size: { type: 'integer', doc: `Image width and height in pixels (a long text on a small size grows the image to ${MIN_PIXELS_PER_MODULE} pixels per module).`, default: 256, min: 64, max: 2048 },
-    level: { type: 'string', doc: 'Error-correction level: L (7%), M (15%), Q (25%), H (30%).', default: 'M', enum: ['L', 'M', 'Q', 'H'] },
+    level: { type: 'string', doc: 'Error-correction level: L (7%), M (15%), Q (25%), H (30%).', default: 'M', enum: ['L', 'M', 'Q', 'H'], ignoreCase: true },
     format: { type: 'string', doc: 'Image format for encoding=image and the data URI.', default: 'png', enum: ['png', 'svg'] },
   },
   mode: 'local',

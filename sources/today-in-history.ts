@@ -132,7 +132,7 @@ export default defineSource({
   homepage: 'https://baike.baidu.com/calendar/',
   routes: [{ path: '/today-in-history' }],
   params: {
-    date: { type: 'date', doc: 'The day (YYYY-MM-DD; only month and day matter); today (Asia/Shanghai) by default.', example: '2026-11-21' },
+    date: { type: 'date', monthDay: true, doc: 'The day (YYYY-MM-DD, or month-day such as 11-21; only month and day matter); today (Asia/Shanghai) by default.', example: '2026-11-21' },
   },
   mode: 'scheduled',
   // The default key is "today": refreshed often enough to switch right after midnight.

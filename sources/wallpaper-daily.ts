@@ -10,7 +10,6 @@ import { SourceError } from '../src/kernel/errors.ts';
 import { escapeHtml, escapeMarkdown, markdownUrl } from '../src/encoding/escape.ts';
 import { defineSource, type Row } from '../src/kernel/source.ts';
 import { addDays, formatDate, formatDateTime, shanghaiMidnight } from '../src/kernel/time.ts';
-import { htmlDocument } from './_shared/format.ts';
 import { absoluteUrl, asArray, asRecord, asString, pick } from './_shared/hot-list.ts';
 
 export const PAGE_URL = 'https://global.bing.com/?setmkt=zh-cn';
@@ -216,7 +215,7 @@ export default defineSource({
         d.main_text ? `> ${md(d.main_text)}\n\n` : ''
       }_${md(d.copyright)}_ · [4K](${markdownUrl(d.cover_4k)}) · ${d.date}\n`;
     },
-    html: (d) => htmlDocument(caption(d), [storyHtml(d)]),
+    htmlBody: storyHtml,
     imageUrl: (d) => d.cover,
     feedFromHistory: {
       days: 14,

@@ -9,7 +9,7 @@
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource, type FetchContext } from '../src/kernel/source.ts';
 import { addDays, formatDate, formatDateTime, weekdayZh } from '../src/kernel/time.ts';
-import { htmlDocument, htmlTable, mdTable } from './_shared/format.ts';
+import { htmlTable, mdTable } from './_shared/format.ts';
 import { escapeHtml, escapeMarkdown } from '../src/encoding/escape.ts';
 import { asArray, asRecord, asString } from './_shared/hot-list.ts';
 
@@ -503,16 +503,16 @@ export default defineSource({
       const alerts = d.alerts.map((a) => `> ⚠️ **${escapeMarkdown(`${a.type}${a.level}预警`)}**：${escapeMarkdown(a.detail)}`).join('\n>\n');
       return `# ${escapeMarkdown(d.location.name)} 实时天气\n\n${mdTable(['项目', '数值'], realtimeRows(d))}\n\n${alerts ? `${alerts}\n\n` : ''}## 生活指数\n\n${mdTable(['指数', '等级', '说明'], d.life_indices.map((i) => [i.name, i.level, i.description]))}\n\n_观测时间 ${d.weather.observed}_\n`;
     },
-    html: (d) => {
-      if (d.kind === 'forecast') {
-        return htmlDocument(`${d.location.name} 天气预报`, [htmlTable(DAILY_HEAD, d.daily_forecast.map(dailyRow)), '<h2>逐小时</h2>', htmlTable(HOURLY_HEAD, d.hourly_forecast.slice(0, 24).map(hourlyRow))], `更新于 ${d.updated}`);
-      }
+    htmlBody: (d) => {
+      if (d.kind === 'forecast') return [htmlTable(DAILY_HEAD, d.daily_forecast.map(dailyRow)), '<h2>逐小时</h2>', htmlTable(HOURLY_HEAD, d.hourly_forecast.slice(0, 24).map(hourlyRow))].join('\n');
       const alerts = d.alerts.map((a) => `<p><strong>⚠️ ${escapeHtml(`${a.type}${a.level}预警`)}</strong>：${escapeHtml(a.detail)}</p>`);
-      return htmlDocument(
-        `${d.location.name} 实时天气`,
-        [htmlTable(['项目', '数值'], realtimeRows(d)), ...alerts, '<h2>生活指数</h2>', htmlTable(['指数', '等级', '说明'], d.life_indices.map((i) => [i.name, i.level, i.description]))],
-        `观测时间 ${d.weather.observed}`,
-      );
+      return [
+        htmlTable(['项目', '数值'], realtimeRows(d)),
+        ...alerts,
+        '<h2>生活指数</h2>',
+        htmlTable(['指数', '等级', '说明'], d.life_indices.map((i) => [i.name, i.level, i.description])),
+        `<p class="s">${escapeHtml(`观测时间 ${d.weather.observed}`)}</p>`,
+      ].join('\n');
     },
     encodings: ['json', 'text', 'markdown', 'html'],
   },

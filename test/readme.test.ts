@@ -43,7 +43,7 @@ describe('README.md', () => {
       expect(row, a.sixty).toBeDefined();
       for (const p of aliasPaths(a)) expect(row).toContain(`\`${p}\``);
     }
-    for (const p of SIXTY_UNSERVED) expect(sixty).toContain(`\`/v2${p}\``);
+    for (const { sixty: p, reason } of SIXTY_UNSERVED) expect(sixty).toContain(`| \`/v2${p}\` | ${reason.replace(/\|/g, '\\|')} |`);
   });
 
   it('documents every setting of src/config.ts and every source setting, with its default', () => {

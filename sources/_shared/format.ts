@@ -1,10 +1,10 @@
 /**
  * Small rendering helpers for sources that write their own text, markdown or html (tables of
- * prices, rates, forecasts), and for turning upstream HTML snippets into plain text.
+ * prices, rates, forecasts; an html page's content goes to the `htmlBody` hint), and for turning
+ * upstream HTML snippets into plain text.
  */
 import { load } from './html.ts';
 import { escapeHtml, escapeMarkdown } from '../../src/encoding/escape.ts';
-import { htmlPage } from '../../src/encoding/generic.ts';
 
 export type Cell = string | number | null | undefined;
 
@@ -23,12 +23,6 @@ export function htmlTable(headers: readonly string[], rows: readonly (readonly C
   const head = `<thead><tr>${headers.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>`;
   const body = rows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(cellText(c))}</td>`).join('')}</tr>`).join('\n');
   return `<table>${head}<tbody>\n${body}\n</tbody></table>`;
-}
-
-/** A complete html page (the encoding layer's page style) from a title and already-escaped parts. */
-export function htmlDocument(title: string, parts: readonly string[], footer?: string): string {
-  const body = [`<h1>${escapeHtml(title)}</h1>`, ...parts, ...(footer ? [`<footer>${escapeHtml(footer)}</footer>`] : [])];
-  return htmlPage(title, body.join('\n'));
 }
 
 /** Plain text of an HTML fragment: tags dropped, entities decoded, white space collapsed. */

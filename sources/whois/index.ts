@@ -6,7 +6,6 @@
  * a URL, a host with a port or an IDN; the registrable domain is what gets looked up.
  */
 import { escapeHtml, escapeMarkdown } from '../../src/encoding/escape.ts';
-import { htmlPage } from '../../src/encoding/generic.ts';
 import { SourceError } from '../../src/kernel/errors.ts';
 import { defineSource } from '../../src/kernel/source.ts';
 import { formatDateTime } from '../../src/kernel/time.ts';
@@ -253,13 +252,10 @@ export default defineSource({
       const ns = d.nameservers.length ? `\n\n## DNS 服务器\n\n${d.nameservers.map((n) => `- ${n}`).join('\n')}` : '';
       return `# WHOIS：${escapeMarkdown(d.unicode_domain)}\n\n| 字段 | 值 |\n| --- | --- |\n${table}${ns}\n`;
     },
-    html: (d) =>
-      htmlPage(
-        `WHOIS：${d.unicode_domain}`,
-        `<h1>WHOIS：${escapeHtml(d.unicode_domain)}</h1>\n<table><tbody>\n${fieldList(d)
-          .map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`)
-          .join('\n')}\n</tbody></table>\n<footer>${escapeHtml(`查询时间 ${d.fetched}`)}</footer>`,
-      ),
+    htmlBody: (d) =>
+      `<table><tbody>\n${fieldList(d)
+        .map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`)
+        .join('\n')}\n</tbody></table>`,
   },
   example: '/v2/apis/whois?domain=example.com&encoding=text',
 });

@@ -68,7 +68,7 @@ export function renderMarkdown(input: GenericInput): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function htmlPage(title: string, body: string): string {
+function htmlPage(title: string, body: string): string {
   return `<!doctype html>
 <html lang="zh-CN">
 <head>

@@ -56,10 +56,15 @@ function footer(r: ReadResult): string | undefined {
   return `Updated ${formatDateTime(r.fetchedAt)} (Asia/Shanghai)${r.cache === 'STALE' ? ' · stale: the upstream could not be refreshed' : ''}`;
 }
 
-/** The footer of html pages, in their language (Chinese, as their titles and labels are). */
-function htmlFooter(r: ReadResult): string | undefined {
-  if (r.cache === 'NONE') return undefined;
-  return `更新于 ${formatDateTime(r.fetchedAt)}（北京时间）${r.cache === 'STALE' ? '；上游暂时无法刷新，显示的是上次成功获取的数据' : ''}`;
+/**
+ * The footer of every html page, in its language (Chinese, as the titles and labels are): when the
+ * data is from. Computed answers say so without a time, so that equal pages keep equal ETags.
+ */
+function htmlFooter(r: ReadResult): string {
+  if (r.cache === 'NONE') return '即时生成，未经缓存';
+  const at = `${formatDateTime(r.fetchedAt)}（北京时间）`;
+  if (r.cache === 'HISTORY') return `更新于 ${at}；存档快照`;
+  return `更新于 ${at}${r.cache === 'STALE' ? '；上游暂时无法刷新，显示的是上次成功获取的数据' : ''}`;
 }
 
 function rowsOf(r: ReadResult): Row[] | undefined {
@@ -235,7 +240,7 @@ async function renderBody(r: ReadResult, encoding: Encoding, deps: RenderDeps, f
     case 'markdown':
       return textAnswer(r, freshness, view.markdown ? await view.markdown(r.data, r.params) : renderMarkdown(genericInput(r)), CONTENT_TYPES.markdown);
     case 'html':
-      return textAnswer(r, freshness, view.html ? await view.html(r.data, r.params) : renderHtml(htmlInput(r)), CONTENT_TYPES.html);
+      return textAnswer(r, freshness, renderHtml(htmlInput(r)), CONTENT_TYPES.html);
     case 'rss':
       return textAnswer(r, freshness, await renderRss(r, deps), CONTENT_TYPES.rss);
     case 'image': {

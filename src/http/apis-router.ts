@@ -9,7 +9,7 @@ import { parseMoment } from '../kernel/archive-params.ts';
 import type { Engine } from '../kernel/engine.ts';
 import { AppError, badParam, unsupportedEncoding } from '../kernel/errors.ts';
 import { describeAccepted, parseParams } from '../kernel/params.ts';
-import { paramEntries, routeExample, supportedEncodings, type Registry } from '../kernel/registry.ts';
+import { callerGives, paramEntries, routeExample, supportedEncodings, type Registry } from '../kernel/registry.ts';
 import { ALL_ENCODINGS, type AnySource, type Encoding, type RouteSpec } from '../kernel/source.ts';
 import type { Store } from '../kernel/store.ts';
 import { clientIp, setHeaders, type AppContext, type AppState } from './middleware.ts';
@@ -77,7 +77,7 @@ export function catalogueEntry(s: AnySource, route: RouteSpec) {
     encodings: route.forceEncoding ? [route.forceEncoding] : supportedEncodings(s),
     default_encoding: route.forceEncoding ?? s.view.defaultEncoding ?? 'json',
     params: paramEntries(s)
-      .filter(([name, spec]) => !(route.fixed && name in route.fixed) && spec.in !== 'client-ip')
+      .filter(([name, spec]) => !(route.fixed && name in route.fixed) && callerGives(spec))
       .map(([name, spec]) => ({
         name,
         in: pathParams.includes(name) ? 'path' : 'query',
@@ -86,7 +86,7 @@ export function catalogueEntry(s: AnySource, route: RouteSpec) {
         default: spec.default ?? null,
         accepted: describeAccepted(spec),
         ...(spec.type === 'string' && spec.enum ? { enum: spec.enum } : {}),
-        ...(spec.type === 'integer' ? { min: spec.min ?? null, max: spec.max ?? null } : {}),
+        ...(spec.type === 'integer' || spec.type === 'number' ? { min: spec.min ?? null, max: spec.max ?? null } : {}),
         doc: spec.doc,
       })),
     ...(s.mode !== 'local' ? { force_update: true, ttl_sec: s.freshness.ttlSec } : {}),
@@ -140,13 +140,13 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
         const raw: Record<string, string | undefined> = {};
         const body = ctx.method === 'POST' ? await readBody(ctx) : NO_BODY;
         for (const [name, spec] of paramSpecs) {
-          if (spec.in === 'client-ip') raw[name] = clientIp(ctx);
+          if (spec.in === 'client-ip') raw[name] = (spec.queryOverride ? firstValue(query[name])?.trim() || undefined : undefined) ?? clientIp(ctx);
           else if (spec.in !== 'path') raw[name] = firstValue(query[name]) ?? body[name];
         }
         if (body[''] !== undefined && plainBodyTarget !== undefined && raw[plainBodyTarget] === undefined) raw[plainBodyTarget] = body[''];
         for (const name in ctx.params) raw[name] = ctx.params[name];
         for (const [name, value] of fixed) raw[name] = value;
-        const params = parseParams(source.params, raw);
+        const params = parseParams(source.params, raw, deps.engine.now());
 
         let result;
         if (source.mode === 'local') {

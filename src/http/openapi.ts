@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describeAccepted } from '../kernel/params.ts';
-import { paramEntries, type Registry } from '../kernel/registry.ts';
+import { callerGives, paramEntries, type Registry } from '../kernel/registry.ts';
 import { PROJECT_ROOT } from '../kernel/project-root.ts';
 import type { AnySource, Encoding, ParamSpec, RouteSpec } from '../kernel/source.ts';
 import { ENCODING_PARAM, FORCE_PARAM, SERVICE_NAME, catalogueEntry } from './apis-router.ts';
@@ -114,8 +114,9 @@ function paramSchema(spec: ParamSpec): JsonObject {
         maxLength: spec.maxLength ?? 2048,
       };
     case 'integer':
+    case 'number':
       return {
-        type: 'integer',
+        type: spec.type,
         ...(spec.min !== undefined ? { minimum: spec.min } : {}),
         ...(spec.max !== undefined ? { maximum: spec.max } : {}),
         ...(spec.default !== undefined ? { default: spec.default } : {}),
@@ -141,7 +142,7 @@ const MEDIA: Record<Encoding, string> = {
 
 /** One line per encoding, for the docs page, the OpenAPI descriptions and the README. */
 export const ENCODING_DOCS: Readonly<Record<Encoding, string>> = {
-  json: 'The envelope `{"code":200,"message":"success","data":{…}}` (`application/json`); errors use the same shape with the real HTTP status in `code` and `data: null`.',
+  json: 'The envelope `{"code":200,"message":"success","data":…}` (`application/json`), `data` an object or, for the lists 60s answers so, an array; errors use the same shape with the real HTTP status in `code` and `data: null`.',
   text: 'Plain text (`text/plain; charset=utf-8`): numbered rows or the endpoint\'s own layout, with the update time.',
   markdown: 'Markdown (`text/markdown; charset=utf-8`): a heading and a list or table; links kept.',
   html: 'A minimal self-contained HTML page (`text/html`), every value escaped.',
@@ -169,7 +170,7 @@ function apisOperation(s: AnySource, route: RouteSpec, method: 'get' | 'post'): 
   const fetched = s.mode !== 'local';
   const pathNames = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
   const parameters: JsonObject[] = paramEntries(s)
-    .filter(([name, spec]) => !(route.fixed && name in route.fixed) && spec.in !== 'client-ip' && (spec.in !== 'path' || pathNames.includes(name)))
+    .filter(([name, spec]) => !(route.fixed && name in route.fixed) && callerGives(spec) && (spec.in !== 'path' || pathNames.includes(name)))
     .filter(([name]) => method === 'get' || pathNames.includes(name))
     .map(([name, spec]) => {
       const inPath = pathNames.includes(name);
@@ -246,7 +247,7 @@ function apisOperation(s: AnySource, route: RouteSpec, method: 'get' | 'post'): 
   if (method === 'post') {
     op.operationId = `${String(op.operationId)}_post`;
     const props: JsonObject = {};
-    for (const [name, spec] of paramEntries(s)) if (!pathNames.includes(name) && !(route.fixed && name in route.fixed) && spec.in !== 'client-ip' && spec.in !== 'path') props[name] = { ...paramSchema(spec), description: spec.doc };
+    for (const [name, spec] of paramEntries(s)) if (!pathNames.includes(name) && !(route.fixed && name in route.fixed) && callerGives(spec) && spec.in !== 'path') props[name] = { ...paramSchema(spec), description: spec.doc };
     const required = paramEntries(s)
       .filter(([name, spec]) => spec.required && spec.in !== 'path' && spec.in !== 'client-ip' && !pathNames.includes(name) && !(route.fixed && name in route.fixed))
       .map(([name]) => name);

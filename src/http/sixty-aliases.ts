@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Registry } from '../kernel/registry.ts';
+import type { Encoding } from '../kernel/source.ts';
 
 export interface SixtyAlias {
   /** The 60s path after its `/v2` prefix, e.g. `/hacker-news/top` or `/ncm-rank/:id`. */
@@ -17,6 +18,11 @@ export interface SixtyAlias {
   params?: Readonly<Record<string, string>>;
   /** Kept by 60s for old clients only (its router's compatibility section). */
   legacy?: true;
+  /**
+   * 60s's answer when the request names no `encoding`, where it is not our route's default (60s
+   * answers a QR code as an image, a changya piece as JSON): added to such requests at 60s's path.
+   */
+  encoding?: Encoding;
 }
 
 export const SIXTY_ALIASES: readonly SixtyAlias[] = [
@@ -62,7 +68,7 @@ export const SIXTY_ALIASES: readonly SixtyAlias[] = [
   { sixty: '/weather/realtime', route: '/weather' },
   { sixty: '/weather', route: '/weather', legacy: true },
   { sixty: '/weather/forecast', route: '/weather/forecast' },
-  { sixty: '/qrcode', route: '/qrcode' },
+  { sixty: '/qrcode', route: '/qrcode', encoding: 'image' },
   { sixty: '/fanyi', route: '/fanyi' },
   { sixty: '/fanyi/langs', route: '/fanyi/langs' },
   { sixty: '/baike', route: '/baike' },
@@ -91,11 +97,22 @@ export const SIXTY_ALIASES: readonly SixtyAlias[] = [
   { sixty: '/answer', route: '/answer' },
   { sixty: '/kfc', route: '/fast-food-copy' },
   { sixty: '/awesome-js', route: '/awesome-js' },
-  { sixty: '/changya', route: '/changya' },
+  { sixty: '/changya', route: '/changya', encoding: 'json' },
 ];
 
-/** 60s paths with no endpoint here: they answer 404 like any unknown path. */
-export const SIXTY_UNSERVED: readonly string[] = ['/chemical', '/it-news', '/it-news/rank', '/olympics/events', '/beta/kuan', '/beta/qq/profile'];
+/** 60s paths with no endpoint here, and why: they answer 404 like any unknown path. */
+export const SIXTY_UNSERVED: readonly { sixty: string; reason: string }[] = [
+  { sixty: '/chemical', reason: 'a random compound from ChemSpider: no such endpoint in our API contract (spec/interface.md)' },
+  { sixty: '/it-news', reason: 'IT之家 news: no such endpoint in our API contract' },
+  { sixty: '/it-news/rank', reason: 'IT之家 rankings: no such endpoint in our API contract' },
+  {
+    sixty: '/olympics/events',
+    reason:
+      "60s lists 68 Games with logos from olympics.com's site menu, bundled in its repository; our olympics upstream (bff-api.olympics.com) offers no list of Games and no logos. The Games `/v2/olympics?id=` knows are in data/olympics-events.json",
+  },
+  { sixty: '/beta/kuan', reason: '酷安 topics, a beta of 60s: no such endpoint in our API contract' },
+  { sixty: '/beta/qq/profile', reason: "the nickname and avatar of any QQ number, a beta of 60s: a lookup of people's data by account number, not in our API contract" },
+];
 
 export const SIXTY_PREFIX = '/v2';
 const APIS_PREFIX = '/v2/apis';
@@ -146,7 +163,7 @@ export function createAliasResolver(registry: Registry): AliasResolver {
     }
   }
   const problems: string[] = [];
-  const exact = new Map<string, string>();
+  const exact = new Map<string, { target: string; alias: SixtyAlias }>();
   const patterns: PatternAlias[] = [];
   for (const a of SIXTY_ALIASES) {
     const targetNames = routes.get(a.route);
@@ -162,7 +179,7 @@ export function createAliasResolver(registry: Registry): AliasResolver {
         patterns.push({ prefix: p.slice(0, p.indexOf(':')).toLowerCase(), re, names: captured, alias: a });
       } else {
         if (exact.has(p)) problems.push(`${p} is listed twice`);
-        exact.set(p, `${APIS_PREFIX}${fillPath(a.route, a.params ?? {})}`);
+        exact.set(p, { target: `${APIS_PREFIX}${fillPath(a.route, a.params ?? {})}`, alias: a });
       }
     }
   }
@@ -176,19 +193,28 @@ export function createAliasResolver(registry: Registry): AliasResolver {
       // The router matches paths case-insensitively with an optional trailing slash; so do aliases.
       const key = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
       const lower = /[A-Z]/.test(key) ? key.toLowerCase() : key;
-      const target = exact.get(lower);
-      if (target) return q < 0 ? target : target + url.slice(q);
+      const hit = exact.get(lower);
+      if (hit) return withQuery(hit.target, q < 0 ? '' : url.slice(q), hit.alias);
       for (const { prefix, re, names, alias } of patterns) {
         if (!lower.startsWith(prefix)) continue;
         const m = re.exec(key);
         if (!m) continue;
         const values: Record<string, string> = { ...alias.params };
         names.forEach((name, i) => (values[name] = m[i + 1] as string));
-        return `${APIS_PREFIX}${fillPath(alias.route, values)}${q < 0 ? '' : url.slice(q)}`;
+        return withQuery(`${APIS_PREFIX}${fillPath(alias.route, values)}`, q < 0 ? '' : url.slice(q), alias);
       }
       return undefined;
     },
   };
+}
+
+/** The `encoding` query parameter (apis-router's ENCODING_PARAM, not imported: apis-router imports this module). */
+const ENCODING_PARAM = 'encoding';
+
+/** The canonical path with the request's query (`?…` or empty), plus 60s's default encoding where the query names none. */
+function withQuery(target: string, search: string, alias: SixtyAlias): string {
+  if (!alias.encoding || new URLSearchParams(search).has(ENCODING_PARAM)) return target + search;
+  return `${target}${search.length > 1 ? `${search}&` : '?'}${ENCODING_PARAM}=${alias.encoding}`;
 }
 
 const ALIAS_OF = Symbol('sixty alias');

@@ -6,13 +6,14 @@
  */
 import { AppError, badParam } from './errors.ts';
 import type { AnySource, ParamSpec, ScheduledSource } from './source.ts';
+import { normalizeDate } from './params.ts';
 import { addDays, formatDate, formatDateTime, isIsoDate, shanghaiMidnight } from './time.ts';
 
 export const DATE_PARAM = 'date';
 export const AT_PARAM = 'at';
 
 const AT_ACCEPTED = 'an ISO 8601 time (e.g. 2026-11-21T10:00:00+08:00; without an offset Asia/Shanghai is meant) or a 13-digit ms timestamp, not in the future';
-const DATE_ACCEPTED = 'a day YYYY-MM-DD (Asia/Shanghai), not in the future';
+const DATE_ACCEPTED = 'a day YYYY-MM-DD (also YYYY/M/D or YYYYMMDD; Asia/Shanghai), not in the future';
 
 const KERNEL_SPECS: Readonly<Record<string, ParamSpec>> = {
   [DATE_PARAM]: {
@@ -46,7 +47,7 @@ export function archiveParamSpecs(s: AnySource): [string, ParamSpec][] {
 export interface Moment {
   /** The snapshot in force at this time (ms) answers. */
   at: number;
-  /** Which parameter asked, and its value as given. */
+  /** Which parameter asked, and its value (a `date` as YYYY-MM-DD, an `at` as given). */
   param: typeof DATE_PARAM | typeof AT_PARAM;
   value: string;
   /** True while the moment is "now" (date = today): the answer may still change. */
@@ -86,11 +87,13 @@ export function parseMoment(s: AnySource, raw: Readonly<Record<string, string | 
   const [param, value] = given[0] as readonly [string, string];
   if (value.length > 40) throw badParam(param, param === DATE_PARAM ? DATE_ACCEPTED : AT_ACCEPTED);
   if (param === DATE_PARAM) {
-    if (!isIsoDate(value)) throw badParam(DATE_PARAM, DATE_ACCEPTED);
+    // The forms every date parameter accepts (YYYY/M/D, YYYYMMDD… as 60s's clients write days).
+    const day = normalizeDate(value, false, now);
+    if (day === undefined) throw badParam(DATE_PARAM, DATE_ACCEPTED);
     const today = formatDate(now);
-    if (value > today) throw badParam(DATE_PARAM, `${DATE_ACCEPTED}; ${value} is after today (${today})`);
-    const endOfDay = shanghaiMidnight(addDays(value, 1)) - 1;
-    return { at: Math.min(endOfDay, now), param: DATE_PARAM, value, live: value === today };
+    if (day > today) throw badParam(DATE_PARAM, `${DATE_ACCEPTED}; ${day} is after today (${today})`);
+    const endOfDay = shanghaiMidnight(addDays(day, 1)) - 1;
+    return { at: Math.min(endOfDay, now), param: DATE_PARAM, value: day, live: day === today };
   }
   const at = parseInstant(value);
   if (at === undefined) throw badParam(AT_PARAM, AT_ACCEPTED);

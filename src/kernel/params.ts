@@ -1,7 +1,7 @@
 /** Parameter validation: raw request values in, typed values or a 400 naming the parameter out. */
 import { badParam, missingParam } from './errors.ts';
 import type { AnyParams, ParamSpec, ParamSpecs, ParamValue } from './source.ts';
-import { isIsoDate } from './time.ts';
+import { formatDate, isIsoDate } from './time.ts';
 
 const DEFAULT_MAX_LENGTH = 2048;
 const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on', '']);
@@ -11,19 +11,49 @@ const FALSE_WORDS = new Set(['0', 'false', 'no', 'off']);
 export function describeAccepted(spec: ParamSpec): string {
   switch (spec.type) {
     case 'string':
-      if (spec.enum) return `one of ${spec.enum.join(', ')}`;
+      if (spec.enum) return `one of ${spec.enum.join(', ')}${spec.ignoreCase ? ' (in any case)' : ''}`;
       if (spec.patternDoc) return spec.patternDoc;
       return `a string of at most ${spec.maxLength ?? DEFAULT_MAX_LENGTH} characters`;
     case 'integer':
-      if (spec.min !== undefined && spec.max !== undefined) return `a whole number from ${spec.min} to ${spec.max}`;
-      if (spec.min !== undefined) return `a whole number of at least ${spec.min}`;
-      if (spec.max !== undefined) return `a whole number of at most ${spec.max}`;
-      return 'a whole number';
+    case 'number': {
+      const what = spec.type === 'integer' ? 'a whole number' : 'a number (decimals allowed)';
+      if (spec.min !== undefined && spec.max !== undefined) return `${what} from ${spec.min} to ${spec.max}`;
+      if (spec.min !== undefined) return `${what} of at least ${spec.min}`;
+      if (spec.max !== undefined) return `${what} of at most ${spec.max}`;
+      return what;
+    }
     case 'boolean':
       return 'true or false (also 1 or 0)';
     case 'date':
-      return 'a date in the form YYYY-MM-DD';
+      return `a date YYYY-MM-DD (also YYYY/M/D, YYYYMMDD${spec.monthDay ? ', a month and day such as 11-21' : ''} or a Unix timestamp in seconds or ms)`;
   }
+}
+
+/** `YYYY-M-D`, `YYYY/M/D` or `YYYY.M.D`, optionally followed by a time of day (ignored), as 60s's clients write days. */
+const LOOSE_DATE = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ](?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,3})?)?)?$/i;
+const COMPACT_DATE = /^(\d{4})(\d{2})(\d{2})$/;
+const MONTH_DAY = /^(\d{1,2})[-/](\d{1,2})$/;
+
+/**
+ * A day given in any accepted form as `YYYY-MM-DD` (Asia/Shanghai), or undefined when it is none
+ * or no real calendar day.
+ */
+export function normalizeDate(value: string, monthDay: boolean, now: number): string | undefined {
+  const v = value.trim();
+  if (/^\d{10}$/.test(v)) return formatDate(Number(v) * 1000);
+  if (/^\d{13}$/.test(v)) return formatDate(Number(v));
+  let y: string | undefined;
+  let m: string | undefined;
+  let d: string | undefined;
+  const full = LOOSE_DATE.exec(v) ?? COMPACT_DATE.exec(v);
+  if (full) [, y, m, d] = full;
+  else if (monthDay) {
+    const md = MONTH_DAY.exec(v);
+    if (md) [y, m, d] = [formatDate(now).slice(0, 4), md[1], md[2]];
+  }
+  if (!y || !m || !d) return undefined;
+  const iso = `${y}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`;
+  return isIsoDate(iso) ? iso : undefined;
 }
 
 /**
@@ -34,19 +64,24 @@ export function wellFormed(s: string): string {
   return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
-function parseOne(name: string, spec: ParamSpec, raw: string): ParamValue {
+function parseOne(name: string, spec: ParamSpec, raw: string, now: number): ParamValue {
   switch (spec.type) {
     case 'string': {
       const v = wellFormed(spec.trim === false ? raw : raw.trim());
       const max = spec.maxLength ?? DEFAULT_MAX_LENGTH;
       if (v.length > max) throw badParam(name, `at most ${max} characters are accepted (got ${v.length})`);
-      if (spec.enum && !spec.enum.includes(v)) throw badParam(name, describeAccepted(spec));
+      if (spec.enum) {
+        const known = spec.ignoreCase ? spec.enum.find((e) => e.toLowerCase() === v.toLowerCase()) : spec.enum.includes(v) ? v : undefined;
+        if (known === undefined) throw badParam(name, describeAccepted(spec));
+        return spec.normalize ? spec.normalize(known) : known;
+      }
       if (spec.pattern && !spec.pattern.test(v)) throw badParam(name, describeAccepted(spec));
       return spec.normalize ? spec.normalize(v) : v;
     }
-    case 'integer': {
+    case 'integer':
+    case 'number': {
       const v = raw.trim();
-      if (!/^[+-]?\d{1,15}$/.test(v)) throw badParam(name, describeAccepted(spec));
+      if (!(spec.type === 'integer' ? /^[+-]?\d{1,15}$/ : /^[+-]?\d{1,15}(?:\.\d{1,6})?$/).test(v)) throw badParam(name, describeAccepted(spec));
       const n = Number(v);
       if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) throw badParam(name, describeAccepted(spec));
       return n;
@@ -58,8 +93,8 @@ function parseOne(name: string, spec: ParamSpec, raw: string): ParamValue {
       throw badParam(name, describeAccepted(spec));
     }
     case 'date': {
-      const v = raw.trim();
-      if (!isIsoDate(v)) throw badParam(name, describeAccepted(spec));
+      const v = raw.length > 40 ? undefined : normalizeDate(raw, spec.monthDay ?? false, now);
+      if (v === undefined) throw badParam(name, describeAccepted(spec));
       return v;
     }
   }
@@ -67,9 +102,10 @@ function parseOne(name: string, spec: ParamSpec, raw: string): ParamValue {
 
 /**
  * Validate raw values against the specs. Values for undeclared names are ignored. Empty
- * strings count as absent, except for booleans (where `?flag` means true).
+ * strings count as absent, except for booleans (where `?flag` means true). `now` (ms) dates a
+ * month-day date (see DateParam.monthDay).
  */
-export function parseParams(specs: ParamSpecs | undefined, raw: Record<string, string | undefined>): AnyParams {
+export function parseParams(specs: ParamSpecs | undefined, raw: Record<string, string | undefined>, now = Date.now()): AnyParams {
   const out: Record<string, ParamValue> = {};
   for (const [name, spec] of Object.entries(specs ?? {})) {
     const value = raw[name];
@@ -79,7 +115,7 @@ export function parseParams(specs: ParamSpecs | undefined, raw: Record<string, s
       out[name] = spec.default;
       continue;
     }
-    out[name] = parseOne(name, spec, value);
+    out[name] = parseOne(name, spec, value, now);
   }
   return out;
 }

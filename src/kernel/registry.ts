@@ -42,6 +42,7 @@ export function createRegistry(sources: readonly AnySource[]): Registry {
     }
     for (const [name, spec] of Object.entries((s.params ?? {}) as Record<string, ParamSpec>)) {
       if (spec.in === 'client-ip' && (spec.type !== 'string' || s.mode === 'scheduled')) problems.push(`${s.id}: client-ip parameter ${name} must be a string of an on-demand or local source`);
+      if (spec.queryOverride && spec.in !== 'client-ip') problems.push(`${s.id}: queryOverride is for client-ip parameters only (${name})`);
     }
   }
   if (problems.length) throw new Error(`Invalid source definitions:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -65,12 +66,17 @@ export function sourceSettings(registry: Registry): Setting[] {
 export function supportedEncodings(s: AnySource): Encoding[] {
   if (s.view.encodings) return [...s.view.encodings];
   const out: Encoding[] = ['json', 'text', 'markdown'];
-  if (s.view.rows || s.view.html || s.view.htmlBody) out.push('html');
+  if (s.view.rows || s.view.htmlBody) out.push('html');
   if (s.view.rows || s.view.feedFromHistory) out.push('rss');
   if (s.view.image || s.view.imageUrl) out.push('image');
   if (s.view.imageUrl) out.push('image-proxy');
   if (s.view.audioUrl) out.push('audio', 'audio-proxy');
   return out;
+}
+
+/** Whether the caller may give this parameter (a `client-ip` one only when the query may override it). */
+export function callerGives(spec: ParamSpec): boolean {
+  return spec.in !== 'client-ip' || spec.queryOverride === true;
 }
 
 /** A source's parameter specs as typed entries, then those the kernel adds (`date`/`at` of archived sources). */

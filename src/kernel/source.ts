@@ -28,6 +28,11 @@ interface ParamBase {
    * can cache per caller address (e.g. ip geolocation). Default `query`.
    */
   in?: 'query' | 'path' | 'client-ip';
+  /**
+   * `client-ip` only: an address in the query under this parameter's name (60s's `?ip=8.8.8.8`)
+   * is used instead of the caller's; it is validated like any string parameter.
+   */
+  queryOverride?: boolean;
   required?: boolean;
   /** Example value for the catalogue and the contract test. */
   example?: string;
@@ -36,8 +41,10 @@ interface ParamBase {
 export interface StringParam extends ParamBase {
   type: 'string';
   default?: string;
-  /** Allowed values (case-sensitive). */
+  /** Allowed values (case-sensitive unless `ignoreCase`). */
   enum?: readonly string[];
+  /** `enum` values match in any case (60s upper-cases a QR `level=h`); the source gets the enum's spelling. */
+  ignoreCase?: boolean;
   /** A pattern the value must match, with `patternDoc` saying in words what is accepted. */
   pattern?: RegExp;
   patternDoc?: string;
@@ -56,21 +63,35 @@ export interface IntegerParam extends ParamBase {
   max?: number;
 }
 
+/** A decimal number such as 172.5 (60s's `health` takes height and weight so). */
+export interface NumberParam extends ParamBase {
+  type: 'number';
+  default?: number;
+  min?: number;
+  max?: number;
+}
+
 export interface BooleanParam extends ParamBase {
   type: 'boolean';
   default?: boolean;
 }
 
-/** A calendar date `YYYY-MM-DD`. */
+/**
+ * A calendar date, given to the source as `YYYY-MM-DD`. Accepted as `YYYY-MM-DD` and in the other
+ * forms 60s's clients send (see kernel/params.ts: `YYYY/M/D`, `YYYYMMDD`, a trailing time, Unix
+ * timestamps), all normalised to `YYYY-MM-DD` (Asia/Shanghai).
+ */
 export interface DateParam extends ParamBase {
   type: 'date';
   default?: string;
+  /** Also accept a month and day alone (`11-21`, `1-5`): that day of the current year (Asia/Shanghai). */
+  monthDay?: boolean;
 }
 
-export type ParamSpec = StringParam | IntegerParam | BooleanParam | DateParam;
+export type ParamSpec = StringParam | IntegerParam | NumberParam | BooleanParam | DateParam;
 export type ParamSpecs = Record<string, ParamSpec>;
 
-type ValueOf<S extends ParamSpec> = S extends IntegerParam ? number : S extends BooleanParam ? boolean : string;
+type ValueOf<S extends ParamSpec> = S extends IntegerParam | NumberParam ? number : S extends BooleanParam ? boolean : string;
 type IsSet<S extends ParamSpec> = S extends { required: true } ? true : S extends { default: string | number | boolean } ? true : false;
 
 /** The validated parameters a source receives, typed from its parameter specs. */
@@ -169,14 +190,14 @@ export interface ViewHints<D, P> {
   /** Labels of the generic html table's columns (see ColumnLabels). */
   columns?(data: D, params: P): ColumnLabels;
   /**
-   * The content of the html page where it is not a table of rows: the encoding layer wraps it in
-   * the page shell every page shares, under the `title` heading and above the update footer.
+   * The content of the html page where it is not a table of rows (already-escaped html): the
+   * encoding layer wraps it in the page shell every page shares, under the `title` heading and
+   * above the footer. There is no whole-page override: every page has the same shell and footer.
    */
   htmlBody?(data: D, params: P): string;
   /** Overrides per encoding where the generic rendering does not fit. */
   text?(data: D, params: P): string | Promise<string>;
   markdown?(data: D, params: P): string | Promise<string>;
-  html?(data: D, params: P): string | Promise<string>;
   /**
    * RSS items built from the stored history (newest first) instead of the current rows,
    * e.g. one item per day for a daily digest.

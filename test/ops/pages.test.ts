@@ -1,6 +1,7 @@
 /**
- * The html pages people look at, in headless Chromium: the 60s digest, a hot list and charts.
- * Each one has the shared page shell (same styling) and the update footer, column headers that
+ * The html pages people look at, in headless Chromium: the 60s digest, a hot list, charts and
+ * pages of their own content (weather, a colour palette), then every route's html page once.
+ * Each one has the shared page shell (same styling) and the footer, column headers that
  * say what the column holds (in Chinese, as the rest of the page), no empty column, no broken
  * year such as "-221 年", and no horizontal overflow on a desktop or a phone. Screenshots go to
  * test-artifacts/. Skipped with a message when /usr/bin/chromium is absent, unless REQUIRE_BROWSER=1.
@@ -18,7 +19,11 @@ if (skip) process.stderr.write(`${NO_BROWSER_MESSAGE}\n`);
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
-const FOOTER = /^更新于 \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}（北京时间）/;
+/** Fetched data says when it was fetched; computed data that it was made for this request. */
+const FOOTER = /^(?:更新于 \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}（北京时间）|即时生成，未经缓存$)/;
+
+/** Requests with a recorded upstream answer, for routes whose catalogue example has none. */
+const FIXTURE_EXAMPLES: Record<string, string> = { whois: '/v2/apis/whois?domain=lanting-books.com', '60s': '/v2/apis/60s?date=2026-11-20' };
 
 interface Seen {
   title: string;
@@ -40,7 +45,9 @@ describe.skipIf(skip)(skip ? NO_BROWSER_MESSAGE : 'html pages in headless Chromi
     if (!HAVE_BROWSER) throw new Error(BROWSER_MISSING_REQUIRED);
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     await upstream.start();
-    svc = await startService({ upstream, env: { SOURCE_HOT_MICROBLOG_COOKIE: 'SUB=browser' } });
+    // RDAP bootstrap for the whois page: .com goes to its registry.
+    upstream.serve('rdap.org', /^\/domain\//, (req) => ({ status: 302, headers: { location: `https://rdap.verisign.com/com/v1/domain/${req.path.slice('/domain/'.length)}` } }));
+    svc = await startService({ upstream, env: { SOURCE_HOT_MICROBLOG_COOKIE: 'SUB=browser', AI_UPSTREAM_BASE_URL: 'https://ai-gateway.test/', AI_UPSTREAM_API_KEY: 'sk-test' } });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -111,6 +118,42 @@ describe.skipIf(skip)(skip ? NO_BROWSER_MESSAGE : 'html pages in headless Chromi
     for (const other of [hot, review, sourced, charts]) expect(other.style).toEqual(digest.style);
     expect(digest.style.maxWidth).toBe('960px');
   });
+
+  it('gives pages of their own content (weather, a colour palette) the same shell, heading and footer', async () => {
+    const weather = await check('weather', `/v2/apis/weather?query=${encodeURIComponent('北京')}&encoding=html`, { title: /^北京 实时天气$/ });
+    expect(weather.text).toContain('生活指数');
+    const palette = await check('color-palette', '/v2/apis/color/palette?color=3366CC&encoding=html', { title: /^配色方案 #3366CC（蓝色系）$/ });
+    expect(palette.text).toContain('互补');
+    const digest = (await open('/v2/apis/60s?date=2026-11-20&encoding=html')).seen;
+    for (const page of [weather, palette]) expect(page.style).toEqual(digest.style);
+  });
+
+  it("every route's html page has one heading and the shared footer", async () => {
+    const catalogue = (await (await svc.get('/v2/apis')).json()) as { data: { endpoints: { path: string; id: string; encodings: string[]; example: string }[] } };
+    const answered = new Set<string>();
+    const page = await browser.newPage();
+    await page.route('**/*', (route) => (route.request().url().startsWith(svc.base) ? route.continue() : route.abort()));
+    for (const e of catalogue.data.endpoints.filter((x) => x.encodings.includes('html'))) {
+      const base = (FIXTURE_EXAMPLES[e.id] ?? e.example).replace(/([?&])encoding=[^&]*&?/, '$1').replace(/[?&]$/, '');
+      const url = `${base}${base.includes('?') ? '&' : '?'}encoding=html`;
+      const res = await page.goto(`${svc.base}${url}`);
+      // An upstream with no fixture at this example answers 503; that is no page.
+      if (res?.status() !== 200) {
+        expect(res?.status(), url).toBe(503);
+        continue;
+      }
+      const seen = await page.evaluate(() => ({ h1: document.querySelectorAll('h1').length, footers: Array.from(document.querySelectorAll('footer')).map((f) => f.textContent ?? ''), last: document.body.lastElementChild?.tagName }));
+      expect(seen.h1, url).toBe(1);
+      expect(seen.footers, url).toHaveLength(1);
+      expect(seen.footers[0], url).toMatch(FOOTER);
+      expect(seen.last, `${url}: the footer closes the page`).toBe('FOOTER');
+      answered.add(e.id);
+    }
+    await page.close();
+    // Every page that writes its own content was seen.
+    for (const id of ['exchange-rate', 'wallpaper-daily', 'fanyi', 'fanyi-langs', 'baike', 'whois', 'ip', 'og', 'weather', 'lyric', 'gold-price', 'fuel-price', 'olympics', 'color', '60s'])
+      expect(answered, id).toContain(id);
+  }, 180_000);
 
   it('leaves out a column no row fills', async () => {
     const { page, seen } = await open('/v2/apis/today-in-history?date=2026-11-21&encoding=html');

@@ -126,7 +126,7 @@ describe('ai-news through the server', () => {
     expect(both.status).toBe(400);
     expect(((await both.json()) as Body).message).toMatch(/"all".*"date"/);
     expect((await svc.get('/v2/apis/ai-news?date=2026-12-01')).status).toBe(400);
-    expect((await svc.get('/v2/apis/ai-news?date=20261120')).status).toBe(400);
+    expect((await svc.get('/v2/apis/ai-news?date=2026112')).status).toBe(400);
   });
 
   it('keeps each day in history and answers it after it left the page', async () => {

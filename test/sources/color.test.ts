@@ -134,6 +134,9 @@ describe('color through the server', () => {
     const html = await svc().get('/v2/apis/color/palette?color=FF5733&encoding=html');
     expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await html.text()).toContain('background:#FF5733');
+    // The page's footer has no time: an unchanged page keeps its ETag.
+    const again = await svc().get('/v2/apis/color/palette?color=FF5733&encoding=html');
+    expect(again.headers.get('etag')).toBe(html.headers.get('etag'));
     const bad = await getJson(svc(), '/v2/apis/color/random?encoding=rss');
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain('json, text, markdown, html');
@@ -177,7 +180,7 @@ describe.skipIf(skipBrowser)(skipBrowser ? NO_BROWSER_MESSAGE : 'color html page
   it('the palette page shows every swatch in its colour, with readable text', async () => {
     const page = await browser.newPage();
     await page.goto(`${svc().base}/v2/apis/color/palette?color=3366CC&encoding=html`);
-    expect(await page.title()).toBe('配色方案 #3366CC');
+    expect(await page.title()).toBe('配色方案 #3366CC（蓝色系）');
     const chips = await page.$$eval('.chip', (els) => els.map((e) => ({ text: e.querySelector('b')?.textContent ?? '', bg: getComputedStyle(e).backgroundColor, fg: getComputedStyle(e).color, h: e.getBoundingClientRect().height })));
     expect(chips).toHaveLength(5 + 2 + 3 + 3 + 3 + 4);
     for (const c of chips) {

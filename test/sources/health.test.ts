@@ -88,8 +88,10 @@ describe('health through the server', () => {
     for (const [name, bad] of [
       ['height', '49'],
       ['height', '251'],
-      ['height', '175.5'],
+      ['height', '175,5'],
+      ['height', '1.75m'],
       ['weight', '9'],
+      ['age', '30.5'],
       ['weight', '301'],
       ['age', '1'],
       ['age', '121'],
@@ -102,6 +104,12 @@ describe('health through the server', () => {
       expect(status, `${name}=${bad}`).toBe(400);
       expect(body.message).toContain(`"${name}"`);
     }
+  });
+
+  it('takes height and weight with decimals, as 60s does', async () => {
+    const { status, body } = await getJson<{ basic_info: { height_cm: number; weight_kg: number } }>(svc(), ok.replace(/height=[^&]+/, 'height=172.5').replace(/weight=[^&]+/, 'weight=63.4'));
+    expect(status).toBe(200);
+    expect(body.data.basic_info).toMatchObject({ height_cm: 172.5, weight_kg: 63.4 });
   });
 
   it('odd inputs never answer 500', async () => {

@@ -72,19 +72,30 @@ describe('ip without TRUST_PROXY', () => {
   });
 
   it('answers the socket address, private, without asking anybody and ignoring forged headers', async () => {
-    const d = await readData<IpData>(await svc.get('/v2/apis/ip?ip=114.114.114.114', { headers: { 'x-forwarded-for': '114.114.114.114' } }));
+    const d = await readData<IpData>(await svc.get('/v2/apis/ip', { headers: { 'x-forwarded-for': '114.114.114.114' } }));
     expect(d).toMatchObject({ ip: '127.0.0.1', version: 4, is_private: true, range: 'loopback', country: '', source: '' });
     const out = await getEncodings(svc, '/v2/apis/ip');
     expect(out.text).toBe('127.0.0.1\n');
     expect(out.markdown).toContain('## 127.0.0.1');
     expect(out.markdown).toContain('不做地理定位');
-    expect(out.html).toContain('<h1>127.0.0.1</h1>');
+    expect(out.html).toContain('<h1>IP 127.0.0.1</h1>');
     expect(upstream.requests).toEqual([]);
   });
 
-  it('does not list the address as a query parameter in the catalogue', async () => {
+  it('lists the address as an optional query parameter in the catalogue', async () => {
     const cat = (await (await svc.get('/v2/apis')).json()) as { data: { endpoints: { path: string; params: { name: string }[] }[] } };
-    expect(cat.data.endpoints.find((e) => e.path === '/v2/apis/ip')?.params).toEqual([]);
+    expect(cat.data.endpoints.find((e) => e.path === '/v2/apis/ip')?.params).toMatchObject([{ name: 'ip', in: 'query', required: false }]);
+  });
+
+  it('looks up the address named in ?ip= (as 60s does), private ones without asking anybody', async () => {
+    expect(await readData<IpData>(await svc.get('/v2/apis/ip?ip=10.1.2.3'))).toMatchObject({ ip: '10.1.2.3', is_private: true, range: 'private' });
+    expect(await readData<IpData>(await svc.get('/v2/apis/ip?ip=%5B::1%5D'))).toMatchObject({ ip: '::1', is_private: true, range: 'loopback' });
+    for (const bad of ['example.com', '1.2.3.4.5', '999.1.1.1']) {
+      const res = await svc.get(`/v2/apis/ip?ip=${bad}`);
+      expect(res.status, bad).toBe(400);
+      expect(((await res.json()) as { message: string }).message, bad).toMatch(/^Invalid parameter "ip": an IPv4 or IPv6 address/);
+    }
+    expect(upstream.requests).toEqual([]);
   });
 });
 

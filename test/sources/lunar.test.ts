@@ -88,7 +88,7 @@ describe('lunar through the server', () => {
       // Without a date the time of the request picks the hour: 00:30 is 子时.
       expect(body.data.solar).toMatchObject({ hour: 0, minute: 30, full_with_time: '2026-02-17 00:30:00' });
       expect(body.data.lunar.hour_desc).toBe('子时');
-      for (const bad of ['2026-02-29', '1899-12-31', '2101-01-01', 'yesterday', '1700000000']) {
+      for (const bad of ['2026-02-29', '1899-12-31', '2101-01-01', 'yesterday', '17000000000', '2026/02/30']) {
         const r = await getJson(svc, `/v2/apis/lunar?date=${bad}`);
         expect(r.status, bad).toBe(400);
         expect(r.body.message).toContain('"date"');

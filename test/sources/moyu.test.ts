@@ -79,7 +79,7 @@ describe('moyu through the server', () => {
       const named = await getJson<Moyu>(svc, '/v2/apis/moyu?date=2026-10-01');
       expect(named.body.data.today.holiday_name).toBe('国庆节');
 
-      for (const bad of ['2026-02-30', '2026-13-01', '20261001', 'today', `${MIN_YEAR - 1}-12-31`, `${MAX_YEAR + 1}-01-01`]) {
+      for (const bad of ['2026-02-30', '2026-13-01', '2026100', '2026/10/32', 'today', `${MIN_YEAR - 1}-12-31`, `${MAX_YEAR + 1}-01-01`]) {
         const r = await getJson(svc, `/v2/apis/moyu?date=${bad}`);
         expect(r.status, bad).toBe(400);
         expect(r.body.message, bad).toContain('"date"');

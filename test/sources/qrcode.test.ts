@@ -174,7 +174,7 @@ describe('qrcode through the server', () => {
       ['size=2049', 'size'],
       ['size=abc', 'size'],
       ['level=X', 'level'],
-      ['level=m', 'level'],
+      ['level=mm', 'level'],
       ['format=gif', 'format'],
     ]) {
       const { status, body } = await getJson(svc(), `/v2/apis/qrcode?text=x&${q}`);

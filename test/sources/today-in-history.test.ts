@@ -127,7 +127,10 @@ describe('today-in-history through the server', () => {
     expect(upstream.hits(HOST).map((r) => r.path)).toEqual(['/cms/home/eventsOnHistory/12.json']);
     expect(upstream.hits(HOST)[0]?.headers.referer).toBe('https://baike.baidu.com/');
 
-    const bad = await svc.get('/v2/apis/today-in-history?date=11-21');
+    // A month-day (60s's form) is that day of this year; a day no calendar has is refused.
+    const md = await svc.get('/v2/apis/today-in-history?date=12-31');
+    expect(((await md.json()) as Body).data?.requested_date).toBe('2026-12-31');
+    const bad = await svc.get('/v2/apis/today-in-history?date=11-31');
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as Body).message).toMatch(/"date".*YYYY-MM-DD/);
   });
