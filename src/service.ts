@@ -13,6 +13,10 @@ import { loadConfig, type Config } from './config.ts';
 import { deploymentSettings, openBackends, openLocalBackends, type Backends } from './kernel/backends.ts';
 import type { Db } from './kernel/db.ts';
 import { Engine } from './kernel/engine.ts';
+import type { ItemIndex } from './kernel/item-index.ts';
+import { createListAccess } from './kernel/list-access.ts';
+import { PgItemIndex } from './kernel/pg-item-index.ts';
+import { SqliteItemIndex } from './kernel/sqlite-item-index.ts';
 import { createHttpBase, type HttpSettings } from './kernel/http.ts';
 import { createLogger, type Logger } from './kernel/log.ts';
 import { createRegistry, sourceSettings, type Registry } from './kernel/registry.ts';
@@ -35,6 +39,8 @@ export interface Service {
   registry: Registry;
   db: Db;
   store: Store;
+  /** Items of the scheduled lists over time (timelines), beside the store. */
+  itemIndex: ItemIndex;
   engine: Engine;
   log: Logger;
   scheduler: Scheduler | undefined;
@@ -74,7 +80,7 @@ export interface ServiceOptions {
 export function createService(opts: ServiceOptions = {}): Service {
   const { registry, config, log, overrides } = prepare(opts);
   const backends = openLocalBackends(config, deploymentSettings(config));
-  return assemble(opts, registry, config, log, overrides, backends, openSqliteGatewayStore(backends.db, gatewaySettings(config).keyPepper));
+  return assemble(opts, registry, config, log, overrides, backends, openSqliteGatewayStore(backends.db, gatewaySettings(config).keyPepper), new SqliteItemIndex(backends.db));
 }
 
 /** The service on any backend: SQLite by default, PostgreSQL / Redis when configured. */
@@ -84,7 +90,8 @@ export async function createServiceAsync(opts: ServiceOptions = {}): Promise<Ser
   try {
     const keyPepper = gatewaySettings(config).keyPepper;
     const gatewayStore = backends.pg ? await openPgGatewayStore(backends.pg, keyPepper) : openSqliteGatewayStore(backends.db, keyPepper);
-    return assemble(opts, registry, config, log, overrides, backends, gatewayStore);
+    const itemIndex = backends.pg ? await PgItemIndex.open(backends.pg) : new SqliteItemIndex(backends.db);
+    return assemble(opts, registry, config, log, overrides, backends, gatewayStore, itemIndex);
   } catch (err) {
     await backends.close();
     throw err;
@@ -108,6 +115,7 @@ function assemble(
   overrides: ReadonlyMap<string, string>,
   backends: Backends,
   gatewayStore: GatewayStore,
+  itemIndex: ItemIndex,
 ): Service {
   const { db, store } = backends;
   const metrics = config.values.METRICS_ENABLED === false ? undefined : createMetrics();
@@ -129,6 +137,8 @@ function assemble(
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.random ? { random: opts.random } : {}),
     ...(metrics ? { onRun: metrics.onRun } : {}),
+    itemIndex,
+    lists: createListAccess({ registry, store, itemIndex, now: opts.now ?? Date.now }),
   });
   const scheduler = config.schedulerEnabled
     ? startScheduler({
@@ -139,6 +149,7 @@ function assemble(
         jitterMs: config.schedulerJitterMs,
         warmupSpreadMs: config.warmupSpreadMs,
         historyRetentionDays: config.historyRetentionDays,
+        itemIndex,
         jobLock: backends.jobLock,
         scheduleOverrides: overrides,
       })
@@ -155,6 +166,7 @@ function assemble(
     registry,
     db,
     store,
+    itemIndex,
     engine,
     log,
     scheduler,

@@ -9,6 +9,7 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import { ConfigError } from '../config.ts';
 import { Engine } from './engine.ts';
+import type { ItemIndex } from './item-index.ts';
 import { JobLockError, LocalJobLock, type JobLock } from './job-lock.ts';
 import type { Logger } from './log.ts';
 import { paramsKey, parseParams } from './params.ts';
@@ -25,6 +26,8 @@ export interface SchedulerOptions {
   jitterMs: number;
   warmupSpreadMs: number;
   historyRetentionDays: number;
+  /** Pruned with the history retention. */
+  itemIndex?: ItemIndex;
   /** Shared per-job lock (default: none, one instance). */
   jobLock?: JobLock;
   /** Schedules replacing those of some sources, by id (SCHEDULER_OVERRIDES). */
@@ -124,6 +127,7 @@ export function startScheduler(opts: SchedulerOptions): Scheduler {
         keepPerKey: 30,
         keyCaps: Object.fromEntries(fetched.filter((s) => s.mode === 'on-demand' || s.maxKeys !== undefined).map((s) => [s.id, Engine.maxKeys(s)])),
       }));
+      await locked('prune-items', async () => opts.itemIndex?.prune({ now: engine.now(), retentionDays: opts.historyRetentionDays }));
     },
     { name: 'prune', noOverlap: true, timezone: TIME_ZONE },
   );

@@ -149,7 +149,12 @@ itemIndexContract(
   'SqliteItemIndex',
   async () => {
     const db = openDatabase(':memory:');
-    return { index: new SqliteItemIndex(db), close: async () => db.close() };
+    return {
+      index: new SqliteItemIndex(db),
+      close: async () => {
+        db.close();
+      },
+    };
   },
   undefined,
 );
