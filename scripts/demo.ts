@@ -20,7 +20,7 @@ import { AiUpstream } from '../test/ops/support.ts';
  * Fixtures whose file name is not the upstream path (their tests serve them by name). Anything
  * else is served from `test/fixtures/upstream/<host><path>` by the fixture server itself.
  */
-function serveNamedFixtures(upstream: Upstream): void {
+export function serveNamedFixtures(upstream: Upstream): void {
   const file = (rel: string, type: string) => ({ headers: { 'content-type': type }, body: fs.readFileSync(path.join(FIXTURE_DIR, rel)) });
   const html = 'text/html; charset=utf-8';
   const json = 'application/json; charset=utf-8';
