@@ -139,10 +139,8 @@ export function startScheduler(opts: SchedulerOptions): Scheduler {
         const delay = Math.floor(Math.random() * opts.warmupSpreadMs);
         timers.push(
           setTimeout(() => {
-            // Shared locks: another instance may have warmed this key meanwhile.
-            const run = shared
-              ? fetchKey(source, params, paramsKey(params), (snap, now) => !(snap?.nextAttemptAt && snap.nextAttemptAt > now) && (!snap?.payload || (snap.expiresAt ?? 0) <= now))
-              : engine.run(source, params);
+            // A request, another instance or a demo fill may have warmed this key meanwhile.
+            const run = fetchKey(source, params, paramsKey(params), (snap, now) => !(snap?.nextAttemptAt && snap.nextAttemptAt > now) && (!snap?.payload || (snap.expiresAt ?? 0) <= now));
             run.catch(() => {
               /* recorded by the engine */
             });
