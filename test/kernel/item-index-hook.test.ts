@@ -1,0 +1,67 @@
+/**
+ * The engine's item-index hook: each successful commit of a scheduled list source is recorded in
+ * the item index; on-demand lists are not; a failing index never fails the fetch run.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SourceError } from '../../src/kernel/errors.ts';
+import { defineSource, type AnySource, type FetchedSource } from '../../src/kernel/source.ts';
+import { asArray, asRecord, asString, hotList, hotListRows, validateHotList } from '../../sources/_shared/hot-list.ts';
+import { TestClock } from '../support/clock.ts';
+import { startService, type TestService } from '../support/service.ts';
+import { Upstream } from '../support/upstream.ts';
+
+const HOST = 'list.example.test';
+
+function listSource(id: string, mode: 'scheduled' | 'on-demand'): AnySource {
+  const base = {
+    id,
+    name: id,
+    description: 'A list fetched from a local upstream.',
+    routes: [{ path: `/${id}` }],
+    freshness: { ttlSec: 300, timeoutMs: 1_000 },
+    async fetch(ctx: { http: { json(url: string, o: { signal: AbortSignal }): Promise<unknown> }; signal: AbortSignal; now(): Date }) {
+      const list = asArray(asRecord(await ctx.http.json(`https://${HOST}/${id}`, { signal: ctx.signal }))?.items);
+      if (!list) throw new SourceError('parse', 'items missing');
+      return hotList(
+        list.map((x, i) => ({ rank: i + 1, title: asString(x) ?? '', link: `https://${HOST}/item/${i + 1}`, hot_value: 100 - i })),
+        ctx.now(),
+      );
+    },
+    validate: (d: Parameters<typeof validateHotList>[0]) => validateHotList(d, 3),
+    view: { rows: hotListRows },
+    example: `/v2/apis/${id}`,
+  };
+  return (mode === 'scheduled' ? defineSource({ ...base, mode, schedule: '*/5 * * * *' }) : defineSource({ ...base, mode })) as AnySource;
+}
+
+describe('engine → item index', () => {
+  const upstream = new Upstream();
+  const clock = new TestClock();
+  let svc: TestService;
+
+  beforeAll(async () => {
+    await upstream.start();
+    upstream.serve(HOST, '/sched-list', { body: { items: ['跨年档电影预售开启', '冰雪旅游预订量增长', '老字号推出新品点心'] } });
+    upstream.serve(HOST, '/demand-list', { body: { items: ['跨年档电影预售', '冰雪旅游', '老字号'] } });
+    svc = await startService({ upstream, now: clock.now, sources: [listSource('sched-list', 'scheduled'), listSource('demand-list', 'on-demand')] });
+  });
+  afterAll(async () => {
+    await svc.close();
+    await upstream.stop();
+  });
+
+  it('records every committed scheduled list, not on-demand lists', async () => {
+    expect((await svc.get('/v2/apis/sched-list')).status).toBe(200);
+    expect((await svc.get('/v2/apis/demand-list')).status).toBe(200);
+    const found = await svc.itemIndex.search({ q: '冰雪旅游', since: 0 });
+    expect(found.map((i) => [i.sourceId, i.title, i.peakRank, i.peakHot, i.firstSeenAt])).toEqual([['sched-list', '冰雪旅游预订量增长', 2, 99, clock.t]]);
+  });
+
+  it('a failing index is logged, and the fetch still commits', async () => {
+    svc.db.exec('DROP TABLE item_samples');
+    upstream.serve(HOST, '/sched-list', { body: { items: ['冰雪旅游预订量增长', '跨年档电影预售开启', '老字号推出新品点心', '图书馆延长开放时间'] } });
+    clock.advance(20 * 60_000);
+    const snap = await svc.engine.run(svc.registry.byId.get('sched-list') as FetchedSource, {});
+    expect(snap).toMatchObject({ status: 'ok', itemCount: 4, fetchedAt: clock.t });
+  });
+});
