@@ -50,7 +50,6 @@ export const pgItemIndexMigrations: readonly Migration[] = [
         hot     DOUBLE PRECISION,
         PRIMARY KEY (item_id, at)
       );
-      CREATE INDEX item_samples_by_time ON item_samples (at);
     `,
   },
 ];
@@ -151,7 +150,8 @@ export class PgItemIndex implements ItemIndex {
     if (opts.retentionDays <= 0) return;
     const cutoff = opts.now - opts.retentionDays * 86_400_000;
     await inTransaction(this.pool, async (c) => {
-      await c.query('DELETE FROM item_samples WHERE at < $1', [cutoff]);
+      // Samples by item (the primary key), so no index on time is needed: only items first seen before the cutoff have such samples.
+      await c.query('DELETE FROM item_samples WHERE item_id IN (SELECT id FROM items WHERE first_seen_at < $1) AND at < $1', [cutoff]);
       await c.query('DELETE FROM items WHERE last_seen_at < $1', [cutoff]);
       await c.query('DELETE FROM item_lists WHERE recorded_at < $1', [cutoff]);
     });

@@ -50,7 +50,6 @@ export const itemIndexMigrations: readonly Migration[] = [
         hot     REAL,
         PRIMARY KEY (item_id, at)
       ) STRICT, WITHOUT ROWID;
-      CREATE INDEX item_samples_by_time ON item_samples (at);
     `,
   },
 ];
@@ -67,8 +66,8 @@ export class SqliteItemIndex implements ItemIndex {
       setListAt: db.prepare(
         'INSERT INTO item_lists (source_id, params_key, recorded_at) VALUES (?, ?, ?) ON CONFLICT (source_id, params_key) DO UPDATE SET recorded_at = excluded.recorded_at',
       ),
-      known: db.prepare<[string, string, string], { id: number; last_rank: number; last_sample_at: number }>(
-        'SELECT id, last_rank, last_sample_at FROM items WHERE source_id = ? AND params_key = ? AND title_key = ?',
+      known: db.prepare<[string, string, string], { id: number; title_key: string; last_rank: number; last_sample_at: number }>(
+        "SELECT id, title_key, last_rank, last_sample_at FROM items WHERE source_id = ? AND params_key = ? AND title_key IN (SELECT value FROM json_each(?))",
       ),
       insert: db.prepare(`
         INSERT INTO items (source_id, params_key, title_key, title, link, first_seen_at, last_seen_at, peak_rank, peak_hot, last_rank, last_sample_at)
@@ -90,9 +89,11 @@ export class SqliteItemIndex implements ItemIndex {
       if (!shouldRecord(commit, last)) return { written: false, samples: 0 };
       this.stmt.setListAt.run(commit.sourceId, commit.paramsKey, commit.fetchedAt);
       let samples = 0;
-      for (const item of commitItems(commit)) {
-        const row = this.stmt.known.get(commit.sourceId, commit.paramsKey, item.key);
-        const known: KnownItem | undefined = row && { id: row.id, lastRank: row.last_rank, lastSampleAt: row.last_sample_at };
+      const items = commitItems(commit);
+      const rows = this.stmt.known.all(commit.sourceId, commit.paramsKey, JSON.stringify(items.map((i) => i.key)));
+      const byKey = new Map(rows.map((r): [string, KnownItem] => [r.title_key, { id: r.id, lastRank: r.last_rank, lastSampleAt: r.last_sample_at }]));
+      for (const item of items) {
+        const known = byKey.get(item.key);
         const sample = sampleDue(known, item.rank, commit.fetchedAt);
         const at = commit.fetchedAt;
         let id: number;
@@ -136,7 +137,8 @@ export class SqliteItemIndex implements ItemIndex {
     if (opts.retentionDays <= 0) return;
     const cutoff = opts.now - opts.retentionDays * 86_400_000;
     this.db.transaction(() => {
-      this.db.prepare('DELETE FROM item_samples WHERE at < ?').run(cutoff);
+      // Samples by item (the primary key), so no index on time is needed: only items first seen before the cutoff have such samples.
+      this.db.prepare('DELETE FROM item_samples WHERE item_id IN (SELECT id FROM items WHERE first_seen_at < @cutoff) AND at < @cutoff').run({ cutoff });
       this.db.prepare('DELETE FROM items WHERE last_seen_at < ?').run(cutoff);
       this.db.prepare('DELETE FROM item_lists WHERE recorded_at < ?').run(cutoff);
     })();
