@@ -25,7 +25,7 @@ const DAY = 86_400_000;
 const fixture = () => JSON.parse(fs.readFileSync(path.join(FIXTURE_DIR, 'm.weibo.cn/api/container/getIndex.json'), 'utf8')) as { data: { cards: { card_group: Record<string, unknown>[] }[] } };
 
 /** The recorded list with the ranked entries in another order (the titles of `order` first). */
-function reordered(order: readonly string[]): unknown {
+function reordered(order: readonly string[]): object {
   const body = fixture();
   const group = body.data.cards[0]!.card_group;
   const ranked = group.filter((e) => /img_search_\d+/.test(String(e.pic)));
