@@ -8,7 +8,7 @@ import { AppError } from '../src/kernel/errors.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
 import { formatHeat } from './_shared/hot-list.ts';
-import { mergeEvents, type PlatformList } from './_shared/trending.ts';
+import { mergeEvents, type PlatformList, type TrendingEvent as MergedEvent } from './_shared/trending.ts';
 import { listAccess } from './timeline.ts';
 
 /** The general hot lists compared (by source id, with the parameters of the list meant). */
@@ -58,6 +58,15 @@ export interface Trending {
   updated_at: number;
 }
 
+/** The last merge, by the lists it was made of: the lists change every few minutes, requests more often. */
+let lastMerge: { key: string; events: MergedEvent[] } | undefined;
+
+function merged(lists: readonly (PlatformList & { fetchedAt: number })[]): MergedEvent[] {
+  const key = lists.map((l) => `${l.sourceId}@${l.fetchedAt}:${l.items.map((i) => `${i.rank}.${i.title}.${i.hot ?? ''}.${i.link ?? ''}`).join('\u0001')}`).join('\u0002');
+  if (lastMerge?.key !== key) lastMerge = { key, events: mergeEvents(lists) };
+  return lastMerge.events;
+}
+
 export default defineSource({
   id: 'trending',
   name: '全网热点',
@@ -72,9 +81,9 @@ export default defineSource({
     const access = listAccess(ctx);
     const wanted = PLATFORMS.filter((pl) => access.source(pl.source));
     const current = await Promise.all(wanted.map((pl) => access.current(pl.source, pl.params)));
-    const lists: PlatformList[] = current.flatMap((c) => (c ? [{ sourceId: c.sourceId, name: c.name, items: c.items }] : []));
+    const lists = current.flatMap((c) => (c ? [{ sourceId: c.sourceId, name: c.name, items: c.items, fetchedAt: c.fetchedAt }] : []));
     if (!lists.length) throw new AppError(503, 'No hot list has been fetched yet; trending is computed from them. Try again in a minute.', { headers: { 'Retry-After': '60' }, expose: true });
-    const events = mergeEvents(lists)
+    const events = merged(lists)
       .slice(0, p.limit)
       .map(
         (e, n): TrendingEvent => ({

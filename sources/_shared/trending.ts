@@ -36,19 +36,34 @@ const GENERIC_PHRASES = GENERIC.filter((g) => [...g].length > 1);
 
 export interface TitleProfile {
   key: string;
+  /** The key's characters (code points). */
+  chars: string[];
   /** Bigram → weight (the mean of its characters' weights). */
   grams: Map<string, number>;
   weight: number;
   numbers: Set<string>;
 }
 
+/** Generic phrases as characters, by their first character, longest first. */
+function byFirstChar(phrases: readonly string[]): Map<string, string[][]> {
+  const out = new Map<string, string[][]>();
+  for (const p of phrases) {
+    const chars = [...p];
+    const list = out.get(chars[0]!) ?? [];
+    list.push(chars);
+    out.set(chars[0]!, list);
+  }
+  return out;
+}
+const GENERIC_BY_CHAR = byFirstChar(GENERIC);
+const PHRASES_BY_CHAR = byFirstChar(GENERIC_PHRASES);
+
 /** Weight of each character (code point) of a key: GENERIC_WEIGHT inside boilerplate, else 1. */
-function charWeights(chars: readonly string[], generic = GENERIC): number[] {
+function charWeights(chars: readonly string[], generic = GENERIC_BY_CHAR): number[] {
   const w = chars.map(() => 1);
   for (let i = 0; i < chars.length; i++) {
-    const rest = chars.slice(i).join('');
-    const hit = generic.find((g) => rest.startsWith(g));
-    if (hit) for (let j = 0; j < [...hit].length; j++) w[i + j] = GENERIC_WEIGHT;
+    const hit = generic.get(chars[i]!)?.find((g) => g.every((c, j) => chars[i + j] === c));
+    if (hit) for (let j = 0; j < hit.length; j++) w[i + j] = GENERIC_WEIGHT;
   }
   return w;
 }
@@ -66,8 +81,8 @@ function bigrams(s: string): Set<string> {
  * bigram in common ("小米|新品发布会" / "华为|新品发布会", "湖人vs|勇士" / "湖人vs|掘金").
  */
 export function slotSubstitution(a: TitleProfile, b: TitleProfile): boolean {
-  const A = [...a.key];
-  const B = [...b.key];
+  const A = a.chars;
+  const B = b.chars;
   let p = 0;
   while (p < A.length && p < B.length && A[p] === B[p]) p++;
   let s = 0;
@@ -75,7 +90,7 @@ export function slotSubstitution(a: TitleProfile, b: TitleProfile): boolean {
   if (p + s === 0) return false;
   const ma = A.slice(p, A.length - s);
   const mb = B.slice(p, B.length - s);
-  const specific = (m: string[]) => charWeights(m, GENERIC_PHRASES).filter((w) => w === 1).length;
+  const specific = (m: string[]) => charWeights(m, PHRASES_BY_CHAR).filter((w) => w === 1).length;
   if (specific(ma) < 2 || specific(mb) < 2) return false;
   const gb = bigrams(mb.join(''));
   return ![...bigrams(ma.join(''))].some((g) => gb.has(g));
@@ -104,7 +119,7 @@ export function profile(title: string): TitleProfile {
   }
   let weight = 0;
   for (const v of grams.values()) weight += v;
-  return { key, grams, weight, numbers: new Set(key.match(/\d+/g) ?? []) };
+  return { key, chars: [...key], grams, weight, numbers: new Set(key.match(/\d+/g) ?? []) };
 }
 
 function subset(a: Set<string>, b: Set<string>): boolean {
@@ -130,9 +145,9 @@ export function overlap(a: TitleProfile, b: TitleProfile): { dice: number; conta
 
 export function sameEvent(a: TitleProfile, b: TitleProfile): boolean {
   if (a.key === b.key) return a.key !== '';
-  if (numbersDisagree(a, b) || slotSubstitution(a, b)) return false;
   const { dice, containment } = overlap(a, b);
-  return dice >= DICE_THRESHOLD || (containment >= CONTAINMENT_THRESHOLD && Math.min(a.weight, b.weight) >= MIN_CONTAINED_WEIGHT);
+  const close = dice >= DICE_THRESHOLD || (containment >= CONTAINMENT_THRESHOLD && Math.min(a.weight, b.weight) >= MIN_CONTAINED_WEIGHT);
+  return close && !numbersDisagree(a, b) && !slotSubstitution(a, b);
 }
 
 export interface PlatformList {
@@ -180,25 +195,39 @@ export function mergeEvents(lists: readonly PlatformList[]): TrendingEvent[] {
   );
   entries.sort((a, b) => placeScore(b.entry.rank, b.entry.listSize) - placeScore(a.entry.rank, a.entry.listSize) || a.entry.sourceId.localeCompare(b.entry.sourceId));
   const events: { members: typeof entries; platforms: Set<string> }[] = [];
+  // Events by the bigrams of their members: only events sharing a bigram with a title can match it.
+  const byGram = new Map<string, Set<number>>();
+  const index = (n: number, p: TitleProfile) => {
+    for (const g of p.grams.keys()) {
+      let set = byGram.get(g);
+      if (!set) byGram.set(g, (set = new Set()));
+      set.add(n);
+    }
+  };
   for (const e of entries) {
     if (!e.profile.key) continue;
-    let best: (typeof events)[number] | undefined;
+    const candidates = new Set<number>();
+    for (const g of e.profile.grams.keys()) for (const n of byGram.get(g) ?? []) candidates.add(n);
+    let best: number | undefined;
     let bestDice = -1;
-    for (const ev of events) {
+    for (const n of [...candidates].sort((x, y) => x - y)) {
+      const ev = events[n]!;
       if (ev.platforms.has(e.entry.sourceId)) continue;
       // Every member must match: a title joins an event only if it names what all its entries name.
       if (!ev.members.every((m) => sameEvent(m.profile, e.profile))) continue;
       const dice = Math.max(...ev.members.map((m) => overlap(m.profile, e.profile).dice));
       if (dice > bestDice) {
-        best = ev;
+        best = n;
         bestDice = dice;
       }
     }
-    if (best) {
-      best.members.push(e);
-      best.platforms.add(e.entry.sourceId);
+    if (best !== undefined) {
+      events[best]!.members.push(e);
+      events[best]!.platforms.add(e.entry.sourceId);
+      index(best, e.profile);
     } else {
       events.push({ members: [e], platforms: new Set([e.entry.sourceId]) });
+      index(events.length - 1, e.profile);
     }
   }
   return events
