@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SourceError } from '../../src/kernel/errors.ts';
+import { listItems } from '../../src/kernel/list-items.ts';
 import { defineSource, type AnySource, type FetchedSource } from '../../src/kernel/source.ts';
 import { asArray, asRecord, asString, hotList, hotListRows, validateHotList } from '../../sources/_shared/hot-list.ts';
 import { TestClock } from '../support/clock.ts';
@@ -63,5 +64,30 @@ describe('engine → item index', () => {
     clock.advance(20 * 60_000);
     const snap = await svc.engine.run(svc.registry.byId.get('sched-list') as FetchedSource, {});
     expect(snap).toMatchObject({ status: 'ok', itemCount: 4, fetchedAt: clock.t });
+  });
+});
+
+describe('listItems: one accessor for either list container', () => {
+  const entries = [
+    { rank: 2, title: ' 春运火车票今起开售 ', link: 'https://example.com/a', hot_value: 790 },
+    { title: '年度汉字评选揭晓', score: 8.5 },
+    { title: '', link: 'https://example.com/empty' },
+    'not an item',
+  ];
+  const expected = [
+    { rank: 2, title: '春运火车票今起开售', link: 'https://example.com/a', hot: 790 },
+    { rank: 2, title: '年度汉字评选揭晓', link: undefined, hot: 8.5 },
+  ];
+
+  it('reads `data.list` (hot-list shape) and a bare array (60s shape) alike; rank falls back to the position', () => {
+    expect(listItems({ list: entries, total: 4 })).toEqual(expected);
+    expect(listItems(entries)).toEqual(expected);
+  });
+
+  it('is undefined for data that is not a list of titled items', () => {
+    expect(listItems({ date: '2026-11-20', news: ['a', 'b'] })).toBeUndefined();
+    expect(listItems([{ name: 'chart' }])).toBeUndefined();
+    expect(listItems('text')).toBeUndefined();
+    expect(listItems([])).toEqual([]);
   });
 });
