@@ -20,7 +20,7 @@ const LISTS = 30;
 const SIZE = 50;
 const STEP = 5 * 60_000;
 const QUIET = new Set([0, 1, 2, 3, 4, 5, 6]);
-/** Chance per fetch that a new item enters a moving list (mean time on a list ≈ 8 h). */
+/** Chance per fetch that a new item enters a moving list (about 144 newcomers a day). */
 const ENTRY_RATE = 0.5;
 
 /** mulberry32: a small seeded PRNG, so every run fills the same data. */
@@ -41,9 +41,10 @@ interface Live {
   score: number;
 }
 
+/** Every score drifts and decays about 1 % a fetch; a newcomer enters somewhere in the upper half. */
 function step(list: Live[]): void {
-  for (const i of list) i.score *= 0.985 + rand() * 0.04;
-  if (rand() < ENTRY_RATE) list.push({ title: newTitle(), score: 0.6 + rand() });
+  for (const i of list) i.score *= 0.97 + rand() * 0.04;
+  if (rand() < ENTRY_RATE) list.push({ title: newTitle(), score: (list[0]?.score ?? 1) * (0.4 + rand() * 0.8) });
   list.sort((a, b) => b.score - a.score);
   list.length = Math.min(list.length, SIZE);
 }

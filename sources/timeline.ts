@@ -13,6 +13,14 @@ import { htmlDocument } from './_shared/format.ts';
 import { formatHeat } from './_shared/hot-list.ts';
 
 const DAY = 86_400_000;
+/** Most rank samples answered per item: more than a chart can show (an item on a chart for 90 days has up to 4320). */
+export const MAX_SAMPLES = 200;
+
+/** At most `max` of the samples, evenly spaced, the first and the last kept. */
+export function thin<T>(samples: readonly T[], max = MAX_SAMPLES): T[] {
+  if (samples.length <= max) return [...samples];
+  return Array.from({ length: max }, (_, i) => samples[Math.round((i * (samples.length - 1)) / (max - 1))]!);
+}
 
 export interface TimelineSample {
   time: string;
@@ -84,7 +92,7 @@ export default defineSource({
   id: 'timeline',
   name: '榜单时间线',
   description:
-    'Every item of the scheduled lists whose title contains q (case, width and punctuation aside): its list, title, link, first and last seen, best rank and heat, and its rank over time. Read from the stored lists, never from an upstream.',
+    'Every item of the scheduled lists whose title contains q (case, width and punctuation aside), at most 50, most recently seen first: its list, title, link, first and last seen, best rank and heat, and its rank over time (at most 200 samples per item, evenly spaced). Read from the stored lists, never from an upstream.',
   routes: [{ path: '/timeline' }],
   params: {
     q: { type: 'string', required: true, maxLength: MAX_QUERY_LENGTH, doc: 'Text the title must contain (Chinese, letters or digits)', example: '航线' },
@@ -109,7 +117,7 @@ export default defineSource({
         ...(timePair('last_seen', i.lastSeenAt) as { last_seen: string; last_seen_at: number }),
         peak_rank: i.peakRank,
         peak_hot_value: i.peakHot,
-        samples: i.samples.map((s) => ({ time: formatDateTime(s.at), time_at: s.at, rank: s.rank, hot_value: s.hot })),
+        samples: thin(i.samples).map((s) => ({ time: formatDateTime(s.at), time_at: s.at, rank: s.rank, hot_value: s.hot })),
       }),
     );
     return { q: p.q, source: p.source ?? null, days: p.days, since: formatDateTime(since), since_at: since, total: items.length, items };

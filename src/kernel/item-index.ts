@@ -13,7 +13,7 @@
 import type { ListItem } from './list-items.ts';
 import { titleKey } from './title-key.ts';
 
-export const MIN_SAMPLE_GAP_MS = 15 * 60_000;
+export const MIN_SAMPLE_GAP_MS = 30 * 60_000;
 export const SAMPLE_INTERVAL_MS = 60 * 60_000;
 /** Longest query text (characters) and most items one search answers. */
 export const MAX_QUERY_LENGTH = 64;

@@ -36,7 +36,7 @@ function itemIndexContract(name: string, open: () => Promise<{ index: ItemIndex;
     it('records items with first/last seen, peaks and a first sample; finds them by CJK substring', async () => {
       const s = sid('basic');
       expect(await index.record(commit(s, T0, [item(1, '国产大飞机新航线开通', 5_000_000), item(2, '冬季流感防护指南', 120)]))).toEqual({ written: true, samples: 2 });
-      await index.record(commit(s, T0 + 20 * MIN, [item(3, '国产大飞机新航线开通', 7_000_000), item(1, '冬季流感防护指南', 90)]));
+      await index.record(commit(s, T0 + MIN_SAMPLE_GAP_MS, [item(3, '国产大飞机新航线开通', 7_000_000), item(1, '冬季流感防护指南', 90)]));
       const [hit, ...rest] = await index.search({ q: '大飞机', sourceId: s, since: T0 - DAY });
       expect(rest).toEqual([]);
       expect(hit).toEqual({
@@ -45,12 +45,12 @@ function itemIndexContract(name: string, open: () => Promise<{ index: ItemIndex;
         title: '国产大飞机新航线开通',
         link: 'https://example.com/%E5%9B%BD%E4%BA%A7%E5%A4%A7%E9%A3%9E%E6%9C%BA%E6%96%B0%E8%88%AA%E7%BA%BF%E5%BC%80%E9%80%9A',
         firstSeenAt: T0,
-        lastSeenAt: T0 + 20 * MIN,
+        lastSeenAt: T0 + MIN_SAMPLE_GAP_MS,
         peakRank: 1,
         peakHot: 7_000_000,
         samples: [
           { at: T0, rank: 1, hot: 5_000_000 },
-          { at: T0 + 20 * MIN, rank: 3, hot: 7_000_000 },
+          { at: T0 + MIN_SAMPLE_GAP_MS, rank: 3, hot: 7_000_000 },
         ],
       });
       const flu = await index.search({ q: '流感', sourceId: s, since: T0 - DAY });

@@ -169,3 +169,16 @@ timelineSuite(
   },
   pg.missing,
 );
+
+describe('thin', () => {
+  it('keeps every sample up to the cap, else evenly spaced ones with the first and the last', async () => {
+    const { thin } = await import('../../sources/timeline.ts');
+    expect(thin([1, 2, 3], 5)).toEqual([1, 2, 3]);
+    const many = Array.from({ length: 1000 }, (_, i) => i);
+    const kept = thin(many, 200);
+    expect(kept).toHaveLength(200);
+    expect(kept[0]).toBe(0);
+    expect(kept[199]).toBe(999);
+    expect(new Set(kept).size).toBe(200);
+  });
+});
