@@ -61,11 +61,13 @@ export function listAccess(ctx: LocalContext): ListAccess {
 }
 
 const SPARK = '▁▂▃▄▅▆▇█';
+/** Charts span ranks 1 to at least this, so that a steady 3rd place reads high and a steady 8th lower. */
+const CHART_MIN_DEPTH = 10;
 
 /** Rank over time as block characters: the higher on its list, the taller. */
 export function sparkline(ranks: readonly number[]): string {
   if (!ranks.length) return '';
-  const worst = Math.max(...ranks, 2);
+  const worst = Math.max(...ranks, CHART_MIN_DEPTH);
   return ranks.map((r) => SPARK[Math.round(((worst - r) / (worst - 1)) * (SPARK.length - 1))]).join('');
 }
 
@@ -75,7 +77,7 @@ export function rankChart(samples: readonly TimelineSample[], width = 160, heigh
   const pad = 3;
   const first = samples[0]!.time_at;
   const span = Math.max(samples[samples.length - 1]!.time_at - first, 1);
-  const worst = Math.max(...samples.map((s) => s.rank), 2);
+  const worst = Math.max(...samples.map((s) => s.rank), CHART_MIN_DEPTH);
   const x = (t: number) => (samples.length === 1 ? width / 2 : pad + ((t - first) / span) * (width - 2 * pad));
   const y = (r: number) => pad + ((r - 1) / (worst - 1)) * (height - 2 * pad);
   const points = samples.map((s) => `${x(s.time_at).toFixed(1)},${y(s.rank).toFixed(1)}`).join(' ');
