@@ -42,7 +42,7 @@ export const itemIndexMigrations: readonly Migration[] = [
         last_sample_at INTEGER NOT NULL
       ) STRICT;
       CREATE UNIQUE INDEX items_by_key ON items (source_id, params_key, title_key);
-      CREATE INDEX items_by_last_seen ON items (last_seen_at);
+      CREATE INDEX items_by_last_seen ON items (last_seen_at, title_key);
       CREATE TABLE item_samples (
         item_id INTEGER NOT NULL,
         at      INTEGER NOT NULL,
