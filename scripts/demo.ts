@@ -5,6 +5,11 @@
  * endpoint's example is requested once so the cache, /status and /metrics are filled, and a demo
  * gateway key and console token are printed. Ctrl-C stops it.
  *
+ * The recordings are of one past day, so the demo's clock runs on that day (the day of the newest
+ * recorded 60s digest) and says so: today's 60s is that day's digest. Before serving, every list
+ * is fetched at 08:00 and 10:00 of that day (earlier editions of three lists, test/fixtures/demo)
+ * and the recorded lists from 12:00 on, so history, timelines and trending have several snapshots.
+ *
  * Environment: PORT (default 4399), HOST (default 127.0.0.1); every other setting as usual.
  */
 import { randomBytes } from 'node:crypto';
@@ -12,7 +17,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createServiceAsync, type Service } from '../src/service.ts';
+import { paramsKey, parseParams } from '../src/kernel/params.ts';
 import type { AnySource, ParamSpec, RouteSpec } from '../src/kernel/source.ts';
+import { addDays, formatDateTime } from '../src/kernel/time.ts';
 import { FIXTURE_DIR, Upstream } from '../test/support/upstream.ts';
 import { AiUpstream } from '../test/ops/support.ts';
 
@@ -20,13 +27,87 @@ import { AiUpstream } from '../test/ops/support.ts';
  * Fixtures whose file name is not the upstream path (their tests serve them by name). Anything
  * else is served from `test/fixtures/upstream/<host><path>` by the fixture server itself.
  */
-function serveNamedFixtures(upstream: Upstream): void {
+export function serveNamedFixtures(upstream: Upstream): void {
   const file = (rel: string, type: string) => ({ headers: { 'content-type': type }, body: fs.readFileSync(path.join(FIXTURE_DIR, rel)) });
   const html = 'text/html; charset=utf-8';
   const json = 'application/json; charset=utf-8';
   upstream.serve('top.baidu.com', '/board', (req) => file(req.query.get('tab') === 'teleplay' ? 'top.baidu.com/board-teleplay.html' : 'top.baidu.com/board-realtime.html', html));
   upstream.serve('www.toutiao.com', '/hot-event/hot-board/', () => file('www.toutiao.com/hot-board.json', json));
   upstream.serve('aweme-lq.snssdk.com', '/aweme/v1/hot/search/list/', () => file('aweme-lq.snssdk.com/hot-search-list.json', json));
+}
+
+/** Earlier editions of some lists, by edition (HHMM of the demo day): test/fixtures/demo/<edition>/<host><path>. */
+export const DEMO_EDITION_DIR = path.resolve(FIXTURE_DIR, '../demo');
+export const EDITIONS = ['0800', '1000'] as const;
+/** The demo clock starts at this time of the demo day (the recorded lists are this edition). */
+const CLOCK_START = '12:00';
+
+/** The day of the newest recorded 60s digest: the day the demo's clock runs on. */
+export function recordingsDay(): string {
+  const days = fs
+    .readdirSync(path.join(FIXTURE_DIR, '60s-static.viki.moe/60s'))
+    .map((f) => /^(\d{4}-\d{2}-\d{2})\.json$/.exec(f)?.[1])
+    .filter((d): d is string => !!d)
+    .sort();
+  const day = days[days.length - 1];
+  if (!day) throw new Error('no recorded 60s digest in test/fixtures/upstream/60s-static.viki.moe/60s');
+  return day;
+}
+
+/** A clock on the demo day: set to an edition's time while filling, then running from CLOCK_START. */
+export class DemoClock {
+  private fixed: number | undefined;
+  private readonly startedAt = Date.now();
+  readonly start: number;
+  constructor(readonly day: string) {
+    this.start = Date.parse(`${day}T${CLOCK_START}:00+08:00`);
+  }
+  now = (): number => this.fixed ?? this.start + (Date.now() - this.startedAt);
+  /** Stop at an edition's time (HHMM) of the demo day, or run again (undefined). */
+  at(edition: string | undefined): void {
+    this.fixed = edition === undefined ? undefined : Date.parse(`${this.day}T${edition.slice(0, 2)}:${edition.slice(2)}:00+08:00`);
+  }
+}
+
+/** Serve each list of an edition from its file while that edition is current, the recording otherwise. */
+function serveEditions(upstream: Upstream, current: () => string | undefined): void {
+  const files = EDITIONS.flatMap((e) => listFiles(path.join(DEMO_EDITION_DIR, e)).map((rel) => rel));
+  for (const rel of new Set(files)) {
+    const [host, ...rest] = rel.split('/');
+    const upstreamPath = `/${rest.join('/').replace(/\.json$/, '')}`;
+    upstream.serve(host as string, upstreamPath, () => {
+      const edition = current();
+      const file = edition && fs.existsSync(path.join(DEMO_EDITION_DIR, edition, rel)) ? path.join(DEMO_EDITION_DIR, edition, rel) : path.join(FIXTURE_DIR, rel);
+      return { headers: { 'content-type': 'application/json; charset=utf-8' }, body: fs.readFileSync(file) };
+    });
+  }
+}
+
+function listFiles(dir: string, prefix = ''): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? listFiles(path.join(dir, d.name), `${prefix}${d.name}/`) : d.name.endsWith('.json') ? [`${prefix}${d.name}`] : []));
+}
+
+/** Fetch every scheduled key once at each edition's time, then the recorded lists at the clock's start. */
+async function fillEditions(service: Service, clock: DemoClock, setEdition: (e: string | undefined) => void): Promise<void> {
+  const scheduled = service.registry.sources.flatMap((s) => (s.mode === 'scheduled' ? [s] : []));
+  for (const edition of [...EDITIONS, undefined]) {
+    setEdition(edition);
+    clock.at(edition ?? CLOCK_START.replace(':', ''));
+    for (const source of scheduled) {
+      for (const raw of source.prefetch?.length ? source.prefetch : [{}]) {
+        const params = parseParams(source.params, raw as Record<string, string>);
+        await service.engine.run(source, params, paramsKey(params)).catch(() => undefined);
+      }
+    }
+  }
+  // Yesterday's digest too, so the 60s feed has more than one day.
+  const sixty = service.registry.byId.get('60s');
+  if (sixty?.mode === 'scheduled') {
+    const params = parseParams(sixty.params, { date: addDays(clock.day, -1) });
+    await service.engine.run(sixty, params, paramsKey(params)).catch(() => undefined);
+  }
+  clock.at(undefined);
 }
 
 export interface DemoResult {
@@ -37,6 +118,9 @@ export interface DemoResult {
 
 export interface Demo {
   service: Service;
+  /** The day the demo's clock runs on (the recordings' day), and the clock. */
+  day: string;
+  clock: DemoClock;
   base: string;
   adminToken: string;
   demoKey: string;
@@ -64,6 +148,9 @@ export async function startDemo(opts: { port?: number; host?: string; env?: Reco
   const env = opts.env ?? process.env;
   const upstream = await new Upstream().start();
   serveNamedFixtures(upstream);
+  const clock = new DemoClock(recordingsDay());
+  let edition: string | undefined;
+  serveEditions(upstream, () => edition);
   const ai = await new AiUpstream().start();
   const adminToken = env.CONSOLE_ADMIN_TOKEN || `demo-${randomBytes(12).toString('hex')}`;
   let service: Service | undefined;
@@ -79,7 +166,9 @@ export async function startDemo(opts: { port?: number; host?: string; env?: Reco
         AI_UPSTREAM_API_KEY: 'demo-upstream-key',
         CONSOLE_ADMIN_TOKEN: adminToken,
       },
+      now: clock.now,
     });
+    await fillEditions(service, clock, (e) => (edition = e));
     const port = await service.listen(opts.port ?? Number(env.PORT ?? 4399), opts.host ?? env.HOST ?? '127.0.0.1');
     const base = `http://127.0.0.1:${port}`;
     const svc = service;
@@ -102,6 +191,8 @@ export async function startDemo(opts: { port?: number; host?: string; env?: Reco
 
     return {
       service: svc,
+      day: clock.day,
+      clock,
       base,
       adminToken,
       demoKey: key,
@@ -124,7 +215,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const demo = await startDemo();
   const out = process.stdout;
   const ok = demo.results.filter((r) => r.status < 400);
-  out.write(`\nDemo running at ${demo.base} (upstreams: the recorded fixtures in test/fixtures/upstream)\n\n`);
+  out.write(`\nDemo running at ${demo.base} (upstreams: the recorded fixtures in test/fixtures/upstream)\n`);
+  out.write(`The recordings are of ${demo.day}: the demo's clock runs on that day (now ${formatDateTime(demo.clock.now())} Asia/Shanghai), so "today" is ${demo.day}.\n`);
+  out.write(`Lists were fetched at 08:00 and 10:00 (earlier editions written for the demo, test/fixtures/demo) and 12:00 (the recordings).\n\n`);
   for (const r of demo.results) out.write(`  ${r.status}  ${(r.cache ?? '').padEnd(5)}  ${r.path}\n`);
   out.write(`\n${ok.length} of ${demo.results.length} endpoints answered from the fixtures.\n\n`);
   out.write(`  Docs      ${demo.base}/docs\n`);
@@ -132,6 +225,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   out.write(`  Metrics   ${demo.base}/metrics\n`);
   out.write(`  Catalogue ${demo.base}/v2/apis\n`);
   out.write(`  Console   ${demo.base}/console   admin token: ${demo.adminToken}\n`);
+  out.write(`  Trending  ${demo.base}/v2/apis/trending?encoding=html\n`);
+  out.write(`  Timeline  ${demo.base}/v2/apis/timeline?q=${encodeURIComponent('大飞机')}&encoding=html\n`);
+  out.write(`  60s       ${demo.base}/v2/apis/60s   feed: ${demo.base}/v2/apis/60s/rss\n`);
   out.write(`  Gateway   curl -H 'Authorization: Bearer ${demo.demoKey}' ${demo.base}/v1/models   (a stand-in model gateway answers)\n\n`);
   out.write('Press Ctrl-C to stop.\n');
   let stopping = false;

@@ -50,6 +50,8 @@ import answer from './answer.ts';
 import fastFoodCopy from './fast-food-copy.ts';
 import awesomeJs from './awesome-js.ts';
 import changya from './changya.ts';
+import timeline from './timeline.ts';
+import trending from './trending.ts';
 
 export const sources: readonly AnySource[] = [
   // Periodic information
@@ -73,6 +75,8 @@ export const sources: readonly AnySource[] = [
   techForum,
   boxofficeA,
   reviewA,
+  trending,
+  timeline,
   // Utilities
   qrcode,
   fanyi,

@@ -14,6 +14,10 @@ import { Backfiller } from './kernel/backfill.ts';
 import { deploymentSettings, openBackends, openLocalBackends, type Backends } from './kernel/backends.ts';
 import type { Db } from './kernel/db.ts';
 import { Engine } from './kernel/engine.ts';
+import type { ItemIndex } from './kernel/item-index.ts';
+import { createListAccess } from './kernel/list-access.ts';
+import { PgItemIndex } from './kernel/pg-item-index.ts';
+import { SqliteItemIndex } from './kernel/sqlite-item-index.ts';
 import { createHttpBase, type HttpSettings } from './kernel/http.ts';
 import { createLogger, type Logger } from './kernel/log.ts';
 import { createRegistry, sourceSettings, type Registry } from './kernel/registry.ts';
@@ -38,6 +42,8 @@ export interface Service {
   registry: Registry;
   db: Db;
   store: Store;
+  /** Items of the scheduled lists over time (timelines), beside the store. */
+  itemIndex: ItemIndex;
   engine: Engine;
   /** Fills missing past days of daily sources (passes run by the scheduler, or `runPass()`). */
   backfill: Backfiller;
@@ -81,7 +87,7 @@ export interface ServiceOptions {
 export function createService(opts: ServiceOptions = {}): Service {
   const { registry, config, log, overrides } = prepare(opts);
   const backends = openLocalBackends(config, deploymentSettings(config));
-  return assemble(opts, registry, config, log, overrides, backends, openSqliteGatewayStore(backends.db, gatewaySettings(config).keyPepper));
+  return assemble(opts, registry, config, log, overrides, backends, openSqliteGatewayStore(backends.db, gatewaySettings(config).keyPepper), new SqliteItemIndex(backends.db));
 }
 
 /** The service on any backend: SQLite by default, PostgreSQL / Redis when configured. */
@@ -91,7 +97,8 @@ export async function createServiceAsync(opts: ServiceOptions = {}): Promise<Ser
   try {
     const keyPepper = gatewaySettings(config).keyPepper;
     const gatewayStore = backends.pg ? await openPgGatewayStore(backends.pg, keyPepper) : openSqliteGatewayStore(backends.db, keyPepper);
-    return assemble(opts, registry, config, log, overrides, backends, gatewayStore);
+    const itemIndex = backends.pg ? await PgItemIndex.open(backends.pg) : new SqliteItemIndex(backends.db);
+    return assemble(opts, registry, config, log, overrides, backends, gatewayStore, itemIndex);
   } catch (err) {
     await backends.close();
     throw err;
@@ -115,6 +122,7 @@ function assemble(
   overrides: ReadonlyMap<string, string>,
   backends: Backends,
   gatewayStore: GatewayStore,
+  itemIndex: ItemIndex,
 ): Service {
   const { db, store } = backends;
   const metrics = config.values.METRICS_ENABLED === false ? undefined : createMetrics();
@@ -136,6 +144,8 @@ function assemble(
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.random ? { random: opts.random } : {}),
     ...(metrics ? { onRun: metrics.onRun } : {}),
+    itemIndex,
+    lists: createListAccess({ registry, store, itemIndex, now: opts.now ?? Date.now }),
   });
   const backfill = new Backfiller({
     engine,
@@ -158,6 +168,7 @@ function assemble(
         jitterMs: config.schedulerJitterMs,
         warmupSpreadMs: config.warmupSpreadMs,
         historyRetentionDays: config.historyRetentionDays,
+        itemIndex,
         jobLock: backends.jobLock,
         scheduleOverrides: overrides,
       })
@@ -176,6 +187,7 @@ function assemble(
     registry,
     db,
     store,
+    itemIndex,
     engine,
     backfill,
     log,

@@ -28,6 +28,8 @@ const BY_SOURCE: Readonly<Record<string, Category>> = {
   'tech-forum': 'Hot lists and rankings',
   'boxoffice-a': 'Hot lists and rankings',
   'review-a': 'Hot lists and rankings',
+  trending: 'Hot lists and rankings',
+  timeline: 'Hot lists and rankings',
 
   weather: 'Utilities',
   moyu: 'Utilities',

@@ -11,6 +11,9 @@ import { isArchived, type Moment } from './archive-params.ts';
 import { readSnapshotAt } from './archive-read.ts';
 import { AppError, SourceError, isCallerError, upstreamUnavailable } from './errors.ts';
 import { createHttpClient, type HttpClient, type HttpSettings } from './http.ts';
+import type { ItemIndex } from './item-index.ts';
+import type { ListAccess } from './list-access.ts';
+import { listItems } from './list-items.ts';
 import type { Logger } from './log.ts';
 import { paramsKey, parseParams } from './params.ts';
 import { Semaphore } from './semaphore.ts';
@@ -58,6 +61,10 @@ export interface EngineDeps {
   random?: () => number;
   /** Observer of every finished fetch run (metrics); called after the run is recorded, must not throw. */
   onRun?: (event: RunEvent) => void;
+  /** Where the items of every committed scheduled list are recorded (timelines). */
+  itemIndex?: ItemIndex;
+  /** Read access to the stored lists, handed to local sources as `LocalContext.lists`. */
+  lists?: ListAccess;
 }
 
 /** What an `onRun` observer learns about one fetch run. */
@@ -319,6 +326,7 @@ export class Engine {
     let signal: AbortSignal | undefined;
     const ctx: LocalContext<unknown> = {
       ...(feed ? { feed } : {}),
+      ...(this.deps.lists ? { lists: this.deps.lists } : {}),
       now: () => new Date(this.now()),
       clientIp: request.clientIp,
       env: (name) => this.env(source, name),
@@ -531,6 +539,7 @@ export class Engine {
         const historyKey = `${source.id}|${this.historyParamsKey(source, params)}`;
         this.historyWrites.set(historyKey, (this.historyWrites.get(historyKey) ?? 0) + 1);
       }
+      await this.recordItems(source, key, data, fetchedAt, changed);
       const ms = this.now() - started;
       await store.recordRun({ sourceId: source.id, paramsKey: key, startedAt: started, ms, outcome: changed ? 'ok' : 'unchanged' });
       log.info({ outcome: changed ? 'ok' : 'unchanged', ms, items: rows.length }, 'fetch');
@@ -551,6 +560,18 @@ export class Engine {
       log.warn({ outcome: 'failed', kind: err.kind, ms, failures, status: err.httpStatus, err: err.message }, 'fetch');
       this.observe({ sourceId: source.id, paramsKey: key, outcome: 'failed', ms, kind: err.kind });
       throw err;
+    }
+  }
+
+  /** Record a committed scheduled list in the item index; a failure there is logged, never the run's. */
+  private async recordItems(source: FetchedSource, key: string, data: unknown, fetchedAt: number, changed: boolean): Promise<void> {
+    if (!this.deps.itemIndex || source.mode !== 'scheduled' || !source.view.rows) return;
+    const items = listItems(data);
+    if (!items?.length) return;
+    try {
+      await this.deps.itemIndex.record({ sourceId: source.id, paramsKey: key, fetchedAt, changed, items });
+    } catch (err) {
+      this.deps.log.warn({ source: source.id, params: key, err: (err as Error).message }, 'item index: recording failed');
     }
   }
 

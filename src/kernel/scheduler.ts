@@ -10,6 +10,7 @@ import cron, { type ScheduledTask } from 'node-cron';
 import { ConfigError } from '../config.ts';
 import type { Backfiller } from './backfill.ts';
 import { Engine } from './engine.ts';
+import type { ItemIndex } from './item-index.ts';
 import { JobLockError, LocalJobLock, type JobLock } from './job-lock.ts';
 import type { Logger } from './log.ts';
 import { paramsKey, parseParams } from './params.ts';
@@ -26,6 +27,8 @@ export interface SchedulerOptions {
   jitterMs: number;
   warmupSpreadMs: number;
   historyRetentionDays: number;
+  /** Pruned with the history retention. */
+  itemIndex?: ItemIndex;
   /** Shared per-job lock (default: none, one instance). */
   jobLock?: JobLock;
   /** Schedules replacing those of some sources, by id (SCHEDULER_OVERRIDES). */
@@ -131,6 +134,7 @@ export function startScheduler(opts: SchedulerOptions): Scheduler {
         const pruned = await opts.store.archive.prune({ now: engine.now(), retentionDays: opts.historyRetentionDays });
         log.info({ ...pruned, retentionDays: opts.historyRetentionDays }, 'archive pruned');
       });
+      await locked('prune-items', async () => opts.itemIndex?.prune({ now: engine.now(), retentionDays: opts.historyRetentionDays }));
     },
     { name: 'prune', noOverlap: true, timezone: TIME_ZONE },
   );
@@ -149,10 +153,8 @@ export function startScheduler(opts: SchedulerOptions): Scheduler {
         const delay = Math.floor(Math.random() * opts.warmupSpreadMs);
         timers.push(
           setTimeout(() => {
-            // Shared locks: another instance may have warmed this key meanwhile.
-            const run = shared
-              ? fetchKey(source, params, paramsKey(params), (snap, now) => !(snap?.nextAttemptAt && snap.nextAttemptAt > now) && (!snap?.payload || (snap.expiresAt ?? 0) <= now))
-              : engine.run(source, params);
+            // A request, another instance or a demo fill may have warmed this key meanwhile.
+            const run = fetchKey(source, params, paramsKey(params), (snap, now) => !(snap?.nextAttemptAt && snap.nextAttemptAt > now) && (!snap?.payload || (snap.expiresAt ?? 0) <= now));
             run.catch(() => {
               /* recorded by the engine */
             });

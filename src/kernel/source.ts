@@ -5,6 +5,7 @@
  */
 import type { Logger } from './log.ts';
 import type { HttpClient } from './http.ts';
+import type { ListAccess } from './list-access.ts';
 
 export type Encoding =
   | 'json'
@@ -147,6 +148,8 @@ export interface LocalContext<F = never> {
   signal: AbortSignal;
   /** The last good data of the source's `feed` (see LocalFeed); undefined until a first fetch succeeded. */
   feed?: { data: F; fetchedAt: number };
+  /** The stored lists of the scheduled sources and the item index (read only), when the service keeps them. */
+  lists?: ListAccess;
 }
 
 /** A list row: drives the generic text, markdown, html and rss renderings. */

@@ -1,9 +1,19 @@
 /**
  * `npm run demo` (scripts/demo.ts): the service on the project's own fixtures fills the
- * endpoints, the status page and the gateway without any upstream site.
+ * endpoints, the status page and the gateway without any upstream site; its clock runs on the
+ * recordings' day, so today's 60s, its feed, timelines and trending show real content.
  */
+import Parser from 'rss-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoPath, startDemo, type Demo } from '../../scripts/demo.ts';
+import { demoPath, recordingsDay, startDemo, type Demo } from '../../scripts/demo.ts';
+import type { Timeline } from '../../sources/timeline.ts';
+import type { Trending } from '../../sources/trending.ts';
+import { formatDate } from '../../src/kernel/time.ts';
+
+interface Envelope<T> {
+  code: number;
+  data: T;
+}
 
 describe('npm run demo', () => {
   let demo: Demo;
@@ -32,6 +42,34 @@ describe('npm run demo', () => {
     expect(models.status).toBe(200);
     const login = await fetch(`${demo.base}/console`, { headers: { authorization: `Bearer ${demo.adminToken}` } });
     expect(await login.text()).toContain('<form class="box" method="post" action="/console/keys" id="create">');
+  });
+
+  it('runs its clock on the recordings\' day: today\'s 60s is that day\'s digest, and its feed has two days', async () => {
+    expect(demo.day).toBe(recordingsDay());
+    expect(formatDate(demo.clock.now())).toBe(demo.day);
+    const res = await fetch(`${demo.base}/v2/apis/60s`);
+    expect(res.status).toBe(200);
+    const { data } = (await res.json()) as Envelope<{ date: string; is_today: boolean; news: string[] }>;
+    expect(data).toMatchObject({ date: demo.day, is_today: true });
+    expect(data.news.length).toBeGreaterThan(5);
+    const feed = await new Parser().parseString(await (await fetch(`${demo.base}/v2/apis/60s/rss`)).text());
+    expect(feed.items.length).toBeGreaterThanOrEqual(2);
+    expect(feed.items[0]?.title).toContain(demo.day);
+  });
+
+  it('keeps several snapshots of the lists: history, timelines with rank samples, cross-platform trending', async () => {
+    expect((await demo.service.store.archive.bounds('hot-microblog', ''))?.count).toBe(3);
+    const morning = await (await fetch(`${demo.base}/v2/apis/hot-microblog?at=${encodeURIComponent(`${demo.day}T08:30:00+08:00`)}`)).json() as Envelope<{ title: string }[]>;
+    expect(morning.data.length).toBeGreaterThan(0);
+    const timeline = (await (await fetch(`${demo.base}/v2/apis/timeline?q=${encodeURIComponent('新能源车')}`)).json()) as Envelope<Timeline>;
+    const weibo = timeline.data.items.find((i) => i.source === 'hot-microblog');
+    expect(weibo?.samples.map((x) => x.rank)).toEqual([5, 3, 2]);
+    expect(timeline.data.items.map((i) => i.source)).toContain('hot-short-video-a');
+    const plane = (await (await fetch(`${demo.base}/v2/apis/timeline?q=${encodeURIComponent('大飞机')}&source=hot-microblog`)).json()) as Envelope<Timeline>;
+    expect(plane.data.items[0]?.first_seen_at).toBe(Date.parse(`${demo.day}T10:00:00+08:00`));
+    const trending = (await (await fetch(`${demo.base}/v2/apis/trending`)).json()) as Envelope<Trending>;
+    expect(trending.data.events[0]!.platform_count).toBeGreaterThanOrEqual(2);
+    expect(trending.data.lists.filter((l) => !l.missing).length).toBeGreaterThanOrEqual(6);
   });
 
   it('builds a request for routes with path parameters from their examples', () => {
