@@ -16,7 +16,6 @@ import querystring, { type ParsedUrlQuery } from 'node:querystring';
 import type { Router } from '@koa/router';
 import { familyOf } from '../gateway/routes/index.ts';
 import type { Logger } from '../kernel/log.ts';
-import type { RequestUrl } from '../encoding/index.ts';
 import type { ApisRequest } from './apis-request.ts';
 import { applyAnswer, writeBufferedAnswer, type Answer } from './apis-router.ts';
 import { markRouted, type ExactRoute } from './exact-routes.ts';
@@ -62,6 +61,7 @@ class FastRequest implements ApisRequest {
   respond?: boolean;
   #koa: AppContext | undefined;
   #query: ParsedUrlQuery | undefined;
+  readonly originalUrl: string;
 
   constructor(
     readonly req: IncomingMessage,
@@ -70,7 +70,9 @@ class FastRequest implements ApisRequest {
     readonly params: Record<string, string>,
     private readonly search: string,
     private readonly app: KoaInternals,
-  ) {}
+  ) {
+    this.originalUrl = req.url as string;
+  }
 
   get method(): string {
     return this.req.method as string;
@@ -88,8 +90,12 @@ class FastRequest implements ApisRequest {
     return this.app.proxy ? this.koa.ip : this.req.socket.remoteAddress || '';
   }
 
-  get request(): RequestUrl {
-    return this.koa.request;
+  get protocol(): string {
+    return this.koa.protocol;
+  }
+
+  get host(): string {
+    return this.koa.host;
   }
 
   get fresh(): boolean {

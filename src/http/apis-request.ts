@@ -9,14 +9,13 @@ import type { ParsedUrlQuery } from 'node:querystring';
 import type { Rendered, RequestUrl } from '../encoding/index.ts';
 import { CORS_HEADERS, type ServedRequest } from './middleware.ts';
 
-export interface ApisRequest extends ServedRequest {
+/** Koa's context has every field here (some delegated to its request). */
+export interface ApisRequest extends ServedRequest, RequestUrl {
   readonly query: ParsedUrlQuery;
   readonly params: Record<string, string>;
   /** Koa's `ip`: the socket's address, or X-Forwarded-For's first when the app trusts proxies. */
   readonly ip: string;
   readonly socket: Socket;
-  /** The parts of the absolute URL (a feed's self link). */
-  readonly request: RequestUrl;
   /** Koa's `fresh`: whether the request's validators match the response headers already set. */
   readonly fresh: boolean;
   /** Koa's flag, cleared once the answer was written on the Node response here. */

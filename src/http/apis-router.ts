@@ -5,7 +5,7 @@
 import { Router } from '@koa/router';
 import type Koa from 'koa';
 import { CONTENT_TYPES, render, type Rendered } from '../encoding/index.ts';
-import { parseMoment } from '../kernel/archive-params.ts';
+import { archiveParamSpecs, parseMoment } from '../kernel/archive-params.ts';
 import type { Engine } from '../kernel/engine.ts';
 import { AppError, badParam, unsupportedEncoding } from '../kernel/errors.ts';
 import { describeAccepted, parseParams } from '../kernel/params.ts';
@@ -120,6 +120,7 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
   for (const source of deps.registry.sources) {
     const encodings = supportedEncodings(source);
     const paramSpecs = paramEntries(source);
+    const momentParams = archiveParamSpecs(source).map(([name]) => name);
     // A plain-text POST body fills the first required string parameter that is not in the path.
     const plainBodyTarget = paramSpecs.find(([, s]) => s.type === 'string' && s.required && s.in !== 'path')?.[0];
     for (const route of source.routes) {
@@ -161,7 +162,7 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
             else if (!['0', 'false', 'no', 'off'].includes(v)) throw badParam(FORCE_PARAM, 'present (or true/1) to refetch now, false/0 to read the cache');
           }
           // `date`/`at` of archived sources: a dated snapshot, never the upstream.
-          const moment = parseMoment(source, raw, deps.engine.now());
+          const moment = momentParams.some((name) => raw[name] !== undefined) ? parseMoment(source, raw, deps.engine.now()) : undefined;
           if (moment && force) throw badParam(FORCE_PARAM, `it cannot be combined with "${moment.param}" (a stored snapshot is never refetched)`);
           result = moment ? await deps.engine.readAt(source, params, moment) : await deps.engine.read(source, params, { force });
         }
@@ -170,7 +171,7 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
           store: deps.store,
           http: deps.engine.http(source),
           now: deps.engine.now(),
-          request: ctx.request,
+          request: ctx,
           serviceName: SERVICE_NAME,
         });
       };

@@ -12,6 +12,7 @@ import type { RunEvent } from '../kernel/engine.ts';
 import type { UsageRow } from '../gateway/usage.ts';
 import { gatewayRouteTemplate } from './openapi.ts';
 import { cacheHeaderOf, type AppContext, type AppState, type ServedRequest } from './middleware.ts';
+import { BatchedHistogram } from './batched-histogram.ts';
 import { RequestTally, type CacheResult } from './request-tally.ts';
 
 export type ApisRejection = 'rate' | 'force_update' | 'deny' | 'key';
@@ -55,7 +56,7 @@ export function createMetrics(): Metrics {
     registers: [registry],
     collect: (): void => tally.flush(),
   });
-  const latency: Histogram<'family' | 'route' | 'method'> = new Histogram({
+  const latency = new BatchedHistogram<'family' | 'route' | 'method'>({
     name: 'http_request_duration_seconds',
     help: 'Time from the request to the end of the response (streams included), by family and route template.',
     labelNames: ['family', 'route', 'method'] as const,
