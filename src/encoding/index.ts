@@ -169,6 +169,11 @@ function storedValidators(r: ReadResult, encoding: Encoding): Validators {
   return { lastModified: new Date(r.fetchedAt).toUTCString(), etag: `"${r.hash.slice(0, 20)}-${encoding}"` };
 }
 
+/** Cache-Control's max-age of stored data (s). */
+function maxAgeOf(r: ReadResult, now: number): number {
+  return r.expiresAt === null ? 3600 : Math.max(0, Math.floor((r.expiresAt - now) / 1000));
+}
+
 /**
  * X-Cache, Cache-Control and, for stored data, its validators (text answers of computed data add
  * their own ETag). Array-shaped data (the hot lists, as 60s answers them) has no room for a count
@@ -180,7 +185,7 @@ function freshnessHeaders(r: ReadResult, now: number, validators: Validators | u
   if (r.cache === 'NONE' || !validators) {
     freshness['Cache-Control'] = 'no-cache';
   } else {
-    const maxAge = r.expiresAt === null ? 3600 : Math.max(0, Math.floor((r.expiresAt - now) / 1000));
+    const maxAge = maxAgeOf(r, now);
     const swr = 'freshness' in r.source ? r.source.freshness.ttlSec : 60;
     freshness['Cache-Control'] = `public, max-age=${maxAge}, stale-while-revalidate=${swr}`;
     freshness['Last-Modified'] = validators.lastModified;
@@ -203,16 +208,29 @@ export async function render(r: ReadResult, encoding: Encoding, deps: RenderDeps
   // bytes: a string's byte length would be counted again for every answer's Content-Length.
   const cacheKey = bodyCacheKey(r, encoding, deps);
   const cached = cacheKey ? bodyCache.get(cacheKey) : undefined;
-  const validators = r.cache === 'NONE' ? undefined : (cached?.validators ?? storedValidators(r, encoding));
+  if (cached) return cachedAnswer(cached, r, deps.now);
+  const validators = r.cache === 'NONE' ? undefined : storedValidators(r, encoding);
   const freshness = freshnessHeaders(r, deps.now, validators);
-  // Only stored data is kept (never NONE), so there is no body ETag to add.
-  if (cached) return { status: 200, type: cached.type, body: cached.body, headers: freshness };
   const out = await renderBody(r, encoding, deps, freshness);
   if (cacheKey && validators && out.status === 200 && out.type && typeof out.body === 'string' && encoding in CONTENT_TYPES) {
     if (bodyCache.size >= BODY_CACHE_SIZE) bodyCache.delete(bodyCache.keys().next().value as string);
-    bodyCache.set(cacheKey, { body: Buffer.from(out.body), type: out.type, validators });
+    bodyCache.set(cacheKey, { body: Buffer.from(out.body), type: out.type, validators, last: undefined });
   }
   return out;
+}
+
+/**
+ * The answer of a kept rendering: the same object while its headers stay the same (the max-age
+ * counts down by the second; the note may change), so the HTTP layer can keep its header block
+ * with it. Only stored data is kept (never NONE), so there is no body ETag to add.
+ */
+function cachedAnswer(entry: BodyCacheEntry, r: ReadResult, now: number): Rendered {
+  const maxAge = maxAgeOf(r, now);
+  const last = entry.last;
+  if (last && last.maxAge === maxAge && last.note === r.note) return last.answer;
+  const answer: Rendered = { status: 200, type: entry.type, body: entry.body, headers: freshnessHeaders(r, now, entry.validators) };
+  entry.last = { maxAge, note: r.note, answer };
+  return answer;
 }
 
 /**
@@ -228,7 +246,14 @@ function bodyCacheKey(r: ReadResult, encoding: Encoding, deps: RenderDeps): stri
 }
 
 const BODY_CACHE_SIZE = 256;
-const bodyCache = new Map<string, { body: Buffer; type: string; validators: Validators }>();
+interface BodyCacheEntry {
+  body: Buffer;
+  type: string;
+  validators: Validators;
+  /** The last answer made of it, with the header values it was made for. */
+  last: { maxAge: number; note: string | undefined; answer: Rendered } | undefined;
+}
+const bodyCache = new Map<string, BodyCacheEntry>();
 
 async function renderBody(r: ReadResult, encoding: Encoding, deps: RenderDeps, freshness: Record<string, string>): Promise<Rendered> {
   const view = r.source.view;

@@ -15,7 +15,11 @@ import { KEY_PATTERN, type KeyStore } from '../gateway/keys.ts';
 import { ipPermitted, validateIpRule } from '../gateway/policy.ts';
 import { FORCE_PARAM } from './apis-router.ts';
 import type { Metrics } from './metrics.ts';
+import type { ApisRequest } from './apis-request.ts';
 import { clientIp, type AppContext } from './middleware.ts';
+
+/** What the abuse checks read of a request. */
+export type CheckedRequest = Pick<ApisRequest, 'ip' | 'socket' | 'req' | 'query'>;
 
 export interface LimitDecision {
   allowed: boolean;
@@ -107,7 +111,7 @@ function isApisPath(p: string): boolean {
   return p === '/v2/apis' || p.startsWith('/v2/apis/');
 }
 
-function forceRequested(ctx: AppContext): boolean {
+function forceRequested(ctx: CheckedRequest): boolean {
   const raw = ctx.query[FORCE_PARAM];
   if (raw === undefined) return false;
   const v = (Array.isArray(raw) ? raw[0] : raw)?.trim().toLowerCase() ?? '';
@@ -122,7 +126,7 @@ function tooMany(message: string, msBeforeNext: number): AppError {
 type AbuseOptions = { settings: AbuseSettings; limiters?: LimiterFactory; verifyKey?: KeyVerifier; metrics?: Metrics };
 
 /** Middleware running `check` (see apisAbuseCheck) on every /v2/apis request. */
-export function limitApisRequests(check: (ctx: AppContext) => Promise<void>) {
+export function limitApisRequests(check: (ctx: CheckedRequest) => Promise<void> | undefined) {
   return async function apisAbuseLimits(ctx: AppContext, next: Koa.Next): Promise<void> {
     if (!isApisPath(ctx.path)) return next();
     await check(ctx);
@@ -130,20 +134,20 @@ export function limitApisRequests(check: (ctx: AppContext) => Promise<void>) {
   };
 }
 
-/** The checks of one /v2/apis request, in the order above; rejects with the AppError that refuses it. */
-export function apisAbuseCheck(opts: AbuseOptions): (ctx: AppContext) => Promise<void> {
+/**
+ * The checks of one /v2/apis request, in the order above; refuses with the AppError that refuses
+ * it (thrown at once by the deny list, else a rejected promise). Returns a promise only when a
+ * limiter or the key store has to be asked, so a request under no limit waits no turn.
+ */
+export function apisAbuseCheck(opts: AbuseOptions): (ctx: CheckedRequest) => Promise<void> | undefined {
   const { settings } = opts;
   const factory = opts.limiters ?? memoryLimiterFactory;
   const perIp = settings.rateLimit > 0 ? factory({ name: 'apis-ip', points: settings.rateLimit, durationSec: settings.rateWindowSec }) : undefined;
   const force = settings.forceUpdateLimit > 0 ? factory({ name: 'apis-force', points: settings.forceUpdateLimit, durationSec: 60 }) : undefined;
   if (settings.requireKey && !opts.verifyKey) throw new ConfigError(['APIS_REQUIRE_KEY=true needs the gateway key store, which is not available']);
+  const verifyKey = settings.requireKey ? opts.verifyKey : undefined;
 
-  return async function checkApisRequest(ctx: AppContext): Promise<void> {
-    const ip = clientIp(ctx);
-    if (settings.denyIps.length && ipPermitted(settings.denyIps, ip)) {
-      opts.metrics?.apisRejected('deny');
-      throw new AppError(403, `Requests from ${ip} are not allowed on /v2/apis. Contact the operator of this service if you think this is a mistake.`);
-    }
+  async function limits(ctx: CheckedRequest, ip: string, forced: boolean): Promise<void> {
     if (perIp) {
       const d = await perIp.consume(ip);
       if (!d.allowed) {
@@ -151,20 +155,30 @@ export function apisAbuseCheck(opts: AbuseOptions): (ctx: AppContext) => Promise
         throw tooMany(`Too many requests from ${ip}: at most ${settings.rateLimit} per ${settings.rateWindowSec} s on /v2/apis.`, d.msBeforeNext);
       }
     }
-    if (settings.requireKey && opts.verifyKey) {
-      const check = await opts.verifyKey(ctx.req.headers, ip);
+    if (verifyKey) {
+      const check = await verifyKey(ctx.req.headers, ip);
       if (!check.ok) {
         opts.metrics?.apisRejected('key');
         const headers: Record<string, string> = check.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : check.status === 503 ? { 'Retry-After': '2' } : {};
         throw new AppError(check.status, check.message, { headers, expose: true });
       }
     }
-    if (force && forceRequested(ctx)) {
+    if (force && forced) {
       const d = await force.consume(ip);
       if (!d.allowed) {
         opts.metrics?.apisRejected('force_update');
         throw tooMany(`Too many force-update requests from ${ip}: at most ${settings.forceUpdateLimit} per minute (drop force-update to read the cache).`, d.msBeforeNext);
       }
     }
+  }
+
+  return function checkApisRequest(ctx: CheckedRequest): Promise<void> | undefined {
+    const ip = clientIp(ctx);
+    if (settings.denyIps.length && ipPermitted(settings.denyIps, ip)) {
+      opts.metrics?.apisRejected('deny');
+      throw new AppError(403, `Requests from ${ip} are not allowed on /v2/apis. Contact the operator of this service if you think this is a mistake.`);
+    }
+    const forced = !!force && forceRequested(ctx);
+    return perIp || verifyKey || forced ? limits(ctx, ip, forced) : undefined;
   };
 }

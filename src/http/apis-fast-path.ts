@@ -1,22 +1,30 @@
 /**
  * GET and HEAD on a fixed /v2/apis path, answered without Koa's middleware chain. It runs the
  * same steps as the chain, through the same functions and in the same order (request id and
- * access log, metrics, CORS, abuse limits, the route's answer), and leaves to Koa itself only
- * what Koa writes: errors (through the same errorHandler), redirects and streams.
- * Profiles of a cached answer showed Koa's chain, delegating getters and response setters
- * costing more than the answer itself; see BENCHMARKS.md.
+ * access log, metrics, CORS, abuse limits, the route's answer, writeBufferedAnswer), on a light
+ * context of its own (`FastRequest`): Koa's context is made only when a step needs what Koa
+ * alone provides (a proxied client address, a feed's absolute URL, validators to compare) and
+ * for what Koa writes itself: errors (through the same errorHandler), redirects and streams.
+ * An answer held in memory is written with one `writeHead` of its header block and counted in
+ * the metrics at once; only answers handed to Koa are counted on their response's `close`.
+ * Profiles of a cached answer showed Koa's chain, context, delegating getters and response
+ * setters costing more than the answer itself; see BENCHMARKS.md.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import querystring, { type ParsedUrlQuery } from 'node:querystring';
 import type { Router } from '@koa/router';
 import { familyOf } from '../gateway/routes/index.ts';
 import type { Logger } from '../kernel/log.ts';
+import type { ApisRequest } from './apis-request.ts';
 import { applyAnswer, writeBufferedAnswer, type Answer } from './apis-router.ts';
 import { markRouted, type ExactRoute } from './exact-routes.ts';
-import type { Metrics } from './metrics.ts';
-import { allowCors, errorHandler, logRequest, startRequest, type AppContext, type AppState } from './middleware.ts';
+import { UNMATCHED_ROUTE, type Metrics } from './metrics.ts';
+import { allowCors, errorHandler, logRequest, sendRequestId, startRequest, type AppContext, type AppState } from './middleware.ts';
 
 /** What the fast path needs of the Koa application: its contexts and its own request handling. */
 export interface KoaInternals {
+  readonly proxy: boolean;
   createContext(req: IncomingMessage, res: ServerResponse): AppContext;
   /** Koa's `handleRequest`: runs `chain` on the context, then writes the response as Koa does. */
   handleRequest(ctx: AppContext, chain: (ctx: AppContext) => Promise<void>): Promise<void>;
@@ -26,7 +34,8 @@ export interface FastPathDeps {
   app: KoaInternals;
   log: Logger;
   metrics?: Metrics | undefined;
-  checkAbuse?: ((ctx: AppContext) => Promise<void>) | undefined;
+  /** The abuse limits; a promise only when a limiter has to be asked (see apisAbuseCheck). */
+  checkAbuse?: ((ctx: ApisRequest) => Promise<void> | undefined) | undefined;
   router: Router<AppState>;
   exact: ReadonlyMap<string, ReadonlyMap<string, ExactRoute>>;
   answers: ReadonlyMap<unknown, Answer>;
@@ -38,6 +47,69 @@ export type FastPath = (req: IncomingMessage, res: ServerResponse) => Promise<vo
 interface Taken {
   hit: ExactRoute;
   answer: Answer;
+  /** What the router's `params` would be for this fixed path (read, never written). */
+  params: Readonly<Record<string, string>>;
+}
+
+const EMPTY_QUERY: ParsedUrlQuery = Object.freeze(querystring.parse(''));
+/** Characters for which `parseurl` (Koa's `path` and `querystring`) stops splitting at `?` and parses the URL fully. */
+const NOT_SIMPLE_URL = /[\t\n\f\r #\u00a0\ufeff]/;
+
+/** The request's context on the fast path: what the steps read, most of it without Koa. */
+class FastRequest implements ApisRequest {
+  state!: AppState;
+  respond?: boolean;
+  #koa: AppContext | undefined;
+  #query: ParsedUrlQuery | undefined;
+  readonly originalUrl: string;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly path: string,
+    readonly params: Record<string, string>,
+    private readonly search: string,
+    private readonly app: KoaInternals,
+  ) {
+    this.originalUrl = req.url as string;
+  }
+
+  get method(): string {
+    return this.req.method as string;
+  }
+
+  get socket(): Socket {
+    return this.req.socket;
+  }
+
+  get query(): ParsedUrlQuery {
+    return (this.#query ??= this.search ? querystring.parse(this.search) : EMPTY_QUERY);
+  }
+
+  get ip(): string {
+    return this.app.proxy ? this.koa.ip : this.req.socket.remoteAddress || '';
+  }
+
+  get protocol(): string {
+    return this.koa.protocol;
+  }
+
+  get host(): string {
+    return this.koa.host;
+  }
+
+  get fresh(): boolean {
+    return this.koa.fresh;
+  }
+
+  /** Koa's own context of this request, sharing its state. */
+  get koa(): AppContext {
+    if (!this.#koa) {
+      this.#koa = this.app.createContext(this.req, this.res);
+      this.#koa.state = this.state;
+    }
+    return this.#koa;
+  }
 }
 
 export function apisFastPath(deps: FastPathDeps): FastPath {
@@ -52,23 +124,37 @@ export function apisFastPath(deps: FastPathDeps): FastPath {
       if (!hit || !answer) continue;
       let methods = taken.get(path);
       if (!methods) taken.set(path, (methods = new Map()));
-      methods.set(method, { hit, answer });
+      methods.set(method, { hit, answer, params: Object.freeze(hit.layer.params(path, hit.captures, {})) });
     }
   }
   const onError = errorHandler();
 
-  async function answerDirectly(ctx: AppContext, { hit, answer }: Taken): Promise<void> {
+  /**
+   * Koa writes the rest: the headers so far go on the response, the request is counted when it
+   * closes (under its route once routed; the abuse limits refuse before the router runs).
+   */
+  function handOver(ctx: FastRequest, hit: ExactRoute, routed: boolean, started: number, chain: (ctx: AppContext) => Promise<void>): Promise<void> {
+    const koa = ctx.koa;
+    if (routed) markRouted(koa, router, hit);
+    sendRequestId(ctx);
+    allowCors(ctx);
+    if (metrics) ctx.res.once('close', () => metrics.count(ctx, routed ? hit.path : UNMATCHED_ROUTE, started));
+    return app.handleRequest(koa, chain);
+  }
+
+  async function answerDirectly(ctx: FastRequest, { hit, answer }: Taken): Promise<void> {
     ctx.res.statusCode = 404; // where Koa's handleRequest starts
     const started = startRequest(ctx, log);
-    metrics?.track(ctx);
-    allowCors(ctx);
+    let routed = false;
     try {
-      if (checkAbuse) await checkAbuse(ctx);
-      markRouted(ctx, router, hit);
-      const out = await answer(ctx as Parameters<Answer>[0]);
-      if (!writeBufferedAnswer(ctx, out)) await app.handleRequest(ctx, (c) => onError(c, async () => applyAnswer(c, out)));
+      const limited = checkAbuse?.(ctx);
+      if (limited) await limited;
+      routed = true;
+      const out = await answer(ctx);
+      if (writeBufferedAnswer(ctx, out)) metrics?.count(ctx, hit.path, started);
+      else await handOver(ctx, hit, routed, started, (c) => onError(c, async () => applyAnswer(c, out)));
     } catch (err) {
-      await app.handleRequest(ctx, (c) => onError(c, () => Promise.reject(err)));
+      await handOver(ctx, hit, routed, started, (c) => onError(c, () => Promise.reject(err)));
     } finally {
       logRequest(ctx, log, started);
     }
@@ -76,8 +162,11 @@ export function apisFastPath(deps: FastPathDeps): FastPath {
 
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
-    const ctx = app.createContext(req, res);
-    const found = taken.get(ctx.path)?.get(req.method);
-    return found ? answerDirectly(ctx, found) : undefined;
+    const url = req.url as string;
+    if (NOT_SIMPLE_URL.test(url)) return undefined;
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const found = taken.get(path)?.get(req.method);
+    return found ? answerDirectly(new FastRequest(req, res, path, found.params as Record<string, string>, q < 0 ? '' : url.slice(q + 1), app), found) : undefined;
   };
 }

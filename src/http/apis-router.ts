@@ -5,14 +5,15 @@
 import { Router } from '@koa/router';
 import type Koa from 'koa';
 import { CONTENT_TYPES, render, type Rendered } from '../encoding/index.ts';
-import { parseMoment } from '../kernel/archive-params.ts';
+import { archiveParamSpecs, parseMoment } from '../kernel/archive-params.ts';
 import type { Engine } from '../kernel/engine.ts';
 import { AppError, badParam, unsupportedEncoding } from '../kernel/errors.ts';
 import { describeAccepted, parseParams } from '../kernel/params.ts';
 import { callerGives, paramEntries, routeExample, supportedEncodings, type Registry } from '../kernel/registry.ts';
 import { ALL_ENCODINGS, type AnySource, type Encoding, type RouteSpec } from '../kernel/source.ts';
 import type { Store } from '../kernel/store.ts';
-import { clientIp, setHeaders, type AppContext, type AppState } from './middleware.ts';
+import { headerBlock, isBuffered, writable, type ApisRequest } from './apis-request.ts';
+import { allowCors, clientIp, sendRequestId, setHeaders, type AppContext, type AppState } from './middleware.ts';
 import { aliasesOfRoute } from './sixty-aliases.ts';
 
 export const ENCODING_PARAM = 'encoding';
@@ -23,8 +24,8 @@ export const SERVICE_NAME = 'apis-gateway';
 const NO_BODY: Readonly<Record<string, string>> = Object.freeze({});
 
 /** The parameters of a POST body (see the handler for how they combine with the query). */
-async function readBody(ctx: Koa.Context): Promise<Record<string, string>> {
-  const declared = Number(ctx.get('content-length') || 0);
+async function readBody(ctx: ApisRequest): Promise<Record<string, string>> {
+  const declared = Number(ctx.req.headers['content-length'] || 0);
   if (declared > MAX_BODY_BYTES) throw new AppError(413, `Request body is larger than ${MAX_BODY_BYTES} bytes.`);
   const chunks: Buffer[] = [];
   let size = 0;
@@ -35,7 +36,7 @@ async function readBody(ctx: Koa.Context): Promise<Record<string, string>> {
   }
   const raw = Buffer.concat(chunks).toString('utf8');
   if (!raw) return {};
-  const type = ctx.get('content-type');
+  const type = ctx.req.headers['content-type'] ?? '';
   if (type.includes('application/json')) {
     let parsed: unknown;
     try {
@@ -57,7 +58,7 @@ async function readBody(ctx: Koa.Context): Promise<Record<string, string>> {
  * Whether the request carries a validator. Without one `ctx.fresh` is false, and it is worth
  * asking first: Koa's `fresh` copies every response header to answer.
  */
-function isConditional(ctx: Koa.Context): boolean {
+function isConditional(ctx: Pick<ApisRequest, 'req'>): boolean {
   return !!(ctx.req.headers['if-none-match'] || ctx.req.headers['if-modified-since']);
 }
 
@@ -98,7 +99,7 @@ export function catalogueEntry(s: AnySource, route: RouteSpec) {
 }
 
 /** Validates a request to one route, reads or computes its data and renders it. */
-export type Answer = (ctx: AppContext & { params: Record<string, string> }) => Promise<Rendered>;
+export type Answer = (ctx: ApisRequest) => Promise<Rendered>;
 
 export interface ApisRouter {
   router: Router<AppState>;
@@ -119,13 +120,14 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
   for (const source of deps.registry.sources) {
     const encodings = supportedEncodings(source);
     const paramSpecs = paramEntries(source);
+    const momentParams = archiveParamSpecs(source).map(([name]) => name);
     // A plain-text POST body fills the first required string parameter that is not in the path.
     const plainBodyTarget = paramSpecs.find(([, s]) => s.type === 'string' && s.required && s.in !== 'path')?.[0];
     for (const route of source.routes) {
       const routeEncodings = route.forceEncoding ? [route.forceEncoding] : encodings;
       const fixed = Object.entries(route.fixed ?? {});
       const answer: Answer = async (ctx) => {
-        const query = ctx.query as Record<string, string | string[] | undefined>;
+        const query = ctx.query;
         const requested = firstValue(query[ENCODING_PARAM]);
         let encoding: Encoding;
         if (route.forceEncoding) encoding = route.forceEncoding;
@@ -160,7 +162,7 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
             else if (!['0', 'false', 'no', 'off'].includes(v)) throw badParam(FORCE_PARAM, 'present (or true/1) to refetch now, false/0 to read the cache');
           }
           // `date`/`at` of archived sources: a dated snapshot, never the upstream.
-          const moment = parseMoment(source, raw, deps.engine.now());
+          const moment = momentParams.some((name) => raw[name] !== undefined) ? parseMoment(source, raw, deps.engine.now()) : undefined;
           if (moment && force) throw badParam(FORCE_PARAM, `it cannot be combined with "${moment.param}" (a stored snapshot is never refetched)`);
           result = moment ? await deps.engine.readAt(source, params, moment) : await deps.engine.read(source, params, { force });
         }
@@ -169,11 +171,11 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
           store: deps.store,
           http: deps.engine.http(source),
           now: deps.engine.now(),
-          request: ctx.request,
+          request: ctx,
           serviceName: SERVICE_NAME,
         });
       };
-      const handler = async (ctx: AppContext & { params: Record<string, string> }) => {
+      const handler = async (ctx: AppContext & ApisRequest) => {
         const out = await answer(ctx);
         if (!writeBufferedAnswer(ctx, out)) applyAnswer(ctx, out);
       };
@@ -187,30 +189,37 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
 }
 
 /** Whether the request's validators match a 200 answer whose headers are set (Koa's `ctx.fresh`). */
-function notModified(ctx: Koa.Context, out: Rendered): boolean {
+function notModified(ctx: Pick<ApisRequest, 'req' | 'fresh'>, out: Rendered): boolean {
   return out.status === 200 && !!out.headers.ETag && isConditional(ctx) && ctx.fresh;
 }
 
 /**
  * Sends a 200 answer held whole in memory (text, or image bytes), or its 304, on the Node
- * response: the bytes Koa's respond sends, without Koa's response setters, which cost more than
- * the rest of a cached answer. Returns false, having done nothing, for any other answer
- * (redirects, streams, errors).
+ * response: the bytes Koa's respond sends, with the request id and CORS headers, in one
+ * `writeHead` of the answer's header block (see headerBlock). Returns false, having done nothing,
+ * for any other answer (redirects, streams, errors).
  */
-export function writeBufferedAnswer(ctx: Koa.Context, out: Rendered): boolean {
-  if (out.status !== 200 || !out.type || !(typeof out.body === 'string' || Buffer.isBuffer(out.body))) return false;
+export function writeBufferedAnswer(ctx: ApisRequest, out: Rendered): boolean {
+  if (!isBuffered(out)) return false;
   const res = ctx.res;
   ctx.respond = false;
+  ctx.state.cache = out.headers['X-Cache'];
   res.statusCode = 200;
-  setHeaders(ctx, out.headers);
-  if (notModified(ctx, out)) {
-    res.statusCode = 304;
-    res.end();
-    return true;
+  if (out.headers.ETag && isConditional(ctx)) {
+    // Koa's `fresh` compares the validators with the response's headers: set them one by one.
+    sendRequestId(ctx);
+    allowCors(ctx);
+    setHeaders(ctx, out.headers);
+    if (notModified(ctx, out)) {
+      res.statusCode = 304;
+      res.end();
+      return true;
+    }
   }
-  res.setHeader('Content-Type', out.type as string);
-  res.setHeader('Content-Length', String(typeof out.body === 'string' ? Buffer.byteLength(out.body) : out.body.length));
-  res.end(ctx.method === 'HEAD' || !ctx.writable ? undefined : out.body);
+  const block = headerBlock(out);
+  block[block.length - 1] = ctx.state.rid;
+  res.writeHead(200, block);
+  res.end(ctx.method === 'HEAD' || !writable(res) ? undefined : out.body);
   return true;
 }
 

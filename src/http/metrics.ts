@@ -11,7 +11,8 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 import type { RunEvent } from '../kernel/engine.ts';
 import type { UsageRow } from '../gateway/usage.ts';
 import { gatewayRouteTemplate } from './openapi.ts';
-import type { AppContext, AppState } from './middleware.ts';
+import { cacheHeaderOf, type AppContext, type AppState, type ServedRequest } from './middleware.ts';
+import { BatchedHistogram } from './batched-histogram.ts';
 import { RequestTally, type CacheResult } from './request-tally.ts';
 
 export type ApisRejection = 'rate' | 'force_update' | 'deny' | 'key';
@@ -32,6 +33,11 @@ export interface Metrics {
   gatewayCounts(): Promise<GatewayCounts>;
   /** Count this request when its response ends (streamed answers are timed to their last byte). */
   track(ctx: AppContext): void;
+  /**
+   * Count a request now, under a route label known to the caller: for answers handed whole to the
+   * socket (the /v2/apis fast path), which need no `close` listener to know they are done.
+   */
+  count(ctx: ServedRequest, route: string, started: number): void;
   /** Middleware that tracks every request. Mounted first, before the gateway, so /v1 is measured too. */
   requestMiddleware(): (ctx: AppContext, next: Koa.Next) => Promise<void>;
 }
@@ -50,7 +56,7 @@ export function createMetrics(): Metrics {
     registers: [registry],
     collect: (): void => tally.flush(),
   });
-  const latency: Histogram<'family' | 'route' | 'method'> = new Histogram({
+  const latency = new BatchedHistogram<'family' | 'route' | 'method'>({
     name: 'http_request_duration_seconds',
     help: 'Time from the request to the end of the response (streams included), by family and route template.',
     labelNames: ['family', 'route', 'method'] as const,
@@ -114,20 +120,23 @@ export function createMetrics(): Metrics {
   for (const reason of ['rate', 'force_update', 'deny', 'key'] as const) apisLimits.inc({ reason }, 0);
 
   const tally: RequestTally = new RequestTally({ requests, latency, cache });
+  function count(ctx: ServedRequest, route: string, started: number, family = requestFamily(ctx.path)): void {
+    const xCache = family === 'apis' ? cacheHeaderOf(ctx) : undefined;
+    tally.add({
+      family,
+      route,
+      method: ctx.method,
+      status: ctx.res.statusCode,
+      encoding: ctx.state.encoding ?? '',
+      seconds: (performance.now() - started) / 1000,
+      cache: xCache === 'HIT' || xCache === 'STALE' || xCache === 'MISS' || xCache === 'HISTORY' ? (xCache.toLowerCase() as CacheResult) : undefined,
+    });
+  }
   function track(ctx: AppContext): void {
     const started = performance.now();
     ctx.res.on('close', () => {
       const family = requestFamily(ctx.path);
-      const xCache = family === 'apis' ? ctx.response.get('X-Cache') : undefined;
-      tally.add({
-        family,
-        route: routeLabel(ctx, family),
-        method: ctx.method,
-        status: ctx.res.statusCode,
-        encoding: ctx.state.encoding ?? '',
-        seconds: (performance.now() - started) / 1000,
-        cache: xCache === 'HIT' || xCache === 'STALE' || xCache === 'MISS' || xCache === 'HISTORY' ? (xCache.toLowerCase() as CacheResult) : undefined,
-      });
+      count(ctx, routeLabel(ctx, family), started, family);
     });
   }
 
@@ -156,6 +165,7 @@ export function createMetrics(): Metrics {
       };
     },
     track,
+    count: (ctx, route, started) => count(ctx, route, started),
     requestMiddleware() {
       return function requestMetrics(ctx: AppContext, next: Koa.Next): Promise<void> {
         track(ctx);
@@ -176,8 +186,11 @@ function routeLabel(ctx: AppContext, family: string): string {
   const matched = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
   if (typeof matched === 'string') return matched;
   if (family === 'gateway') return gatewayRouteTemplate(ctx.path) ?? 'other';
-  return 'unmatched';
+  return UNMATCHED_ROUTE;
 }
+
+/** The route label of a request no router matched (or refused before routing). */
+export const UNMATCHED_ROUTE = 'unmatched';
 
 export function createMetricsRouter(metrics: Metrics): Router<AppState> {
   const router = new Router<AppState>();

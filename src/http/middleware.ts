@@ -1,5 +1,7 @@
 /** Cross-cutting middleware: request ids and access log, errors, CORS. Named factories. */
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type Koa from 'koa';
 import { AppError } from '../kernel/errors.ts';
 import type { Logger } from '../kernel/log.ts';
@@ -12,6 +14,20 @@ export interface AppState {
   log: Logger;
   /** Encoding the caller asked for, once known (errors render in it). */
   encoding?: Encoding;
+  /**
+   * The X-Cache of an answer written with its headers in one block (not kept in the response's
+   * header map): what the access log and the metrics report.
+   */
+  cache?: string | undefined;
+}
+
+/** What the access log and the metrics read of a request: a Koa context or the /v2/apis fast path's. */
+export interface ServedRequest {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly method: string;
+  readonly path: string;
+  state: AppState;
 }
 
 export type AppContext = Koa.ParameterizedContext<AppState>;
@@ -21,6 +37,7 @@ const REQUEST_ID = /^[\w.-]{1,64}$/;
 /** Per-request state. The child logger is made only when something logs (most requests log one line at most). */
 class RequestState implements AppState {
   encoding?: Encoding;
+  cache?: string | undefined;
   #log: Logger | undefined;
 
   constructor(
@@ -37,29 +54,41 @@ class RequestState implements AppState {
  * Sets response headers straight on the Node response: Koa's `ctx.set` allocates arrays per call.
  * Only for string values, before the headers are sent (as every caller here is).
  */
-export function setHeaders(ctx: Koa.Context, headers: Readonly<Record<string, string>>): void {
+export function setHeaders(ctx: { readonly res: ServerResponse }, headers: Readonly<Record<string, string>>): void {
   for (const name in headers) ctx.res.setHeader(name, headers[name] as string);
 }
 
-/** Gives the request its id (the caller's X-Request-Id when well-formed) and its state; returns the start time. */
-export function startRequest(ctx: AppContext, log: Logger): number {
+/**
+ * Gives the request its id (the caller's X-Request-Id when well-formed) and its state; returns the
+ * start time. The X-Request-Id header is the caller's to set (`sendRequestId`, or in a header block).
+ */
+export function startRequest(ctx: { readonly req: IncomingMessage; state: AppState }, log: Logger): number {
   const started = performance.now();
   const incoming = ctx.req.headers['x-request-id'];
   ctx.state = new RequestState(typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID(), log);
-  ctx.res.setHeader('X-Request-Id', ctx.state.rid);
   return started;
 }
 
+export function sendRequestId(ctx: { readonly res: ServerResponse; readonly state: AppState }): void {
+  ctx.res.setHeader('X-Request-Id', ctx.state.rid);
+}
+
+/** The X-Cache of a request's answer (see AppState.cache). */
+export function cacheHeaderOf(ctx: ServedRequest): string | undefined {
+  return ctx.state.cache ?? ((ctx.res.getHeader('X-Cache') as string | undefined) || undefined);
+}
+
 /** The access log line of a finished request. */
-export function logRequest(ctx: AppContext, log: Logger, started: number): void {
+export function logRequest(ctx: ServedRequest, log: Logger, started: number): void {
   if (!log.isLevelEnabled('info')) return;
   const ms = Math.round((performance.now() - started) * 10) / 10;
-  ctx.state.log.info({ method: ctx.method, path: ctx.path, alias: aliasAsked(ctx.req), status: ctx.status, ms, encoding: ctx.state.encoding, cache: ctx.response.get('X-Cache') || undefined }, 'request');
+  ctx.state.log.info({ method: ctx.method, path: ctx.path, alias: aliasAsked(ctx.req), status: ctx.res.statusCode, ms, encoding: ctx.state.encoding, cache: cacheHeaderOf(ctx) }, 'request');
 }
 
 export function requestLog(log: Logger) {
   return async function requestLog(ctx: AppContext, next: Koa.Next): Promise<void> {
     const started = startRequest(ctx, log);
+    sendRequestId(ctx);
     try {
       await next();
     } finally {
@@ -91,13 +120,13 @@ export function errorHandler() {
   };
 }
 
-const CORS_HEADERS = {
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers': 'X-Cache, X-Cache-Note, ETag, Last-Modified, X-Total-Count, Retry-After, X-Request-Id',
 };
 
 /** Open CORS for the read-only API (as the 60s project does). */
-export function allowCors(ctx: Koa.Context): void {
+export function allowCors(ctx: { readonly res: ServerResponse }): void {
   setHeaders(ctx, CORS_HEADERS);
 }
 
@@ -116,7 +145,7 @@ export function cors() {
 }
 
 /** The caller's address: the socket's, or X-Forwarded-For when TRUST_PROXY is on (Koa's app.proxy). */
-export function clientIp(ctx: Koa.Context): string {
+export function clientIp(ctx: { readonly ip: string; readonly socket: Socket }): string {
   const ip = ctx.ip || ctx.socket.remoteAddress || '';
   return ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip;
 }

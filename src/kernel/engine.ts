@@ -4,7 +4,7 @@
  * with every other caller (single-flight); a failed, empty or rejected fetch never overwrites
  * the last good data and sets an exponential backoff (capped, never parked for good).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Got } from 'got';
 import { contentHash } from './archive.ts';
 import { isArchived, type Moment } from './archive-params.ts';
@@ -18,7 +18,7 @@ import type { Logger } from './log.ts';
 import { paramsKey, parseParams } from './params.ts';
 import { Semaphore } from './semaphore.ts';
 import type { AnyParams, AnySource, FetchedSource, LocalContext, Row, ScheduledSource } from './source.ts';
-import type { Snapshot, Store } from './store.ts';
+import type { HistoryEntry, Snapshot, Store } from './store.ts';
 
 /** HISTORY: a dated snapshot from the archive, asked for with `date` or `at`. */
 export type CacheState = 'HIT' | 'STALE' | 'MISS' | 'NONE' | 'HISTORY';
@@ -85,7 +85,7 @@ const AWAIT_FIRST_MS = 10_000;
 const SNAPSHOT_MEMO_MS = 1_000;
 
 export function sha1(text: string | Uint8Array): string {
-  return createHash('sha1').update(text).digest('hex');
+  return hash('sha1', text, 'hex');
 }
 
 /** Guid of a list row: stable across refreshes (link, else a hash of the title). */
@@ -118,6 +118,7 @@ export class Engine {
   /** Writes of history rows by this process, per `sourceId|historyParamsKey` (see ReadResult.historyVersion). */
   private readonly historyWrites = new Map<string, number>();
   private readonly memo = new Map<string, { snap: Snapshot | undefined; until: number }>();
+  private readonly historyMemo = new Map<string, { entry: HistoryEntry | undefined; version: number; until: number }>();
   private readonly feeds = new WeakMap<AnySource, ScheduledSource<Record<string, never>, unknown>>();
   /** The scheduled forms of local sources' feeds: run like scheduled sources, never archived. */
   private readonly feedViews = new WeakSet<AnySource>();
@@ -152,6 +153,22 @@ export class Engine {
   private remembered(memoKey: string, now: number): { snap: Snapshot | undefined } | undefined {
     const hit = this.memo.get(memoKey);
     return hit && hit.until > now ? hit : undefined;
+  }
+
+  /**
+   * A day's history row (a dated read such as 60s's `date`), remembered like a snapshot: read from
+   * the store about once a second, and at once after this process writes history for the key.
+   */
+  private async historyEntry(sourceId: string, historyParamsKey: string, day: string): Promise<HistoryEntry | undefined> {
+    const version = this.historyWrites.get(`${sourceId}|${historyParamsKey}`) ?? 0;
+    const memoKey = `${sourceId}|${historyParamsKey}|${day}`;
+    const now = Date.now();
+    const hit = this.historyMemo.get(memoKey);
+    if (hit && hit.until > now && hit.version === version) return hit.entry;
+    const entry = await this.deps.store.getHistory(sourceId, historyParamsKey, day);
+    if (this.historyMemo.size > 5000) this.historyMemo.clear();
+    this.historyMemo.set(memoKey, { entry, version, until: now + SNAPSHOT_MEMO_MS });
+    return entry;
   }
 
   /** Abort in-flight runs and refuse new ones. */
@@ -393,7 +410,7 @@ export class Engine {
     const historyParam = source.history?.param;
     if (historyParam && params[historyParam] !== undefined && !opts.force) {
       const hk = this.historyParamsKey(source, params);
-      const entry = await this.deps.store.getHistory(source.id, hk, String(params[historyParam]));
+      const entry = await this.historyEntry(source.id, hk, String(params[historyParam]));
       if (entry) {
         return {
           source,

@@ -4,17 +4,20 @@
  */
 import { Counter, Histogram, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
+import { BatchedHistogram } from '../../src/http/batched-histogram.ts';
 import { RequestTally, type RequestSample } from '../../src/http/request-tally.ts';
 import { parseMetrics } from '../ops/support.ts';
 
-function metricsOf() {
+/** prom-client's own metrics, or (`batched`) the tally's with its BatchedHistogram. */
+function metricsOf(batched = false) {
   const registry = new Registry();
   let flush = () => {};
   const collect = () => flush();
   const requests = new Counter({ name: 'req_total', help: 'h', labelNames: ['family', 'route', 'method', 'status', 'encoding'] as const, registers: [registry], collect });
-  const latency = new Histogram({ name: 'lat_seconds', help: 'h', labelNames: ['family', 'route', 'method'] as const, buckets: [0.01, 0.1, 1], registers: [registry], collect });
+  const latencyConfig = { name: 'lat_seconds', help: 'h', labelNames: ['family', 'route', 'method'] as const, buckets: [0.01, 0.1, 1], registers: [registry], collect };
+  const latency = batched ? new BatchedHistogram(latencyConfig) : new Histogram(latencyConfig);
   const cache = new Counter({ name: 'cache_total', help: 'h', labelNames: ['route', 'result'] as const, registers: [registry], collect });
-  const tally = new RequestTally({ requests, latency, cache });
+  const tally = new RequestTally({ requests, latency: latency as BatchedHistogram<'family' | 'route' | 'method'>, cache });
   flush = () => tally.flush();
   return { registry, requests, latency, cache, tally };
 }
@@ -28,7 +31,7 @@ function samples(n: number, spread = 1000): RequestSample[] {
     method: i % 5 === 0 ? 'HEAD' : 'GET',
     status: i % 11 === 0 ? 404 : 200,
     encoding: i % 2 ? 'json' : '',
-    seconds: (i % 13) / 20,
+    seconds: (i % 13) / 20 + (i % 4 === 0 ? 0.1 : 0) + (i % 29 === 0 ? 5 : 0),
     cache: i % 3 === 2 ? undefined : (['hit', 'stale', 'miss'] as const)[i % 3],
   }));
 }
@@ -37,10 +40,10 @@ describe('RequestTally', () => {
   for (const [n, spread] of [[0], [1], [40], [1000], [700, 1]] as const) {
     it(`reads the same as direct recording after ${n} requests${spread === 1 ? ' with the same labels' : ''}`, async () => {
       const direct = metricsOf();
-      const batched = metricsOf();
+      const batched = metricsOf(true);
       for (const s of samples(n, spread)) {
         direct.requests.inc({ family: s.family, route: s.route, method: s.method, status: String(s.status), encoding: s.encoding });
-        direct.latency.observe({ family: s.family, route: s.route, method: s.method }, s.seconds);
+        (direct.latency as Histogram<'family' | 'route' | 'method'>).observe({ family: s.family, route: s.route, method: s.method }, s.seconds);
         if (s.cache) direct.cache.inc({ route: s.route, result: s.cache });
         batched.tally.add(s);
       }

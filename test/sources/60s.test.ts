@@ -168,6 +168,20 @@ describe('60s through the server', () => {
     expect(await (await svc.get('/v2/apis/60s/rss')).text()).not.toContain('feeds.example');
   });
 
+  it('keeps a past day\'s answer until that day\'s history row changes', async () => {
+    const first = await svc.get('/v2/apis/60s?date=2026-11-19');
+    const etag = first.headers.get('etag');
+    expect(((await first.json()) as { data: { tip: string } }).data.tip).toBe('2026-11-19 的微语');
+    expect(await (await svc.get('/v2/apis/60s?date=2026-11-19')).text()).toContain('2026-11-19 的微语');
+    // The day is published again with another quote: a refetch rewrites its history row, and the
+    // next dated answer (within the same second) shows it.
+    upstream.serve(HOST, DATE_PATH, (req) => ({ body: { ...digest(DATE_PATH.exec(req.path)?.[1] ?? ''), tip: '改过的微语' } }));
+    expect((await svc.get('/v2/apis/60s?date=2026-11-19&force-update=1')).status).toBe(200);
+    const after = await svc.get('/v2/apis/60s?date=2026-11-19');
+    expect(((await after.json()) as { data: { tip: string } }).data.tip).toBe('改过的微语');
+    expect(after.headers.get('etag')).not.toBe(etag);
+  });
+
   it('redirects encoding=image to the digest image and streams it with image-proxy', async () => {
     const img = await svc.get('/v2/apis/60s?encoding=image');
     expect(img.status).toBe(302);
