@@ -171,6 +171,7 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
           now: deps.engine.now(),
           request: ctx.request,
           serviceName: SERVICE_NAME,
+          feedHistory: (r, limit) => deps.engine.feedHistory(r, limit),
         });
       };
       const handler = async (ctx: AppContext & { params: Record<string, string> }) => {
