@@ -9,11 +9,12 @@
  * - `[1, value]`: replaced by `value`;
  * - `[2, keys, changes]`: an object whose key list is `keys` (0: the same as before) and whose
  *   changed fields are `changes` (field → delta);
+ * - `[4, values]`: the common case of the above: the same keys, the fields in `values` replaced;
  * - `[3, entries]`: an array; each entry is `i` (the earlier array's item i, unchanged), `[i, delta]`
  *   (item i changed) or `{ v: value }` (a new item). Items are matched by their link, url, id or
  *   title, so an item that moved up or down costs its index only.
  */
-export type Delta = [0] | [1, unknown] | [2, string[] | 0, Record<string, Delta>] | [3, DeltaEntry[]];
+export type Delta = [0] | [1, unknown] | [2, string[] | 0, Record<string, Delta>] | [3, DeltaEntry[]] | [4, Record<string, unknown>];
 type DeltaEntry = number | [number, Delta] | { v: unknown };
 
 type Json = Record<string, unknown>;
@@ -55,6 +56,7 @@ function diffObject(prev: Json, next: Json): Delta {
   }
   const same = sameKeys(Object.keys(prev), keys);
   if (!changed && same) return [0];
+  if (same && Object.values(changes).every((d) => d[0] === 1)) return [4, Object.fromEntries(Object.entries(changes).map(([k, d]) => [k, d[1]]))];
   return [2, same ? 0 : keys, changes];
 }
 
@@ -105,6 +107,13 @@ export function patch(prev: unknown, delta: Delta): unknown {
       const changes = delta[2];
       const out: Json = {};
       for (const k of delta[1] === 0 ? Object.keys(base) : delta[1]) out[k] = Object.hasOwn(changes, k) ? patch(base[k], changes[k] as Delta) : base[k];
+      return out;
+    }
+    case 4: {
+      const values = delta[1];
+      const base = isObject(prev) ? prev : {};
+      const out: Json = {};
+      for (const k of Object.keys(base)) out[k] = Object.hasOwn(values, k) ? values[k] : base[k];
       return out;
     }
     case 3: {

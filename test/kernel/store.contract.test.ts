@@ -3,10 +3,13 @@
  * reachable). Write rules (the last good payload is never overwritten by a failure), history by
  * key and by change, first-seen times, runs, pruning, and concurrent writers.
  */
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHash, type ArchiveWrite } from '../../src/kernel/archive.ts';
 import { migrate, openDatabase } from '../../src/kernel/db.ts';
 import { openPgPool, PgStore, pgMigrate, pgStoreMigrations, type Pool } from '../../src/kernel/pg-store.ts';
+import { pgArchiveMigrations } from '../../src/kernel/pg-archive.ts';
+import { archiveMigrations } from '../../src/kernel/sqlite-archive.ts';
 import { SqliteStore, storeMigrations } from '../../src/kernel/sqlite-store.ts';
 import type { Store, SuccessWrite } from '../../src/kernel/store.ts';
 import { createTestDatabase, requireServices } from '../multi/services.ts';
@@ -458,6 +461,47 @@ async function expectLegacyMoved(store: Store): Promise<void> {
   expect(await store.listHistory('hot', '', 10)).toEqual([]);
   expect((await store.listHistory('60s', '', 10)).map((h) => h.historyKey)).toEqual(['2026-11-20']);
 }
+
+describe('existing archives of before payload deltas: read as they are, written on as deltas', () => {
+  const list = (n: number) => Array.from({ length: 30 }, (_, i) => ({ rank: i + 1, title: `条目 ${i + 1} 的标题文字`, link: `https://example.test/${i}`, hot_value: 1_000_000 + i * n }));
+  const old = JSON.stringify(list(1));
+  // What the release before stored: brotli of the whole JSON, no base.
+  const body = zlib.brotliCompressSync(Buffer.from(old));
+  const expectUpgraded = async (store: Store) => {
+    expect((await store.archive.at('legacy-list', '', T0))?.payload).toBe(old);
+    const next = list(2);
+    await store.archive.record({ sourceId: 'legacy-list', paramsKey: '', fetchedAt: T0 + MIN, contentHash: contentHash(next), payload: JSON.stringify(next) });
+    expect((await store.archive.at('legacy-list', '', T0 + MIN))?.payload).toBe(JSON.stringify(next));
+    expect((await store.archive.at('legacy-list', '', T0))?.payload).toBe(old);
+  };
+
+  it('SQLite', async () => {
+    const db = openDatabase(':memory:');
+    migrate(db, [...storeMigrations, archiveMigrations[0]!]);
+    db.prepare('INSERT INTO archive_payloads (content_hash, body, bytes) VALUES (?, ?, ?)').run(contentHash(list(1)), body, old.length);
+    db.prepare('INSERT INTO archive_snapshots (source_id, params_key, fetched_at, seen_until, content_hash) VALUES (?, ?, ?, ?, ?)').run('legacy-list', '', T0, T0, contentHash(list(1)));
+    const store = new SqliteStore(db);
+    await expectUpgraded(store);
+    expect((db.prepare('SELECT base_hash FROM archive_payloads WHERE content_hash = ?').get(contentHash(list(2))) as { base_hash: string }).base_hash).toBe(contentHash(list(1)));
+    await store.close();
+  });
+
+  it.skipIf(!!pgAvailable.missing)(`PostgreSQL${pgAvailable.label}`, async () => {
+    const tdb = await createTestDatabase();
+    const pool = openPgPool(tdb.url, { max: 4 });
+    try {
+      await pgMigrate(pool, [...pgStoreMigrations, pgArchiveMigrations[0]!]);
+      await pool.query('INSERT INTO archive_payloads (content_hash, body, bytes) VALUES ($1, $2, $3)', [contentHash(list(1)), body, old.length]);
+      await pool.query('INSERT INTO archive_snapshots (source_id, params_key, fetched_at, seen_until, content_hash) VALUES ($1, $2, $3, $3, $4)', ['legacy-list', '', T0, contentHash(list(1))]);
+      const store = await PgStore.open(pool);
+      await expectUpgraded(store);
+      expect((await pool.query('SELECT base_hash FROM archive_payloads WHERE content_hash = $1', [contentHash(list(2))])).rows[0]?.base_hash).toBe(contentHash(list(1)));
+    } finally {
+      await pool.end();
+      await tdb.drop();
+    }
+  });
+});
 
 describe('existing databases: per-change history rows move into the archive', () => {
   it('SQLite', async () => {
