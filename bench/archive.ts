@@ -91,8 +91,11 @@ function rand(): number {
   return seed / 2_147_483_648;
 }
 
+/** The list of the data: a hot list is a bare array (60s's shape); other lists sit in a container. */
 function listOf(data: Record<string, unknown>): Item[] | undefined {
-  return Array.isArray(data.list) ? (data.list as Item[]) : undefined;
+  if (Array.isArray(data)) return data as Item[];
+  for (const field of ['list', 'news', 'items']) if (Array.isArray(data[field])) return data[field] as Item[];
+  return undefined;
 }
 
 let fresh = 0;
@@ -218,6 +221,7 @@ async function main(): Promise<void> {
     )
     .all() as { source_id: string; params_key: string; snapshots: number; stored: number; raw: number }[];
   const stats = await archive.stats();
+  const frames = svc.db.prepare('SELECT COUNT(*) AS keyframes, COALESCE(SUM(length(body)), 0) AS keyframeBytes FROM archive_payloads WHERE base_hash IS NULL').get() as { keyframes: number; keyframeBytes: number };
   const fileBytes = fs.statSync(dbPath).size;
   const tableBytes = (name: string) => (svc.db.prepare("SELECT SUM(pgsize) AS n FROM dbstat WHERE name = ?").get(name) as { n: number | null }).n ?? 0;
   let dbstat: Record<string, number> | undefined;
@@ -271,7 +275,7 @@ async function main(): Promise<void> {
   }
   out.push(
     '',
-    `Archive: ${stats.snapshots.toLocaleString('en')} snapshots, ${stats.payloads.toLocaleString('en')} payloads, ${mb(stats.rawBytes)} of JSON stored as ${mb(stats.storedBytes)} (brotli). Database file after ${DAYS} days: ${mb(fileBytes)}.`,
+    `Archive: ${stats.snapshots.toLocaleString('en')} snapshots, ${stats.payloads.toLocaleString('en')} payloads (${frames.keyframes.toLocaleString('en')} whole, ${mb(frames.keyframeBytes)}; ${(stats.payloads - frames.keyframes).toLocaleString('en')} deltas, ${mb(stats.storedBytes - frames.keyframeBytes)}), ${mb(stats.rawBytes)} of JSON stored as ${mb(stats.storedBytes)} (brotli). Database file after ${DAYS} days: ${mb(fileBytes)}.`,
   );
   if (dbstat) out.push(`Pages by table/index: ${Object.entries(dbstat).map(([n, b]) => `${n} ${mb(b)}`).join(', ')}.`);
   out.push(
