@@ -55,21 +55,34 @@ export function encodePayload(payload: string, data: unknown, base: PayloadBase 
 
 /** One stored link of a chain. */
 export interface ChainLink {
+  content_hash: string;
   body: Buffer | Uint8Array;
   base_hash: string | null;
 }
 
 /**
- * The JSON text (and data) at the end of a chain, given keyframe first. A chain that does not
- * start with a keyframe (a base lost) is an error: the archive never deletes a payload's base.
+ * The JSON text (and data) at the end of a chain, given keyframe first. With `decoded` (data by
+ * content hash, e.g. of the snapshots listed so far), decoding starts at the newest link already
+ * decoded and records what it decodes. A chain that does not start with a keyframe (a base lost)
+ * is an error: the archive never deletes a payload's base.
  */
-export function decodeChain(links: readonly ChainLink[]): { text: string; data: unknown } {
-  const [first, ...rest] = links;
+export function decodeChain(links: readonly ChainLink[], decoded?: Map<string, unknown>): { text: string; data: unknown } {
+  const first = links[0];
   if (!first || first.base_hash !== null) throw new Error('archive payload chain has no keyframe');
-  const text = unpackPayload(first.body);
-  if (!rest.length) return { text, data: JSON.parse(text) as unknown };
-  let data = JSON.parse(text) as unknown;
-  for (const link of rest) data = patch(data, JSON.parse(unpackPayload(link.body)) as Delta);
+  let start = links.length - 1;
+  while (start >= 0 && !decoded?.has((links[start] as ChainLink).content_hash)) start--;
+  if (start === -1 && links.length === 1) {
+    const text = unpackPayload(first.body);
+    const data = JSON.parse(text) as unknown;
+    decoded?.set(first.content_hash, data);
+    return { text, data };
+  }
+  let data = start === -1 ? (JSON.parse(unpackPayload(first.body)) as unknown) : decoded?.get((links[start] as ChainLink).content_hash);
+  if (start === -1) decoded?.set(first.content_hash, data);
+  for (const link of links.slice(Math.max(start, 0) + 1)) {
+    data = patch(data, JSON.parse(unpackPayload(link.body)) as Delta);
+    decoded?.set(link.content_hash, data);
+  }
   return { text: JSON.stringify(data), data };
 }
 
@@ -80,7 +93,7 @@ export const CHAIN_SQL = (param: string) => `
     UNION ALL
     SELECT p.content_hash, p.body, p.base_hash, c.n + 1 FROM archive_payloads p JOIN chain c ON p.content_hash = c.base_hash WHERE c.n < ${MAX_CHAIN + 1}
   )
-  SELECT body, base_hash FROM chain ORDER BY n DESC`;
+  SELECT content_hash, body, base_hash FROM chain ORDER BY n DESC`;
 
 /** Payloads no snapshot needs, directly or as a base of one it needs. */
 export const UNNEEDED_PAYLOADS_SQL = `

@@ -67,8 +67,8 @@ export class PgArchive implements Archive {
   /** Expects `pgArchiveMigrations` applied (PgStore.open does it). */
   constructor(private readonly pool: Pool) {}
 
-  private async chain(c: Queryable, hash: string): Promise<{ text: string; data: unknown }> {
-    return decodeChain((await c.query<ChainLink>(CHAIN_SQL('$1'), [hash])).rows);
+  private async chain(c: Queryable, hash: string, decoded?: Map<string, unknown>): Promise<{ text: string; data: unknown }> {
+    return decodeChain((await c.query<ChainLink>(CHAIN_SQL('$1'), [hash])).rows, decoded);
   }
 
   /** The payload a key's next one may be stored against: the key's newest, unless its chain is full. */
@@ -141,11 +141,13 @@ export class PgArchive implements Archive {
       'SELECT * FROM archive_snapshots WHERE source_id = $1 AND params_key = $2 AND seen_until >= $3 AND fetched_at <= $4 ORDER BY fetched_at LIMIT $5',
       [sourceId, paramsKey, opts.from, opts.to, opts.limit],
     );
+    // Consecutive snapshots are mostly deltas of each other: each decodes from the one before.
+    const decoded = new Map<string, unknown>();
     const texts = new Map<string, string>();
     const out: ArchivedSnapshot[] = [];
     for (const r of res.rows) {
       let text = texts.get(r.content_hash);
-      if (text === undefined) texts.set(r.content_hash, (text = (await this.chain(this.pool, r.content_hash)).text));
+      if (text === undefined) texts.set(r.content_hash, (text = (await this.chain(this.pool, r.content_hash, decoded)).text));
       out.push(toSnapshot(r, text));
     }
     return out;

@@ -119,8 +119,8 @@ export class SqliteArchive implements Archive {
     return { hash, depth, data: decodeChain(this.stmt.chain.all(hash)).data };
   }
 
-  private payload(hash: string): string {
-    return decodeChain(this.stmt.chain.all(hash)).text;
+  private payload(hash: string, decoded?: Map<string, unknown>): string {
+    return decodeChain(this.stmt.chain.all(hash), decoded).text;
   }
 
   async at(sourceId: string, paramsKey: string, at: number): Promise<ArchivedSnapshot | undefined> {
@@ -136,10 +136,12 @@ export class SqliteArchive implements Archive {
   }
 
   async list(sourceId: string, paramsKey: string, opts: { from: number; to: number; limit: number }): Promise<ArchivedSnapshot[]> {
+    // Consecutive snapshots are mostly deltas of each other: each decodes from the one before.
+    const decoded = new Map<string, unknown>();
     const texts = new Map<string, string>();
     return this.stmt.list.all(sourceId, paramsKey, opts.from, opts.to, opts.limit).map((r) => {
       let text = texts.get(r.content_hash);
-      if (text === undefined) texts.set(r.content_hash, (text = this.payload(r.content_hash)));
+      if (text === undefined) texts.set(r.content_hash, (text = this.payload(r.content_hash, decoded)));
       return toSnapshot(r, text);
     });
   }
