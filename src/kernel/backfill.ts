@@ -115,7 +115,10 @@ export class Backfiller {
     if (source.backfill.available) {
       const latest = await this.deps.store.getSnapshot(source.id, paramsKey(parseParams(source.params, {})));
       if (!latest?.payload) return undefined;
-      const offered = new Set(source.backfill.available(JSON.parse(latest.payload) as unknown));
+      const stored = JSON.parse(latest.payload) as unknown;
+      const data = source.migrate ? source.migrate(stored) : stored;
+      if (data === undefined) return undefined;
+      const offered = new Set(source.backfill.available(data));
       days = days.filter((d) => offered.has(d));
     }
     return days;

@@ -421,6 +421,8 @@ export class Engine {
         } catch (err) {
           if (err instanceof AppError) throw err;
           if (snap?.payload) return this.fromSnapshot(source, params, key, snap, 'STALE', `refresh failed: ${(err as Error).message}`);
+          const fallback = await this.newestHistory(source, params, key, (err as Error).message);
+          if (fallback) return fallback;
           throw await this.unavailable(source, key);
         }
       }
