@@ -113,11 +113,19 @@ function grow(data: Record<string, unknown>, size: number): void {
   if (typeof data.total === 'number') data.total = list.length;
 }
 
-/** Every large number in the data (heat, prices, counts) drifts by up to ±1%. */
-function drift(v: unknown): unknown {
-  if (typeof v === 'number' && Number.isFinite(v) && v > 1000) return Math.round(v * (0.99 + rand() * 0.02));
-  if (Array.isArray(v)) return v.map(drift);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k.endsWith('_at') || k === 'rank' ? x : drift(x)]));
+/**
+ * Every large number in the data (heat, prices, counts) drifts by up to ±1%; within one list item
+ * (or the whole data when it is no list) a number that appears twice drifts alike, as an item's
+ * `hot_value` and its copy `score` do upstream.
+ */
+function drift(v: unknown, same = new Map<number, number>()): unknown {
+  if (typeof v === 'number' && Number.isFinite(v) && v > 1000) {
+    let next = same.get(v);
+    if (next === undefined) same.set(v, (next = Math.round(v * (0.99 + rand() * 0.02))));
+    return next;
+  }
+  if (Array.isArray(v)) return v.map((x) => drift(x));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k.endsWith('_at') || k === 'rank' ? x : drift(x, same)]));
   return v;
 }
 

@@ -16,9 +16,10 @@ export const MAX_CHAIN = 32;
 /** A delta is kept only when its text is below this share of the whole payload's. */
 const DELTA_SHARE = 0.6;
 
-export function packPayload(text: string): Buffer {
+/** Brotli at `quality`: 9 for whole payloads (tens of KB), 11 for deltas (small: the best ratio costs about a millisecond). */
+export function packPayload(text: string, quality = 9): Buffer {
   return zlib.brotliCompressSync(Buffer.from(text, 'utf8'), {
-    params: { [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_QUALITY]: 9 },
+    params: { [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_QUALITY]: quality },
   });
 }
 
@@ -47,7 +48,7 @@ export function encodePayload(payload: string, data: unknown, base: PayloadBase 
     const text = JSON.stringify(delta);
     // Only a delta that gives the very same text back is kept (key order, numbers).
     if (text.length < payload.length * DELTA_SHARE && JSON.stringify(patch(base.data, delta)) === payload) {
-      return { body: packPayload(text), baseHash: base.hash, depth: base.depth + 1 };
+      return { body: packPayload(text, 11), baseHash: base.hash, depth: base.depth + 1 };
     }
   }
   return { body: packPayload(payload), baseHash: null, depth: 0 };
