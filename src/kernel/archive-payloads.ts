@@ -87,12 +87,15 @@ export function decodeChain(links: readonly ChainLink[], decoded?: Map<string, u
   return { text: JSON.stringify(data), data };
 }
 
-/** The chain of one payload, keyframe first (`n` counts links back from the payload asked for). */
+/**
+ * The chain of one payload, keyframe first (`n` counts links back from the payload asked for; the
+ * bound only guards against a damaged table: chains are at most MAX_CHAIN long).
+ */
 export const CHAIN_SQL = (param: string) => `
   WITH RECURSIVE chain (content_hash, body, base_hash, n) AS (
     SELECT content_hash, body, base_hash, 0 FROM archive_payloads WHERE content_hash = ${param}
     UNION ALL
-    SELECT p.content_hash, p.body, p.base_hash, c.n + 1 FROM archive_payloads p JOIN chain c ON p.content_hash = c.base_hash WHERE c.n < ${MAX_CHAIN + 1}
+    SELECT p.content_hash, p.body, p.base_hash, c.n + 1 FROM archive_payloads p JOIN chain c ON p.content_hash = c.base_hash WHERE c.n < ${4 * MAX_CHAIN}
   )
   SELECT content_hash, body, base_hash FROM chain ORDER BY n DESC`;
 

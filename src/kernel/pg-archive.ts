@@ -103,7 +103,8 @@ export class PgArchive implements Archive {
           encoded.baseHash,
           encoded.depth,
         ]);
-        depth = encoded.depth;
+        // Another key may have stored the same content a moment ago, against its own base.
+        depth = (await c.query<{ depth: number }>('SELECT depth FROM archive_payloads WHERE content_hash = $1', [w.contentHash])).rows[0]?.depth ?? encoded.depth;
       }
       if (this.bases.size >= BASES_KEPT) this.bases.clear();
       this.bases.set(key, { hash: w.contentHash, depth, data });
