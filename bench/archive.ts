@@ -234,7 +234,7 @@ async function main(): Promise<void> {
   const tableBytes = (name: string) => (svc.db.prepare("SELECT SUM(pgsize) AS n FROM dbstat WHERE name = ?").get(name) as { n: number | null }).n ?? 0;
   let dbstat: Record<string, number> | undefined;
   try {
-    dbstat = Object.fromEntries(['archive_payloads', 'archive_snapshots', 'archive_snapshots_at', 'archive_snapshots_hash', 'archive_snapshots_seen'].map((n) => [n, tableBytes(n)]));
+    dbstat = Object.fromEntries(['archive_payloads', 'sqlite_autoindex_archive_payloads_1', 'archive_snapshots', 'archive_snapshots_at', 'archive_snapshots_seen'].map((n) => [n, tableBytes(n)]));
   } catch {
     dbstat = undefined; // SQLite built without DBSTAT
   }

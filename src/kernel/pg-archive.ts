@@ -29,11 +29,13 @@ export const pgArchiveMigrations: readonly Migration[] = [
     `,
   },
   {
-    // Payloads as deltas against their key's previous one (archive-payloads.ts); existing rows are keyframes.
+    // Payloads as deltas against their key's previous one (archive-payloads.ts); existing rows are
+    // keyframes. Pruning now collects the payloads in use in one pass, without the hash index.
     name: 'archive-003-payload-deltas',
     sql: `
       ALTER TABLE archive_payloads ADD COLUMN base_hash TEXT COLLATE "C";
       ALTER TABLE archive_payloads ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;
+      DROP INDEX archive_snapshots_hash;
     `,
   },
 ];
