@@ -91,8 +91,11 @@ function rand(): number {
   return seed / 2_147_483_648;
 }
 
+/** The list of the data: a hot list is a bare array (60s's shape); other lists sit in a container. */
 function listOf(data: Record<string, unknown>): Item[] | undefined {
-  return Array.isArray(data.list) ? (data.list as Item[]) : undefined;
+  if (Array.isArray(data)) return data as Item[];
+  for (const field of ['list', 'news', 'items']) if (Array.isArray(data[field])) return data[field] as Item[];
+  return undefined;
 }
 
 let fresh = 0;
@@ -110,11 +113,19 @@ function grow(data: Record<string, unknown>, size: number): void {
   if (typeof data.total === 'number') data.total = list.length;
 }
 
-/** Every large number in the data (heat, prices, counts) drifts by up to ±1%. */
-function drift(v: unknown): unknown {
-  if (typeof v === 'number' && Number.isFinite(v) && v > 1000) return Math.round(v * (0.99 + rand() * 0.02));
-  if (Array.isArray(v)) return v.map(drift);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k.endsWith('_at') || k === 'rank' ? x : drift(x)]));
+/**
+ * Every large number in the data (heat, prices, counts) drifts by up to ±1%; within one list item
+ * (or the whole data when it is no list) a number that appears twice drifts alike, as an item's
+ * `hot_value` and its copy `score` do upstream.
+ */
+function drift(v: unknown, same = new Map<number, number>()): unknown {
+  if (typeof v === 'number' && Number.isFinite(v) && v > 1000) {
+    let next = same.get(v);
+    if (next === undefined) same.set(v, (next = Math.round(v * (0.99 + rand() * 0.02))));
+    return next;
+  }
+  if (Array.isArray(v)) return v.map((x) => drift(x));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k.endsWith('_at') || k === 'rank' ? x : drift(x, same)]));
   return v;
 }
 
@@ -218,11 +229,12 @@ async function main(): Promise<void> {
     )
     .all() as { source_id: string; params_key: string; snapshots: number; stored: number; raw: number }[];
   const stats = await archive.stats();
+  const frames = svc.db.prepare('SELECT COUNT(*) AS keyframes, COALESCE(SUM(length(body)), 0) AS keyframeBytes FROM archive_payloads WHERE base_hash IS NULL').get() as { keyframes: number; keyframeBytes: number };
   const fileBytes = fs.statSync(dbPath).size;
   const tableBytes = (name: string) => (svc.db.prepare("SELECT SUM(pgsize) AS n FROM dbstat WHERE name = ?").get(name) as { n: number | null }).n ?? 0;
   let dbstat: Record<string, number> | undefined;
   try {
-    dbstat = Object.fromEntries(['archive_payloads', 'archive_snapshots', 'archive_snapshots_at', 'archive_snapshots_hash', 'archive_snapshots_seen'].map((n) => [n, tableBytes(n)]));
+    dbstat = Object.fromEntries(['archive_payloads', 'sqlite_autoindex_archive_payloads_1', 'archive_snapshots', 'archive_snapshots_at', 'archive_snapshots_seen'].map((n) => [n, tableBytes(n)]));
   } catch {
     dbstat = undefined; // SQLite built without DBSTAT
   }
@@ -271,7 +283,7 @@ async function main(): Promise<void> {
   }
   out.push(
     '',
-    `Archive: ${stats.snapshots.toLocaleString('en')} snapshots, ${stats.payloads.toLocaleString('en')} payloads, ${mb(stats.rawBytes)} of JSON stored as ${mb(stats.storedBytes)} (brotli). Database file after ${DAYS} days: ${mb(fileBytes)}.`,
+    `Archive: ${stats.snapshots.toLocaleString('en')} snapshots, ${stats.payloads.toLocaleString('en')} payloads (${frames.keyframes.toLocaleString('en')} whole, ${mb(frames.keyframeBytes)}; ${(stats.payloads - frames.keyframes).toLocaleString('en')} deltas, ${mb(stats.storedBytes - frames.keyframeBytes)}), ${mb(stats.rawBytes)} of JSON stored as ${mb(stats.storedBytes)} (brotli). Database file after ${DAYS} days: ${mb(fileBytes)}.`,
   );
   if (dbstat) out.push(`Pages by table/index: ${Object.entries(dbstat).map(([n, b]) => `${n} ${mb(b)}`).join(', ')}.`);
   out.push(

@@ -43,6 +43,17 @@ export interface Digest {
   api_updated_at: number;
 }
 
+/**
+ * A digest stored before it had 60s's times: its `updated` was our fetch time (now `api_updated`)
+ * and `published` the upstream's (now also `created` and `updated`). Today's digests pass unchanged.
+ */
+export function migrate(stored: unknown): Digest | undefined {
+  const d = asRecord(stored);
+  if (!d || 'api_updated_at' in d) return d as Digest | undefined;
+  const { published, published_at, updated, updated_at, ...rest } = d;
+  return { ...rest, created: published, created_at: published_at, updated: published, updated_at: published_at, published, published_at, api_updated: updated, api_updated_at: updated_at } as Digest;
+}
+
 function lunarDate(date: string): string {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   const lunar = SolarDay.fromYmd(y, m, d).getLunarDay();
@@ -148,6 +159,7 @@ export default defineSource({
     if (d.news.length < 3) return `only ${d.news.length} news items`;
     return undefined;
   },
+  migrate,
   count: (d) => d.news.length,
   view: {
     title: heading,

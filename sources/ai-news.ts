@@ -124,6 +124,14 @@ export function validateNews(d: AiNews): string | undefined {
   return bad ? `item ${bad.rank} has no title, link or day` : undefined;
 }
 
+/** Stored data of before 60s's container: `{list, …, date}` (`date` the newest day with `all`) becomes `{date, news, …}`. */
+export function migrate(stored: unknown): AiNews | undefined {
+  const o = stored && typeof stored === 'object' && !Array.isArray(stored) ? (stored as Record<string, unknown>) : undefined;
+  if (!o || 'news' in o || !Array.isArray(o.list)) return o as AiNews | undefined;
+  const { list, total, updated, updated_at, date, all, is_today, dates, ...rest } = o;
+  return { date: all ? 'all' : date, news: list, total, updated, updated_at, all, is_today: !all && is_today, dates, ...rest } as AiNews;
+}
+
 function heading(d: AiNews): string {
   return d.all ? 'AI 资讯快报（全部）' : `AI 资讯快报（${d.date}${d.is_today ? '，实时更新' : ''}）`;
 }
@@ -154,6 +162,7 @@ export default defineSource({
     return parse(html, { date: params.date, all: params.all }, ctx.now());
   },
   validate: validateNews,
+  migrate,
   view: {
     title: heading,
     columns: () => ({ title: '资讯', hot: '来源' }),

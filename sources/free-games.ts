@@ -8,7 +8,7 @@
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource, type Row } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
-import { asArray, asNumber, asRecord, asString, pick, type HotItem, type HotList } from './_shared/hot-list.ts';
+import { asArray, asNumber, asRecord, asString, migrateHotList, pick, type HotItem, type HotList } from './_shared/hot-list.ts';
 
 export const UPSTREAM_URL = 'https://store-site-backend-static-ipv4.ak.epicgames.com/freeGamesPromotions?locale=zh-CN&country=CN&allowCountries=CN';
 const STORE = 'https://store.epicgames.com/zh-CN';
@@ -148,6 +148,7 @@ export default defineSource({
     return parse(res.json(), ctx.now());
   },
   validate: validateGames,
+  migrate: migrateHotList(),
   view: {
     title: () => 'Epic 免费游戏',
     columns: () => ({ title: '游戏', hot: '状态' }),

@@ -16,6 +16,8 @@ import {
   dedupeByLink,
   formatHeat,
   hotListRowsWith,
+  migrateHotList,
+  missing,
   pick,
   validateHotList,
   type HotItem,
@@ -79,6 +81,7 @@ export default defineSource({
     return parse(await ctx.http.text(UPSTREAM_URL, { signal: ctx.signal }));
   },
   validate: (data) => validateHotList(data, 5),
+  migrate: migrateHotList({ fill: (i) => missing(i, { url: i.link, score: i.hot_value, score_desc: i.hot_value_desc }) }),
   view: { rows: (d: HotList<CarItem>) => hotListRowsWith(d, { hot: (i) => i.hot_value_desc, summary: (i) => i.description || undefined }) },
   example: '/v2/apis/hot-car?encoding=text',
 });

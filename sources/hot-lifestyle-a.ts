@@ -16,6 +16,7 @@ import {
   asString,
   dedupeByLink,
   hotListRowsWith,
+  migrateHotList,
   parseHeat,
   pick,
   validateHotList,
@@ -136,6 +137,10 @@ export default defineSource({
     return parse(res.json());
   },
   validate: (data) => validateHotList(data, 5),
+  migrate: migrateHotList({
+    renamed: { word_type_icon: 'work_type_icon' },
+    fill: (i) => ({ score: i.score ?? i.hot_value_desc ?? '', word_type: i.word_type ?? '', work_type_icon: i.work_type_icon ?? '' }),
+  }),
   view: { rows: (d: HotList<LifestyleItem>) => hotListRowsWith(d, { hot: (i) => i.hot_value_desc || i.hot_value }) },
   example: '/v2/apis/hot-lifestyle-a?encoding=text',
 });

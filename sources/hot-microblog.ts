@@ -9,7 +9,7 @@
  */
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource } from '../src/kernel/source.ts';
-import { asArray, asNumber, asRecord, asString, dedupeByLink, hotListRows, pick, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
+import { asArray, asNumber, asRecord, asString, dedupeByLink, hotListRows, migrateHotList, pick, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
 
 export const UPSTREAM_URL =
   'https://m.weibo.cn/api/container/getIndex?containerid=106003type%3D25%26t%3D3%26disable_hot%3D1%26filter_type%3Drealtimehot';
@@ -86,6 +86,7 @@ export default defineSource({
     return parse(res.json());
   },
   validate: (data) => validateHotList(data, 5),
+  migrate: migrateHotList(),
   view: { rows: hotListRows },
   example: '/v2/apis/hot-microblog?encoding=text',
 });

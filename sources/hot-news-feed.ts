@@ -6,7 +6,7 @@
  */
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource } from '../src/kernel/source.ts';
-import { asArray, asNumber, asRecord, asString, dedupeByLink, hotListRows, pick, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
+import { asArray, asNumber, asRecord, asString, dedupeByLink, hotListRows, migrateHotList, missing, pick, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
 
 export const UPSTREAM_URL = 'https://www.toutiao.com/hot-event/hot-board/';
 
@@ -77,6 +77,7 @@ export default defineSource({
     return parse(res.json());
   },
   validate: (data) => validateHotList(data, 5),
+  migrate: migrateHotList({ fill: (i) => missing(i, { cover: '' }) }),
   view: { rows: hotListRows },
   example: '/v2/apis/hot-news-feed?encoding=text',
 });

@@ -15,6 +15,8 @@ import {
   dedupeByLink,
   epochMs,
   hotListRowsWith,
+  migrateHotList,
+  missing,
   parseHeat,
   pick,
   validateHotList,
@@ -122,6 +124,7 @@ export default defineSource({
     return parse(res.json());
   },
   validate: (data) => validateHotList(data, 5),
+  migrate: migrateHotList({ fill: (i) => missing(i, { cover: '', created: null, created_at: null }) }),
   view: { rows: (d: HotList<QaItem>) => hotListRowsWith(d, { hot: (i) => i.hot_value_desc || i.hot_value, summary: (i) => i.detail || undefined }) },
   example: '/v2/apis/hot-qa-site?encoding=text',
 });

@@ -16,6 +16,8 @@ import {
   dedupeByLink,
   epochMs,
   hotListRowsWith,
+  migrateHotList,
+  missing,
   pick,
   validateHotList,
   type HotItem,
@@ -147,6 +149,13 @@ export default defineSource({
     return parse(res.json());
   },
   validate: (data) => validateHotList(data, 5),
+  migrate: migrateHotList({
+    fill: (i) => ({
+      ...missing(i, { cover: '', published: null, published_at: null }),
+      // An image without a caption leaves the field out (it was null).
+      ...(Array.isArray(i.images) ? { images: i.images.map((img: Record<string, unknown>) => (img.description === null ? Object.fromEntries(Object.entries(img).filter(([k]) => k !== 'description')) : img)) } : {}),
+    }),
+  }),
   view: {
     rows: (d: HotList<HotSearchItem>) => hotListRowsWith(d, { hot: (i) => i.source || undefined, summary: (i) => i.summary || undefined, date: (i) => i.published_at ?? undefined }),
     columns: () => ({ title: '热点', hot: '来源' }),

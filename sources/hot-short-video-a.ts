@@ -16,6 +16,8 @@ import {
   dedupeByLink,
   epochMs,
   hotListRows,
+  migrateHotList,
+  missing,
   pick,
   shanghaiTimeMs,
   validateHotList,
@@ -92,6 +94,10 @@ export default defineSource({
     return parse(res.json());
   },
   validate: (data) => validateHotList(data, 5),
+  migrate: migrateHotList({
+    // The board's time moved from the container onto every item.
+    fill: (i, list) => missing(i, { cover: '', event_time: null, event_time_at: null, active_time: list.active_time ?? null, active_time_at: list.active_time_at ?? null }),
+  }),
   view: { rows: hotListRows },
   example: '/v2/apis/hot-short-video-a?encoding=text',
 });

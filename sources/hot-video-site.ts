@@ -15,6 +15,7 @@ import {
   asString,
   dedupeByLink,
   hotListRows,
+  migrateHotList,
   pick,
   validateHotList,
   type HotItem,
@@ -111,6 +112,7 @@ export default defineSource({
     }
   },
   validate,
+  migrate: migrateHotList(),
   view: { rows: (d: VideoSiteList) => hotListRows(d) },
   example: '/v2/apis/hot-video-site?encoding=text',
 });

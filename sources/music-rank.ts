@@ -10,7 +10,7 @@
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDate, formatDateTime } from '../src/kernel/time.ts';
-import { asArray, asNumber, asRecord, asString, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
+import { asArray, asNumber, asRecord, asString, migrateHotList, missing, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
 
 export const TOPLIST_URL = 'https://music.163.com/api/toplist';
 export const PLAYLIST_URL = 'https://music.163.com/api/playlist/detail';
@@ -241,6 +241,32 @@ export function parseChart(raw: unknown, id: string): ChartDetail {
   return tracks.map((t, i) => track(t, i + 1, name)).filter((t): t is Track => t !== undefined);
 }
 
+/**
+ * Stored data of before 60s's shapes: `{kind: 'charts', list}` (the directory) and
+ * `{kind: 'chart', name, list}` (one chart, whose tracks had `artists`, `quality` and a nullable
+ * album) become the bare arrays of today.
+ */
+export const migrate = migrateHotList<Chart | Track>({
+  renamed: { artists: 'artist', quality: 'mb' },
+  fill: (i, list) => {
+    if (list.kind !== 'chart') return missing(i, { cover: '' });
+    const album = asRecord(i.album);
+    return {
+      ...missing(i, { rank_name: asString(list.name) ?? '' }),
+      artist: (asArray(i.artist) ?? []).map((a) => ({ ...asRecord(a), cover: asString(asRecord(a)?.cover) ?? '' })),
+      album: {
+        id: asNumber(album?.id) ?? 0,
+        name: asString(album?.name) ?? '',
+        link: asString(album?.link) ?? '',
+        cover: asString(album?.cover) ?? '',
+        published: asString(album?.published) ?? '',
+        published_at: asNumber(album?.published_at) ?? 0,
+        company: asString(album?.company) ?? '',
+      },
+    };
+  },
+}) as (stored: unknown) => MusicRankData | undefined;
+
 export function validate(data: MusicRankData): string | undefined {
   return validateHotList(data, isChart(data) ? 1 : 5);
 }
@@ -280,6 +306,7 @@ export default defineSource({
     return p.id ? parseChart(res.json(), p.id) : parseCharts(res.json());
   },
   validate,
+  migrate,
   view: {
     title: (d) => (isChart(d) ? `网易云音乐 · ${d[0]?.rank_name ?? ''}` : '网易云音乐排行榜'),
     columns: (_d, p) => (p.id ? { title: '歌曲', hot: '时长' } : { title: '榜单', hot: '更新频率' }),

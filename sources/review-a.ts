@@ -7,7 +7,7 @@
  */
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource } from '../src/kernel/source.ts';
-import { asArray, asNumber, asRecord, asString, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
+import { asArray, asNumber, asRecord, asString, migrateHotList, missing, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
 
 export const CHARTS = {
   movie: { collection: 'movie_weekly_best', title: '豆瓣一周口碑电影榜' },
@@ -143,6 +143,9 @@ export default defineSource({
     return parse(res.json());
   },
   validate,
+  migrate: migrateHotList({
+    fill: (i) => ({ ...missing(i, { url: i.link, rating: i.score ?? 0, cover: '', cover_proxy: i.cover ?? '' }), rating_count: i.rating_count ?? 0, good_rate: i.good_rate ?? 0 }),
+  }),
   view: {
     title: (_d, p) => CHARTS[p.type as ChartType]?.title ?? '豆瓣口碑榜',
     columns: (_d, p) => ({ title: p.type === 'movie' ? '电影' : p.type.startsWith('tv') ? '剧集' : '节目', hot: '评分' }),

@@ -21,6 +21,8 @@ import {
   epochMs,
   formatHeat,
   hotListRowsWith,
+  migrateHotList,
+  missing,
   pick,
   validateHotList,
   type HotItem,
@@ -199,6 +201,12 @@ export default defineSource({
     return parseBoard(html, board);
   },
   validate: (data) => validateHotList(data, 5),
+  migrate: migrateHotList({
+    fill: (i, list) => {
+      const forum = list.board === 'forum';
+      return { ...missing(i, { url: i.link, score: forum ? i.hot_value : String(i.hot_value), score_desc: i.hot_value_desc, cover: null }), ...(forum ? missing(i, { avatar: null }) : {}) };
+    },
+  }),
   view: {
     title: (_d, p) => (isBoard(p.board) ? TITLES[p.board] : '百度热搜'),
     rows: (d, p) => rows(d, isBoard(p.board) ? p.board : 'hot'),

@@ -9,7 +9,7 @@
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource, type FetchContext } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
-import { asArray, asNumber, asRecord, asString, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
+import { asArray, asNumber, asRecord, asString, migrateHotList, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
 
 export const API = 'https://hacker-news.firebaseio.com/v0';
 export const TYPES = ['top', 'new', 'best'] as const;
@@ -124,6 +124,7 @@ export default defineSource({
   maxKeys: TYPES.length * 35,
   fetch: (ctx, p) => fetchStories(ctx, p.type as StoryType, p.limit),
   validate,
+  migrate: migrateHotList(),
   view: {
     title: (_d, p) => `Hacker News · ${p.type === 'top' ? 'Top' : p.type === 'new' ? 'New' : 'Best'} stories`,
     columns: () => ({ title: '文章', hot: '得分' }),

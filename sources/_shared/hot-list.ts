@@ -42,6 +42,43 @@ export function listObject<I>(list: I[], now: Date): ListObject<I> {
   return { list, total: list.length, updated: formatDateTime(at), updated_at: at };
 }
 
+/**
+ * How an item stored before hot lists became bare arrays differs from today's: fields renamed
+ * (old name → new name, in place), and the fields to set from the old item and its container
+ * (new fields, and values whose type changed).
+ */
+export interface ItemUpgrade {
+  renamed?: Readonly<Record<string, string>>;
+  fill?(item: Record<string, unknown>, container: Record<string, unknown>): Record<string, unknown>;
+}
+
+/**
+ * The `migrate` of a hot list (see the source contract): a list stored in the older
+ * `{list, total, updated, updated_at, …}` container becomes the bare array, each item upgraded;
+ * a bare array is today's shape and passes unchanged.
+ */
+export function migrateHotList<I extends HotItem = HotItem>(upgrade: ItemUpgrade = {}): (stored: unknown) => I[] | undefined {
+  return (stored) => {
+    if (Array.isArray(stored)) return stored as I[];
+    const container = asRecord(stored);
+    const list = asArray(container?.list);
+    if (!container || !list) return undefined;
+    return list.map((item) => upgradeItem(asRecord(item) ?? {}, container, upgrade) as I);
+  };
+}
+
+/** One item with `upgrade` applied: renamed fields keep their place, filled ones replace or follow. */
+export function upgradeItem(item: Record<string, unknown>, container: Record<string, unknown>, upgrade: ItemUpgrade): Record<string, unknown> {
+  const renamed = upgrade.renamed ?? {};
+  const out = Object.fromEntries(Object.entries(item).map(([k, v]) => [renamed[k] ?? k, v]));
+  return { ...out, ...upgrade.fill?.(out, container) };
+}
+
+/** The entries of `fields` whose key `item` lacks: defaults for fields added later. */
+export function missing(item: Record<string, unknown>, fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([k]) => !(k in item)));
+}
+
 /** A list with fewer than `min` items, or an item without title or absolute link, is implausible. */
 export function validateHotList(data: readonly HotItem[], min = 5): string | undefined {
   if (!Array.isArray(data) || data.length < min) return `expected at least ${min} items, got ${Array.isArray(data) ? data.length : 0}`;

@@ -427,6 +427,40 @@ export async function fetchChart(ctx: FetchContext<BoxOfficeData>, chart: ChartI
   }
 }
 
+/** A box office amount stored as a number before 60s's shapes: its digit text (null: unreadable, ''). */
+const amountText = (v: unknown): unknown => (typeof v === 'number' ? String(v) : v === null ? '' : v);
+
+/**
+ * Stored charts of before 60s's shapes: amounts as numbers (now digit text), no `title` on the
+ * film dashboard, no `maoyan_id`/`update_time` on the all-time chart, the web platform as text
+ * (now its code number). Today's charts pass unchanged.
+ */
+export function migrate(stored: unknown): BoxOfficeData | undefined {
+  const o = asRecord(stored);
+  const list = asArray(o?.list);
+  if (!o || !list) return undefined;
+  const items = list.map((x) => asRecord(x) ?? {});
+  switch (o.chart) {
+    case 'all-movie':
+      if ('update_time' in o) return o as unknown as AllTimeData;
+      return { ...o, list: items.map((i) => ({ ...i, maoyan_id: i.maoyan_id ?? i.movie_id })), update_time: o.updated, update_time_at: o.updated_at } as unknown as AllTimeData;
+    case 'realtime-movie':
+      if (typeof o.box_office === 'string' && 'title' in o) return o as unknown as RealtimeMovieData;
+      return {
+        ...o,
+        title: o.title ?? '',
+        box_office: amountText(o.box_office),
+        split_box_office: amountText(o.split_box_office),
+        list: items.map((i) => ({ ...i, box_office: amountText(i.box_office), split_box_office: amountText(i.split_box_office) })),
+      } as unknown as RealtimeMovieData;
+    case 'realtime-web':
+      if (!items.some((i) => typeof i.platform_txt === 'string')) return o as unknown as WebData;
+      return { ...o, list: items.map((i) => (typeof i.platform_txt === 'string' ? { ...i, platform_txt: asNumber(i.platform_txt) ?? null } : i)) } as unknown as WebData;
+    default:
+      return o as unknown as BoxOfficeData;
+  }
+}
+
 export function validate(data: BoxOfficeData): string | undefined {
   const reason = validateHotList(data.list, data.chart === 'realtime-tv' ? 3 : 5);
   if (reason) return reason;
@@ -517,6 +551,7 @@ export default defineSource({
   concurrency: 2,
   fetch: (ctx, p) => fetchChart(ctx, p.chart as ChartId),
   validate,
+  migrate,
   view: {
     title: (d) =>
       d.chart === 'realtime-movie' && d.box_office_desc ? `${d.chart_title} · 今日大盘 ${d.box_office_desc}` : d.chart_title,

@@ -8,7 +8,7 @@ import { Feed } from 'feed';
 import { AppError } from '../kernel/errors.ts';
 import type { HttpClient } from '../kernel/http.ts';
 import { rowGuid, sha1, type ReadResult } from '../kernel/engine.ts';
-import type { Encoding, Row } from '../kernel/source.ts';
+import type { Encoding, FeedHistoryEntry, Row } from '../kernel/source.ts';
 import type { Store } from '../kernel/store.ts';
 import { formatDateTime } from '../kernel/time.ts';
 import { escapeHtml } from './escape.ts';
@@ -43,6 +43,8 @@ export interface RenderDeps {
   /** The request, whose absolute URL is the RSS self link (read by the feeds only). */
   request: RequestUrl;
   serviceName: string;
+  /** The history behind a `feedFromHistory` feed, newest first, current shape (Engine.feedHistory). */
+  feedHistory(r: ReadResult, limit: number): Promise<FeedHistoryEntry<unknown>[]>;
 }
 
 /** `{"code":200,"message":"success","data":…}` built around the stored JSON text (no re-serialising). */
@@ -108,13 +110,8 @@ async function renderRss(r: ReadResult, deps: RenderDeps): Promise<string> {
   });
   let rows: Row[];
   if (view.feedFromHistory) {
-    const { days } = view.feedFromHistory;
-    // A dated snapshot (`at`) shows the feed as it stood then: history stored by that moment.
-    const history =
-      r.asOf === undefined
-        ? await deps.store.listHistory(source.id, r.historyParamsKey, days)
-        : (await deps.store.listHistory(source.id, r.historyParamsKey, days + 60)).filter((h) => h.fetchedAt <= (r.asOf as number)).slice(0, days);
-    const entries = history.map((h) => ({ data: JSON.parse(h.payload) as unknown, fetchedAt: h.fetchedAt }));
+    // A dated snapshot (`at`) shows the feed as it stood then (see Engine.feedHistory).
+    const entries = await deps.feedHistory(r, view.feedFromHistory.days);
     if (!entries.length) entries.push({ data: r.data, fetchedAt: r.fetchedAt });
     rows = view.feedFromHistory.rows(entries, r.params);
   } else {

@@ -173,6 +173,7 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
           now: deps.engine.now(),
           request: ctx,
           serviceName: SERVICE_NAME,
+          feedHistory: (r, limit) => deps.engine.feedHistory(r, limit),
         });
       };
       const handler = async (ctx: AppContext & ApisRequest) => {

@@ -13,12 +13,12 @@ import { formatDate, formatDateTime } from './time.ts';
 
 /**
  * The snapshot's data with its time: object-shaped data gets `snapshot`/`snapshot_at`, and its
- * fetch-time fields (`updated`/`updated_at`) say when this content was first fetched.
+ * fetch-time fields (`updated`/`updated_at`) say when this content was first fetched. `data` is
+ * the parsed `payload` (stamped in place).
  */
-export function stampSnapshot(payload: string, snapshotAt: number): { payload: string; data: unknown } {
-  const data = JSON.parse(payload) as unknown;
+export function stampSnapshot(payload: string, snapshotAt: number, data: unknown = JSON.parse(payload)): { payload: string; data: unknown } {
   if (!data || typeof data !== 'object' || Array.isArray(data)) return { payload, data };
-  const o = data as Record<string, unknown>;
+  const o = { ...(data as Record<string, unknown>) };
   if ('updated_at' in o) o.updated_at = snapshotAt;
   if ('updated' in o && typeof o.updated === 'string') o.updated = formatDateTime(snapshotAt);
   o.snapshot = formatDateTime(snapshotAt);
@@ -31,7 +31,13 @@ function describeMoment(m: Moment): string {
 }
 
 export async function readSnapshotAt(
-  deps: { archive: Archive; now: number; archivedKeys: ReadonlySet<string> },
+  deps: {
+    archive: Archive;
+    now: number;
+    archivedKeys: ReadonlySet<string>;
+    /** The stored payload in the source's current shape (see stored-data.ts). */
+    current(payload: string): { payload: string; data: unknown };
+  },
   source: FetchedSource,
   params: AnyParams,
   moment: Moment,
@@ -49,7 +55,8 @@ export async function readSnapshotAt(
       `No snapshot of ${source.name} (${source.id}) is stored for ${describeMoment(moment)}. The earliest available is ${formatDateTime(bounds.first)} Asia/Shanghai (date=${formatDate(bounds.first)}, at=${bounds.first}).`,
     );
   }
-  const { payload, data } = stampSnapshot(snap.payload, snap.fetchedAt);
+  const cur = deps.current(snap.payload);
+  const { payload, data } = stampSnapshot(cur.payload, snap.fetchedAt, cur.data);
   return {
     source,
     params,

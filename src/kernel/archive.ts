@@ -7,11 +7,11 @@
  * Tables (same on SQLite and PostgreSQL; see sqlite-archive.ts and pg-archive.ts):
  * - `archive_snapshots (id, source_id, params_key, fetched_at, seen_until, content_hash)`,
  *   unique on (source_id, params_key, fetched_at): "the snapshot in force at T" is one index seek;
- * - `archive_payloads (content_hash, body, bytes)`: brotli-compressed JSON text, `bytes` its
- *   uncompressed length.
+ * - `archive_payloads (content_hash, body, bytes, base_hash, depth)`: the JSON text, whole or as a
+ *   delta against the key's previous payload (`base_hash`), brotli-compressed (archive-payloads.ts);
+ *   `bytes` is the JSON text's length.
  */
 import { createHash } from 'node:crypto';
-import zlib from 'node:zlib';
 
 /** One stored state of a key's data. */
 export interface ArchivedSnapshot {
@@ -83,16 +83,6 @@ export function contentHash(data: unknown): string {
     content = Object.fromEntries(Object.entries(data).filter(([k]) => !FETCH_TIME_FIELDS.includes(k)));
   }
   return createHash('sha1').update(JSON.stringify(content)).digest('hex');
-}
-
-export function packPayload(text: string): Buffer {
-  return zlib.brotliCompressSync(Buffer.from(text, 'utf8'), {
-    params: { [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_QUALITY]: 5 },
-  });
-}
-
-export function unpackPayload(body: Buffer | Uint8Array): string {
-  return zlib.brotliDecompressSync(body).toString('utf8');
 }
 
 export const DAY_MS = 86_400_000;

@@ -5,7 +5,10 @@
  * pause between requests, a failed day waits out the engine's backoff before it is tried again,
  * and a source whose upstream fails several days in a row is left for the next pass. Each day is
  * an ordinary engine run of the source with its history parameter set to the day, so it is
- * validated and stored like any fetch (and answered by `?date=` afterwards).
+ * validated and stored like any fetch (and answered by `?date=` afterwards). A failed day is a gap
+ * of the backfill, not a failure of the source: it is logged as a run of the day's key, never
+ * counted against the source's cached keys (/v2/status). Gaps are read back from those runs at
+ * start, so after a restart a gap keeps its attempts and backoff and still shows.
  */
 import { backoffMs, type Engine } from './engine.ts';
 import { AppError, SourceError } from './errors.ts';
@@ -20,6 +23,8 @@ const DEFAULT_PAUSE_MS = 500;
 /** Consecutive failed days after which a source's pass stops (its upstream is probably down). */
 const GIVE_UP_AFTER = 3;
 const DEFAULT_BACKOFF_CAP_SEC = 3_600;
+/** Runs of a source read back at start to restore its gaps. */
+const RUNS_READ_BACK = 1_000;
 
 type BackfillSource = ScheduledSource<ParamSpecs, unknown> & { backfill: Backfill<unknown>; history: { param: string } };
 
@@ -69,6 +74,7 @@ export class Backfiller {
   readonly sources: readonly BackfillSource[];
   private readonly gaps = new Map<string, Map<string, Gap>>();
   private readonly lastPass = new Map<string, number>();
+  private readonly restored = new Set<string>();
   private current: Promise<void> | undefined;
   private stopped = false;
 
@@ -109,7 +115,10 @@ export class Backfiller {
     if (source.backfill.available) {
       const latest = await this.deps.store.getSnapshot(source.id, paramsKey(parseParams(source.params, {})));
       if (!latest?.payload) return undefined;
-      const offered = new Set(source.backfill.available(JSON.parse(latest.payload) as unknown));
+      const stored = JSON.parse(latest.payload) as unknown;
+      const data = source.migrate ? source.migrate(stored) : stored;
+      if (data === undefined) return undefined;
+      const offered = new Set(source.backfill.available(data));
       days = days.filter((d) => offered.has(d));
     }
     return days;
@@ -120,12 +129,40 @@ export class Backfiller {
     return !!(await this.deps.store.getHistory(source.id, this.deps.engine.historyParamsKey(source, params), date));
   }
 
+  private backoff(source: BackfillSource, attempts: number, kind: string): number {
+    return backoffMs(attempts, source.freshness.ttlSec, source.freshness.backoffCapSec ?? DEFAULT_BACKOFF_CAP_SEC, kind, (this.deps.random ?? Math.random)());
+  }
+
+  /**
+   * The gaps of a source as its logged runs tell them (once per process): for each wanted day
+   * not stored, the failed runs of its key since its last success, the last error, and the
+   * retry time after the backoff of that many attempts.
+   */
+  private async gapsOf(source: BackfillSource, wanted: readonly string[]): Promise<Map<string, Gap>> {
+    let gaps = this.gaps.get(source.id);
+    if (!gaps) this.gaps.set(source.id, (gaps = new Map()));
+    if (this.restored.has(source.id) || !wanted.length) return gaps;
+    this.restored.add(source.id);
+    const runs = await this.deps.store.recentRuns(source.id, RUNS_READ_BACK);
+    for (const date of wanted) {
+      if (gaps.has(date) || (await this.stored(source, date))) continue;
+      const key = paramsKey(this.dayParams(source, date));
+      const mine = runs.filter((r) => r.paramsKey === key);
+      const failed = mine.findIndex((r) => r.outcome !== 'failed');
+      const attempts = failed === -1 ? mine.length : failed;
+      const last = mine[0];
+      if (!attempts || !last) continue;
+      const error = last.error ?? 'failed';
+      gaps.set(date, { error, attempts, nextAttemptAt: last.startedAt + last.ms + this.backoff(source, attempts, /^(\w+):/.exec(error)?.[1] ?? 'transient') });
+    }
+    return gaps;
+  }
+
   private async fill(source: BackfillSource): Promise<void> {
     const { engine, log } = this.deps;
     const wanted = await this.wanted(source);
     if (!wanted) return;
-    const gaps = this.gaps.get(source.id) ?? new Map<string, Gap>();
-    this.gaps.set(source.id, gaps);
+    const gaps = await this.gapsOf(source, wanted);
     for (const date of gaps.keys()) if (!wanted.includes(date)) gaps.delete(date);
     let failedInARow = 0;
     for (const date of wanted) {
@@ -137,7 +174,7 @@ export class Backfiller {
       const gap = gaps.get(date);
       if (gap && gap.nextAttemptAt > engine.now()) continue;
       try {
-        await engine.run(source, this.dayParams(source, date));
+        await engine.run(source, this.dayParams(source, date), undefined, { quiet: true });
         if (!(await this.stored(source, date))) throw new SourceError('not_found', `the upstream answered another day than ${date}`);
         gaps.delete(date);
         failedInARow = 0;
@@ -146,7 +183,7 @@ export class Backfiller {
         failedInARow++;
         const kind = err instanceof SourceError ? err.kind : err instanceof AppError && err.status === 404 ? 'not_found' : 'transient';
         const attempts = (gap?.attempts ?? 0) + 1;
-        const wait = backoffMs(attempts, source.freshness.ttlSec, source.freshness.backoffCapSec ?? DEFAULT_BACKOFF_CAP_SEC, kind, (this.deps.random ?? Math.random)());
+        const wait = this.backoff(source, attempts, kind);
         gaps.set(date, { error: `${kind}: ${(err as Error).message}`.slice(0, 300), attempts, nextAttemptAt: engine.now() + wait });
         log.warn({ source: source.id, date, attempts, err: (err as Error).message }, 'backfill day failed');
       }
@@ -162,7 +199,7 @@ export class Backfiller {
       const wanted = (await this.wanted(source)) ?? [];
       const missing: string[] = [];
       for (const date of wanted) if (!(await this.stored(source, date))) missing.push(date);
-      const gaps = [...(this.gaps.get(source.id) ?? new Map<string, Gap>())]
+      const gaps = [...(await this.gapsOf(source, wanted))]
         .filter(([date]) => missing.includes(date))
         .map(([date, g]) => ({ date, error: g.error, attempts: g.attempts, next_attempt: formatDateTime(g.nextAttemptAt), next_attempt_at: g.nextAttemptAt }))
         .sort((a, b) => b.date.localeCompare(a.date));

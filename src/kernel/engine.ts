@@ -17,8 +17,10 @@ import { listItems } from './list-items.ts';
 import type { Logger } from './log.ts';
 import { paramsKey, parseParams } from './params.ts';
 import { Semaphore } from './semaphore.ts';
-import type { AnyParams, AnySource, FetchedSource, LocalContext, Row, ScheduledSource } from './source.ts';
+import type { AnyParams, AnySource, FeedHistoryEntry, FetchedSource, LocalContext, Row, ScheduledSource } from './source.ts';
+import { StoredData } from './stored-data.ts';
 import type { HistoryEntry, Snapshot, Store } from './store.ts';
+import { formatDate, isIsoDate } from './time.ts';
 
 /** HISTORY: a dated snapshot from the archive, asked for with `date` or `at`. */
 export type CacheState = 'HIT' | 'STALE' | 'MISS' | 'NONE' | 'HISTORY';
@@ -110,13 +112,13 @@ export class Engine {
   private readonly gate: Semaphore;
   private readonly clients = new Map<string, HttpClient>();
   private readonly parsed = new Map<string, unknown>();
-  private readonly verdicts = new WeakMap<AnySource, Map<string, boolean>>();
   /** historyParamsKey of each `sourceId|paramsKey` read. */
   private readonly historyKeys = new Map<string, string>();
   /** JSON text and hash of data a computation returned, while it keeps returning that same object. */
   private readonly serialized = new WeakMap<object, { payload: string; hash: string }>();
   /** Writes of history rows by this process, per `sourceId|historyParamsKey` (see ReadResult.historyVersion). */
   private readonly historyWrites = new Map<string, number>();
+  private readonly stored = new StoredData();
   private readonly memo = new Map<string, { snap: Snapshot | undefined; until: number }>();
   private readonly historyMemo = new Map<string, { entry: HistoryEntry | undefined; version: number; until: number }>();
   private readonly feeds = new WeakMap<AnySource, ScheduledSource<Record<string, never>, unknown>>();
@@ -212,26 +214,31 @@ export class Engine {
   }
 
   /**
-   * The snapshot without its data when the source's `validate` rejects that data now: data an
-   * older version stored in a shape the source no longer makes (e.g. a hot list from before it
-   * became 60s's bare array) is never served nor handed to `fetch`; the key counts as cold until
-   * a fetch succeeds. Judged once per payload.
+   * The snapshot with its data in the source's current shape (see stored-data.ts): data an older
+   * version stored in another shape is upgraded by the source's `migrate`, so it is served (and
+   * handed to `fetch` as previous) like data fetched today. Data the source cannot read at all
+   * is left out; the key then counts as cold (the stored row stays until a fetch succeeds).
    */
   private usable(source: FetchedSource, snap: Snapshot | undefined): Snapshot | undefined {
     if (!snap?.payload || !snap.payloadHash) return snap;
-    let verdicts = this.verdicts.get(source);
-    if (!verdicts) this.verdicts.set(source, (verdicts = new Map()));
-    let ok = verdicts.get(snap.payloadHash);
-    if (ok === undefined) {
-      try {
-        ok = source.validate(this.parse(snap.payloadHash, snap.payload)) === undefined;
-      } catch {
-        ok = false;
-      }
-      if (verdicts.size > 1000) verdicts.clear();
-      verdicts.set(snap.payloadHash, ok);
-    }
-    return ok ? snap : { ...snap, payload: null, payloadHash: null };
+    const cur = this.stored.current(source, snap.payload, snap.payloadHash);
+    if (!cur) return { ...snap, payload: null, payloadHash: null };
+    if (!cur.upgraded) return snap;
+    this.remember(cur.hash, cur.data);
+    return { ...snap, payload: cur.payload, payloadHash: cur.hash };
+  }
+
+  /** A history row in the source's current shape, or undefined when the source cannot read it. */
+  private currentHistory(source: FetchedSource, h: HistoryEntry): HistoryEntry | undefined {
+    const cur = this.stored.current(source, h.payload, h.payloadHash);
+    if (!cur) return undefined;
+    this.remember(cur.hash, cur.data);
+    return cur.upgraded ? { ...h, payload: cur.payload, payloadHash: cur.hash } : h;
+  }
+
+  private remember(hash: string, data: unknown): void {
+    if (this.parsed.size > 1000) this.parsed.clear();
+    this.parsed.set(hash, data);
   }
 
   /** The params key under which a source's history rows for these parameters live. */
@@ -242,10 +249,37 @@ export class Engine {
     return paramsKey(Object.fromEntries(Object.entries(params).filter(([k]) => !drop.has(k))));
   }
 
+  /**
+   * A source's stored history under a history params key, newest first, in the source's current
+   * shape. Rows keyed by day (the usual history key) are ordered by their day, not by when they
+   * were written: a backfill writes older days after newer ones, and a refresh rewrites a day's
+   * row. With `asOf`, only rows that existed then: a day's row from its day on.
+   */
+  private async historyRows(source: FetchedSource, historyParamsKey: string, limit: number, asOf?: number): Promise<HistoryEntry[]> {
+    if (!source.history) return [];
+    // Rows by write time; read a margin more so that re-ordering by day and `asOf` still fill `limit`.
+    const rows = await this.deps.store.listHistory(source.id, historyParamsKey, limit + 60);
+    const day = asOf === undefined ? undefined : formatDate(asOf);
+    return rows
+      .filter((h) => asOf === undefined || (isIsoDate(h.historyKey) ? h.historyKey <= (day as string) : h.fetchedAt <= asOf))
+      .sort((a, b) => (isIsoDate(a.historyKey) && isIsoDate(b.historyKey) ? b.historyKey.localeCompare(a.historyKey) : b.fetchedAt - a.fetchedAt))
+      .flatMap((h) => this.currentHistory(source, h) ?? [])
+      .slice(0, limit);
+  }
+
   /** A source's stored history for these parameters, newest first (FetchContext.history). */
   private async historyOf(source: FetchedSource, params: AnyParams, limit: number): Promise<{ data: unknown; fetchedAt: number }[]> {
-    if (!source.history) return [];
-    const rows = await this.deps.store.listHistory(source.id, this.historyParamsKey(source, params), limit);
+    const rows = await this.historyRows(source, this.historyParamsKey(source, params), limit);
+    return rows.map((h) => ({ data: this.parse(h.payloadHash, h.payload), fetchedAt: h.fetchedAt }));
+  }
+
+  /**
+   * The history behind an answer's RSS feed (`view.feedFromHistory`): the newest `limit` entries,
+   * as the feed stood at the answer's moment for an archived snapshot (`asOf`).
+   */
+  async feedHistory(r: ReadResult, limit: number): Promise<FeedHistoryEntry<unknown>[]> {
+    if (r.source.mode === 'local') return [];
+    const rows = await this.historyRows(r.source, r.historyParamsKey, limit, r.asOf);
     return rows.map((h) => ({ data: this.parse(h.payloadHash, h.payload), fetchedAt: h.fetchedAt }));
   }
 
@@ -401,7 +435,13 @@ export class Engine {
 
   /** The archived snapshot of a source's parameters in force at a moment (`date`/`at`); never an upstream request. */
   readAt(source: FetchedSource, params: AnyParams, moment: Moment): Promise<ReadResult> {
-    return readSnapshotAt({ archive: this.deps.store.archive, now: this.now(), archivedKeys: this.warmKeysOf(source) }, source, params, moment, this.historyParamsKey(source, params));
+    return readSnapshotAt(
+      { archive: this.deps.store.archive, now: this.now(), archivedKeys: this.warmKeysOf(source), current: (payload) => this.stored.currentOrStored(source, payload) },
+      source,
+      params,
+      moment,
+      this.historyParamsKey(source, params),
+    );
   }
 
   /** Serve a fetched source's data for these parameters (see the file comment for the rules). */
@@ -410,7 +450,8 @@ export class Engine {
     const historyParam = source.history?.param;
     if (historyParam && params[historyParam] !== undefined && !opts.force) {
       const hk = this.historyParamsKey(source, params);
-      const entry = await this.historyEntry(source.id, hk, String(params[historyParam]));
+      const raw = await this.historyEntry(source.id, hk, String(params[historyParam]));
+      const entry = raw && this.currentHistory(source, raw);
       if (entry) {
         return {
           source,
@@ -441,6 +482,8 @@ export class Engine {
         } catch (err) {
           if (err instanceof AppError) throw err;
           if (snap?.payload) return this.fromSnapshot(source, params, key, snap, 'STALE', `refresh failed: ${(err as Error).message}`);
+          const fallback = await this.newestHistory(source, params, key, (err as Error).message);
+          if (fallback) return fallback;
           throw await this.unavailable(source, key);
         }
       }
@@ -456,17 +499,47 @@ export class Engine {
       return this.fromSnapshot(source, params, key, snap, 'STALE', snap.lastError ? `refresh failing: ${snap.lastError}` : undefined);
     }
 
-    // Cold key: one fetch, shared by every caller; none while backing off.
+    // Cold key: one fetch, shared by every caller; none while backing off. Without an upstream,
+    // the newest stored history answers (a daily source backfilled before its current key was).
     if (snap?.nextAttemptAt && snap.nextAttemptAt > now && !this.inflight.has(`${source.id}|${key}`)) {
+      const fallback = await this.newestHistory(source, params, key, snap.lastError);
+      if (fallback) return fallback;
       throw upstreamUnavailable(source.name, (snap.nextAttemptAt - now) / 1000, snap.lastError ?? undefined);
     }
     try {
       snap = await this.run(source, params, key);
     } catch (err) {
       if (err instanceof AppError) throw err;
+      const fallback = await this.newestHistory(source, params, key, (err as Error).message);
+      if (fallback) return fallback;
       throw await this.unavailable(source, key);
     }
     return this.fromSnapshot(source, params, key, snap, 'MISS');
+  }
+
+  /**
+   * The newest history row of these parameters as a STALE answer, for a cold key whose upstream
+   * fails; undefined for sources without history, or when a history parameter asks for another day.
+   */
+  private async newestHistory(source: FetchedSource, params: AnyParams, key: string, error: string | null): Promise<ReadResult | undefined> {
+    const historyParam = source.history?.param;
+    if (historyParam && params[historyParam] !== undefined) return undefined;
+    const hk = this.historyParamsKey(source, params);
+    const [h] = await this.historyRows(source, hk, 1);
+    if (!h) return undefined;
+    return {
+      source,
+      params,
+      paramsKey: key,
+      payload: h.payload,
+      data: this.parse(h.payloadHash, h.payload),
+      hash: h.payloadHash,
+      fetchedAt: h.fetchedAt,
+      expiresAt: null,
+      cache: 'STALE',
+      historyParamsKey: hk,
+      note: `refresh failing${error ? `: ${error}` : ''}; the newest stored entry (${h.historyKey}) is shown`,
+    };
   }
 
   private async unavailable(source: AnySource, key: string): Promise<AppError> {
@@ -487,14 +560,16 @@ export class Engine {
   /**
    * Fetch, validate and commit one key. Single-flight: concurrent calls share one run.
    * Resolves with the new snapshot; rejects with a SourceError (recorded) or an AppError
-   * (the caller's input: not found, refused).
+   * (the caller's input: not found, refused). `quiet`: a failure is logged as a run but leaves
+   * the key's status alone (a backfill day that fails is a gap of the backfill, not a failing
+   * key of the source; see backfill.ts).
    */
-  run(source: FetchedSource, params: AnyParams, key = paramsKey(params)): Promise<Snapshot> {
+  run(source: FetchedSource, params: AnyParams, key = paramsKey(params), opts: { quiet?: boolean } = {}): Promise<Snapshot> {
     const flightKey = `${source.id}|${key}`;
     let p = this.inflight.get(flightKey);
     if (!p) {
       p = this.gate
-        .run(() => this.runOnce(source, params, key))
+        .run(() => this.runOnce(source, params, key, opts.quiet ?? false))
         .finally(() => {
           this.inflight.delete(flightKey);
           this.memo.delete(flightKey);
@@ -504,7 +579,7 @@ export class Engine {
     return p;
   }
 
-  private async runOnce(source: FetchedSource, params: AnyParams, key: string): Promise<Snapshot> {
+  private async runOnce(source: FetchedSource, params: AnyParams, key: string, quiet: boolean): Promise<Snapshot> {
     const { store } = this.deps;
     const log = this.deps.log.child({ source: source.id, params: key });
     const started = this.now();
@@ -572,7 +647,7 @@ export class Engine {
       const failures = (previous?.failCount ?? 0) + 1;
       const nextAttemptAt =
         this.now() + backoffMs(failures, source.freshness.ttlSec, source.freshness.backoffCapSec ?? DEFAULT_BACKOFF_CAP_SEC, err.kind, this.random());
-      await store.recordFailure({ sourceId: source.id, paramsKey: key, params: JSON.stringify(params), checkedAt: this.now(), error: `${err.kind}: ${err.message}`, nextAttemptAt });
+      if (!quiet) await store.recordFailure({ sourceId: source.id, paramsKey: key, params: JSON.stringify(params), checkedAt: this.now(), error: `${err.kind}: ${err.message}`, nextAttemptAt });
       await store.recordRun({ sourceId: source.id, paramsKey: key, startedAt: started, ms, outcome: 'failed', error: `${err.kind}: ${err.message}` });
       log.warn({ outcome: 'failed', kind: err.kind, ms, failures, status: err.httpStatus, err: err.message }, 'fetch');
       this.observe({ sourceId: source.id, paramsKey: key, outcome: 'failed', ms, kind: err.kind });

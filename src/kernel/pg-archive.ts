@@ -1,6 +1,7 @@
 /** The snapshot archive on PostgreSQL: the same tables and results as sqlite-archive.ts. */
 import type { Archive, ArchiveBounds, ArchivedSnapshot, ArchiveStats, ArchiveWrite } from './archive.ts';
-import { DAY_MS, packPayload, unpackPayload } from './archive.ts';
+import { DAY_MS } from './archive.ts';
+import { CHAIN_SQL, decodeChain, encodePayload, MAX_CHAIN, UNNEEDED_PAYLOADS_SQL, type ChainLink, type PayloadBase } from './archive-payloads.ts';
 import type { Migration } from './db.ts';
 import { advisoryKey, inTransaction, type Pool } from './pg-store.ts';
 
@@ -27,6 +28,16 @@ export const pgArchiveMigrations: readonly Migration[] = [
       CREATE INDEX archive_snapshots_seen ON archive_snapshots (seen_until);
     `,
   },
+  {
+    // Payloads as deltas against their key's previous one (archive-payloads.ts); existing rows are
+    // keyframes. Pruning now collects the payloads in use in one pass, without the hash index.
+    name: 'archive-003-payload-deltas',
+    sql: `
+      ALTER TABLE archive_payloads ADD COLUMN base_hash TEXT COLLATE "C";
+      ALTER TABLE archive_payloads ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;
+      DROP INDEX archive_snapshots_hash;
+    `,
+  },
 ];
 
 interface Row {
@@ -38,20 +49,38 @@ interface Row {
   content_hash: string;
 }
 
-const toSnapshot = (r: Row & { body: Buffer }): ArchivedSnapshot => ({
+const toSnapshot = (r: Row, payload: string): ArchivedSnapshot => ({
   sourceId: r.source_id,
   paramsKey: r.params_key,
-  fetchedAt: r.fetched_at,
-  seenUntil: r.seen_until,
+  fetchedAt: Number(r.fetched_at),
+  seenUntil: Number(r.seen_until),
   contentHash: r.content_hash,
-  payload: unpackPayload(r.body),
+  payload,
 });
 
-const WITH_BODY = 'SELECT s.*, p.body FROM archive_snapshots s JOIN archive_payloads p ON p.content_hash = s.content_hash';
+/** Payloads a writer may store the next one of its key against, by key (what it wrote last). */
+const BASES_KEPT = 1000;
+
+type Queryable = Pick<Pool, 'query'>;
 
 export class PgArchive implements Archive {
+  private readonly bases = new Map<string, PayloadBase>();
+
   /** Expects `pgArchiveMigrations` applied (PgStore.open does it). */
   constructor(private readonly pool: Pool) {}
+
+  private async chain(c: Queryable, hash: string, decoded?: Map<string, unknown>): Promise<{ text: string; data: unknown }> {
+    return decodeChain((await c.query<ChainLink>(CHAIN_SQL('$1'), [hash])).rows, decoded);
+  }
+
+  /** The payload a key's next one may be stored against: the key's newest, unless its chain is full. */
+  private async base(c: Queryable, key: string, hash: string): Promise<PayloadBase | undefined> {
+    const known = this.bases.get(key);
+    if (known?.hash === hash) return known;
+    const depth = (await c.query<{ depth: number }>('SELECT depth FROM archive_payloads WHERE content_hash = $1', [hash])).rows[0]?.depth;
+    if (depth === undefined || depth >= MAX_CHAIN) return undefined;
+    return { hash, depth, data: (await this.chain(c, hash)).data };
+  }
 
   async record(w: ArchiveWrite): Promise<{ appended: boolean; snapshotAt: number }> {
     return inTransaction(this.pool, async (c) => {
@@ -64,14 +93,23 @@ export class PgArchive implements Archive {
         await c.query('UPDATE archive_snapshots SET seen_until = $1 WHERE id = $2 AND seen_until < $1', [w.fetchedAt, newest.id]);
         return { appended: false, snapshotAt: newest.fetched_at };
       }
-      const known = (await c.query('SELECT 1 FROM archive_payloads WHERE content_hash = $1', [w.contentHash])).rowCount;
-      if (!known) {
-        await c.query('INSERT INTO archive_payloads (content_hash, body, bytes) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
+      const key = `${w.sourceId}|${w.paramsKey}`;
+      const data = JSON.parse(w.payload) as unknown;
+      let depth = (await c.query<{ depth: number }>('SELECT depth FROM archive_payloads WHERE content_hash = $1', [w.contentHash])).rows[0]?.depth;
+      if (depth === undefined) {
+        const encoded = encodePayload(w.payload, data, newest && (await this.base(c, key, newest.content_hash)));
+        await c.query('INSERT INTO archive_payloads (content_hash, body, bytes, base_hash, depth) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING', [
           w.contentHash,
-          packPayload(w.payload),
+          encoded.body,
           Buffer.byteLength(w.payload),
+          encoded.baseHash,
+          encoded.depth,
         ]);
+        // Another key may have stored the same content a moment ago, against its own base.
+        depth = (await c.query<{ depth: number }>('SELECT depth FROM archive_payloads WHERE content_hash = $1', [w.contentHash])).rows[0]?.depth ?? encoded.depth;
       }
+      if (this.bases.size >= BASES_KEPT) this.bases.clear();
+      this.bases.set(key, { hash: w.contentHash, depth, data });
       await c.query(
         `INSERT INTO archive_snapshots (source_id, params_key, fetched_at, seen_until, content_hash) VALUES ($1, $2, $3, $3, $4)
          ON CONFLICT (source_id, params_key, fetched_at) DO UPDATE SET content_hash = excluded.content_hash`,
@@ -83,13 +121,9 @@ export class PgArchive implements Archive {
 
   async at(sourceId: string, paramsKey: string, at: number): Promise<ArchivedSnapshot | undefined> {
     const r = (
-      await this.pool.query<Row & { body: Buffer }>(`${WITH_BODY} WHERE s.source_id = $1 AND s.params_key = $2 AND s.fetched_at <= $3 ORDER BY s.fetched_at DESC LIMIT 1`, [
-        sourceId,
-        paramsKey,
-        at,
-      ])
+      await this.pool.query<Row>('SELECT * FROM archive_snapshots WHERE source_id = $1 AND params_key = $2 AND fetched_at <= $3 ORDER BY fetched_at DESC LIMIT 1', [sourceId, paramsKey, at])
     ).rows[0];
-    return r && toSnapshot(r);
+    return r && toSnapshot(r, (await this.chain(this.pool, r.content_hash)).text);
   }
 
   async bounds(sourceId: string, paramsKey: string): Promise<ArchiveBounds | undefined> {
@@ -106,11 +140,20 @@ export class PgArchive implements Archive {
   }
 
   async list(sourceId: string, paramsKey: string, opts: { from: number; to: number; limit: number }): Promise<ArchivedSnapshot[]> {
-    const res = await this.pool.query<Row & { body: Buffer }>(
-      `${WITH_BODY} WHERE s.source_id = $1 AND s.params_key = $2 AND s.seen_until >= $3 AND s.fetched_at <= $4 ORDER BY s.fetched_at LIMIT $5`,
+    const res = await this.pool.query<Row>(
+      'SELECT * FROM archive_snapshots WHERE source_id = $1 AND params_key = $2 AND seen_until >= $3 AND fetched_at <= $4 ORDER BY fetched_at LIMIT $5',
       [sourceId, paramsKey, opts.from, opts.to, opts.limit],
     );
-    return res.rows.map(toSnapshot);
+    // Consecutive snapshots are mostly deltas of each other: each decodes from the one before.
+    const decoded = new Map<string, unknown>();
+    const texts = new Map<string, string>();
+    const out: ArchivedSnapshot[] = [];
+    for (const r of res.rows) {
+      let text = texts.get(r.content_hash);
+      if (text === undefined) texts.set(r.content_hash, (text = (await this.chain(this.pool, r.content_hash, decoded)).text));
+      out.push(toSnapshot(r, text));
+    }
+    return out;
   }
 
   async prune(opts: { now: number; retentionDays: number }): Promise<{ snapshots: number; payloads: number }> {
@@ -122,7 +165,8 @@ export class PgArchive implements Archive {
            SELECT 1 FROM archive_snapshots n WHERE n.source_id = a.source_id AND n.params_key = a.params_key AND n.fetched_at > a.fetched_at)`,
         [cutoff],
       );
-      const payloads = await c.query('DELETE FROM archive_payloads p WHERE NOT EXISTS (SELECT 1 FROM archive_snapshots s WHERE s.content_hash = p.content_hash)');
+      const payloads = await c.query(UNNEEDED_PAYLOADS_SQL);
+      this.bases.clear();
       return { snapshots: snapshots.rowCount ?? 0, payloads: payloads.rowCount ?? 0 };
     });
   }

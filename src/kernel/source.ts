@@ -269,6 +269,14 @@ export interface FetchedSourceBase<PS extends ParamSpecs, D> extends SourceBase<
   fetch(ctx: FetchContext<D>, params: ParamsOf<PS>): Promise<D>;
   /** A reason to reject implausible data (the last good data stays), or undefined to accept. */
   validate(data: D): string | undefined;
+  /**
+   * Stored data in this source's current shape: data an older version stored in another shape
+   * (e.g. a hot list from before it became 60s's bare array) upgraded, current data returned as
+   * it is (the same value), undefined when it cannot be read. The kernel applies it wherever
+   * stored data is read (the cached snapshot, history rows, archived snapshots), before
+   * `validate`, so an upgrade never loses the last good data.
+   */
+  migrate?(stored: unknown): D | undefined;
   /** Number of items, for status and logs. */
   count?(data: D): number;
   /**

@@ -1,6 +1,7 @@
 /** The snapshot archive on SQLite (see archive.ts for the model). */
 import type { Archive, ArchiveBounds, ArchivedSnapshot, ArchiveStats, ArchiveWrite } from './archive.ts';
-import { DAY_MS, packPayload, unpackPayload } from './archive.ts';
+import { DAY_MS } from './archive.ts';
+import { CHAIN_SQL, decodeChain, encodePayload, MAX_CHAIN, UNNEEDED_PAYLOADS_SQL, type ChainLink, type PayloadBase } from './archive-payloads.ts';
 import type { Db, Migration } from './db.ts';
 
 export const archiveMigrations: readonly Migration[] = [
@@ -25,6 +26,16 @@ export const archiveMigrations: readonly Migration[] = [
       CREATE INDEX archive_snapshots_seen ON archive_snapshots (seen_until);
     `,
   },
+  {
+    // Payloads as deltas against their key's previous one (archive-payloads.ts); existing rows are
+    // keyframes. Pruning now collects the payloads in use in one pass, without the hash index.
+    name: 'archive-003-payload-deltas',
+    sql: `
+      ALTER TABLE archive_payloads ADD COLUMN base_hash TEXT;
+      ALTER TABLE archive_payloads ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;
+      DROP INDEX archive_snapshots_hash;
+    `,
+  },
 ];
 
 interface Row {
@@ -36,39 +47,40 @@ interface Row {
   content_hash: string;
 }
 
-const toSnapshot = (r: Row & { body: Buffer }): ArchivedSnapshot => ({
+const toSnapshot = (r: Row, payload: string): ArchivedSnapshot => ({
   sourceId: r.source_id,
   paramsKey: r.params_key,
   fetchedAt: r.fetched_at,
   seenUntil: r.seen_until,
   contentHash: r.content_hash,
-  payload: unpackPayload(r.body),
+  payload,
 });
+
+/** Payloads a writer may store the next one of its key against, by key (what it wrote last). */
+const BASES_KEPT = 1000;
 
 export class SqliteArchive implements Archive {
   private readonly stmt;
+  private readonly bases = new Map<string, PayloadBase>();
 
   /** Expects `archiveMigrations` applied (SqliteStore does it). */
   constructor(private readonly db: Db) {
     this.stmt = {
       newest: db.prepare<[string, string], Row>('SELECT * FROM archive_snapshots WHERE source_id = ? AND params_key = ? ORDER BY fetched_at DESC LIMIT 1'),
       extend: db.prepare('UPDATE archive_snapshots SET seen_until = ? WHERE id = ? AND seen_until < ?'),
-      hasPayload: db.prepare<[string], { n: number }>('SELECT 1 AS n FROM archive_payloads WHERE content_hash = ?'),
-      addPayload: db.prepare('INSERT OR IGNORE INTO archive_payloads (content_hash, body, bytes) VALUES (?, ?, ?)'),
+      depth: db.prepare<[string], { depth: number }>('SELECT depth FROM archive_payloads WHERE content_hash = ?'),
+      addPayload: db.prepare('INSERT OR IGNORE INTO archive_payloads (content_hash, body, bytes, base_hash, depth) VALUES (?, ?, ?, ?, ?)'),
+      chain: db.prepare<[string], ChainLink>(CHAIN_SQL('?')),
       append: db.prepare(
         `INSERT INTO archive_snapshots (source_id, params_key, fetched_at, seen_until, content_hash) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (source_id, params_key, fetched_at) DO UPDATE SET content_hash = excluded.content_hash`,
       ),
-      at: db.prepare<[string, string, number], Row & { body: Buffer }>(
-        `SELECT s.*, p.body FROM archive_snapshots s JOIN archive_payloads p ON p.content_hash = s.content_hash
-         WHERE s.source_id = ? AND s.params_key = ? AND s.fetched_at <= ? ORDER BY s.fetched_at DESC LIMIT 1`,
-      ),
+      at: db.prepare<[string, string, number], Row>('SELECT * FROM archive_snapshots WHERE source_id = ? AND params_key = ? AND fetched_at <= ? ORDER BY fetched_at DESC LIMIT 1'),
       bounds: db.prepare<[string, string], { first: number | null; last: number | null; count: number }>(
         'SELECT MIN(fetched_at) AS first, MAX(fetched_at) AS last, COUNT(*) AS count FROM archive_snapshots WHERE source_id = ? AND params_key = ?',
       ),
-      list: db.prepare<[string, string, number, number, number], Row & { body: Buffer }>(
-        `SELECT s.*, p.body FROM archive_snapshots s JOIN archive_payloads p ON p.content_hash = s.content_hash
-         WHERE s.source_id = ? AND s.params_key = ? AND s.seen_until >= ? AND s.fetched_at <= ? ORDER BY s.fetched_at LIMIT ?`,
+      list: db.prepare<[string, string, number, number, number], Row>(
+        'SELECT * FROM archive_snapshots WHERE source_id = ? AND params_key = ? AND seen_until >= ? AND fetched_at <= ? ORDER BY fetched_at LIMIT ?',
       ),
     };
   }
@@ -85,15 +97,37 @@ export class SqliteArchive implements Archive {
         this.stmt.extend.run(w.fetchedAt, newest.id, w.fetchedAt);
         return { appended: false, snapshotAt: newest.fetched_at };
       }
-      if (!this.stmt.hasPayload.get(w.contentHash)) this.stmt.addPayload.run(w.contentHash, packPayload(w.payload), Buffer.byteLength(w.payload));
+      const key = `${w.sourceId}|${w.paramsKey}`;
+      const data = JSON.parse(w.payload) as unknown;
+      let depth = this.stmt.depth.get(w.contentHash)?.depth;
+      if (depth === undefined) {
+        const encoded = encodePayload(w.payload, data, newest && this.base(key, newest.content_hash));
+        this.stmt.addPayload.run(w.contentHash, encoded.body, Buffer.byteLength(w.payload), encoded.baseHash, encoded.depth);
+        depth = encoded.depth;
+      }
+      if (this.bases.size >= BASES_KEPT) this.bases.clear();
+      this.bases.set(key, { hash: w.contentHash, depth, data });
       this.stmt.append.run(w.sourceId, w.paramsKey, w.fetchedAt, w.fetchedAt, w.contentHash);
       return { appended: true, snapshotAt: w.fetchedAt };
     })();
   }
 
+  /** The payload a key's next one may be stored against: the key's newest, unless its chain is full. */
+  private base(key: string, hash: string): PayloadBase | undefined {
+    const known = this.bases.get(key);
+    if (known?.hash === hash) return known;
+    const depth = this.stmt.depth.get(hash)?.depth;
+    if (depth === undefined || depth >= MAX_CHAIN) return undefined;
+    return { hash, depth, data: decodeChain(this.stmt.chain.all(hash)).data };
+  }
+
+  private payload(hash: string, decoded?: Map<string, unknown>): string {
+    return decodeChain(this.stmt.chain.all(hash), decoded).text;
+  }
+
   async at(sourceId: string, paramsKey: string, at: number): Promise<ArchivedSnapshot | undefined> {
     const r = this.stmt.at.get(sourceId, paramsKey, at);
-    return r && toSnapshot(r);
+    return r && toSnapshot(r, this.payload(r.content_hash));
   }
 
   async bounds(sourceId: string, paramsKey: string): Promise<ArchiveBounds | undefined> {
@@ -104,7 +138,14 @@ export class SqliteArchive implements Archive {
   }
 
   async list(sourceId: string, paramsKey: string, opts: { from: number; to: number; limit: number }): Promise<ArchivedSnapshot[]> {
-    return this.stmt.list.all(sourceId, paramsKey, opts.from, opts.to, opts.limit).map(toSnapshot);
+    // Consecutive snapshots are mostly deltas of each other: each decodes from the one before.
+    const decoded = new Map<string, unknown>();
+    const texts = new Map<string, string>();
+    return this.stmt.list.all(sourceId, paramsKey, opts.from, opts.to, opts.limit).map((r) => {
+      let text = texts.get(r.content_hash);
+      if (text === undefined) texts.set(r.content_hash, (text = this.payload(r.content_hash, decoded)));
+      return toSnapshot(r, text);
+    });
   }
 
   async prune(opts: { now: number; retentionDays: number }): Promise<{ snapshots: number; payloads: number }> {
@@ -118,9 +159,8 @@ export class SqliteArchive implements Archive {
                AND n.params_key = archive_snapshots.params_key AND n.fetched_at > archive_snapshots.fetched_at)`,
         )
         .run(cutoff).changes;
-      const payloads = this.db
-        .prepare('DELETE FROM archive_payloads WHERE NOT EXISTS (SELECT 1 FROM archive_snapshots s WHERE s.content_hash = archive_payloads.content_hash)')
-        .run().changes;
+      const payloads = this.db.prepare(UNNEEDED_PAYLOADS_SQL).run().changes;
+      this.bases.clear();
       return { snapshots, payloads };
     })();
   }

@@ -6,6 +6,7 @@
  */
 import Parser from 'rss-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentHash } from '../../src/kernel/archive.ts';
 import { paramsKey, parseParams } from '../../src/kernel/params.ts';
 import { parseInstant } from '../../src/kernel/archive-params.ts';
 import { SourceError } from '../../src/kernel/errors.ts';
@@ -193,6 +194,48 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       expect(cat.data.endpoints.find((e) => e.path === '/v2/apis/60s')?.params[0]?.doc).toMatch(/digest/);
       // 60s's `date` is its own (a day of the digest), so a bad one is its own 400; `at` is the archive's.
       expect((await svc.get('/v2/apis/60s?at=2026-11-21T01:00:00Z')).status).toBe(404);
+    });
+
+    it('a feed at a past moment holds every day stored by then, by the day a row is for (not when it was last rewritten)', async () => {
+      const digest = (date: string, fetchedAt: number) => {
+        const at = Date.parse(`${date}T00:30:00+08:00`);
+        const time = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+        return {
+          date,
+          day_of_week: '星期五',
+          lunar_date: '十月初二',
+          news: [`${date} 要闻一`, `${date} 要闻二`, `${date} 要闻三`],
+          tip: `${date} 的微语`,
+          cover: '',
+          image: '',
+          link: '',
+          is_today: false,
+          requested_date: date,
+          created: time(at),
+          created_at: at,
+          updated: time(at),
+          updated_at: at,
+          published: time(at),
+          published_at: at,
+          api_updated: time(fetchedAt),
+          api_updated_at: fetchedAt,
+        };
+      };
+      const commit = async (date: string, fetchedAt: number) => {
+        const payload = JSON.stringify(digest(date, fetchedAt));
+        await svc.store.commitSuccess({ sourceId: '60s', paramsKey: '', params: '{}', payload, payloadHash: `h-${date}-${fetchedAt}`, itemCount: 3, fetchedAt, expiresAt: fetchedAt + 900_000, historyKey: date, historyParamsKey: '', guids: [] });
+        const data = digest(date, fetchedAt);
+        await svc.store.archive.record({ sourceId: '60s', paramsKey: '', fetchedAt, contentHash: contentHash(data), payload });
+      };
+      await commit('2026-11-19', T_A - 86_400_000);
+      await commit('2026-11-20', T_A);
+      // The day's row is rewritten by a later fetch (a new fetch time in the data): its fetched_at moves past T_B.
+      await commit('2026-11-20', T_C);
+      const feed = await new Parser().parseString(await (await svc.get(`/v2/apis/60s/rss?at=${T_B}`)).text());
+      expect(feed.items.map((i) => i.title?.match(/\d{4}-\d{2}-\d{2}/)?.[0])).toEqual(['2026-11-20', '2026-11-19']);
+      // Before the 20th (Shanghai), its row is left out.
+      const earlier = await new Parser().parseString(await (await svc.get(`/v2/apis/60s/rss?at=${T_A - 86_400_000 + 60_000}`)).text());
+      expect(earlier.items.map((i) => i.title?.match(/\d{4}-\d{2}-\d{2}/)?.[0])).toEqual(['2026-11-19']);
     });
   });
 }

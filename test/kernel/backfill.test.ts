@@ -16,7 +16,7 @@ import { addDays } from '../../src/kernel/time.ts';
 import type { BackfillStatus } from '../../src/kernel/backfill.ts';
 import { createTestDatabase, requireServices } from '../multi/services.ts';
 import { TestClock } from '../support/clock.ts';
-import { startService, type TestService } from '../support/service.ts';
+import { startService, tempDbPath, type TestService } from '../support/service.ts';
 import { FIXTURE_DIR, Upstream, type UpstreamRequest } from '../support/upstream.ts';
 
 const HOST = '60s-static.viki.moe';
@@ -32,7 +32,7 @@ const digest = (date: string) => ({ ...template, date, news: Array.from({ length
 const DATE_PATH = /\/(\d{4}-\d{2}-\d{2})\.json$/;
 
 interface Status {
-  data: { sources: { id: string; backfill: BackfillStatus | null }[] };
+  data: { sources: { id: string; state: string; fail_count: number; last_error: string | null; backfill: BackfillStatus | null }[] };
 }
 
 const pg = await requireServices({ postgres: true });
@@ -115,6 +115,90 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       expect(feed.items).toHaveLength(10);
       expect(feed.items[0]?.title).toContain(DAYS[0]);
       expect(feed.items[9]?.title).toContain(DAYS[9]);
+    });
+  });
+}
+
+for (const backend of ['sqlite', 'postgres'] as const) {
+  const skip = backend === 'postgres' ? pg.missing : undefined;
+  describe.skipIf(!!skip)(`60s backfill across restarts on ${backend}${backend === 'postgres' ? pg.label : ''}`, () => {
+    const upstream = new Upstream();
+    const clock = new TestClock(START);
+    let failing = true;
+    let svc: TestService | undefined;
+    const env: Record<string, string> = {};
+    let dropDb: (() => Promise<void>) | undefined;
+    const requestsFor = (date: string) => upstream.requests.filter((r) => r.path.endsWith(`/${date}.json`)).length;
+    const sixtyStatus = async () => ((await (await svc!.get('/v2/status')).json()) as Status).data.sources.find((s) => s.id === '60s');
+    const restart = async () => {
+      await svc?.close();
+      svc = await startService({ upstream, now: clock.now, sources: [sixty], env, backfillPauseMs: 0 });
+    };
+
+    beforeAll(async () => {
+      await upstream.start();
+      const answer = (req: UpstreamRequest) => {
+        const date = DATE_PATH.exec(req.path)?.[1] ?? '';
+        if (date === FAILING && failing) return { status: 502, body: 'Bad Gateway' };
+        return date < TODAY && date >= (DAYS[9] as string) ? { body: digest(date) } : { status: 404, body: 'Not Found' };
+      };
+      upstream.serve(HOST, DATE_PATH, answer);
+      upstream.serve(MIRROR, DATE_PATH, answer);
+      if (backend === 'postgres') {
+        const db = await createTestDatabase();
+        env.DATABASE_URL = db.url;
+        dropDb = db.drop;
+      } else env.DB_PATH = tempDbPath();
+      await restart();
+    });
+    afterAll(async () => {
+      await svc?.close();
+      await upstream.stop();
+      await dropDb?.();
+    });
+
+    it('a failed day is a gap of the backfill, not a failure of the source', async () => {
+      await svc!.backfill.runPass();
+      const s = await sixtyStatus();
+      expect(s?.backfill).toMatchObject({ stored: 9, missing: [FAILING] });
+      expect(s?.backfill?.gaps[0]).toMatchObject({ date: FAILING, attempts: 1 });
+      expect(s).toMatchObject({ fail_count: 0, last_error: null });
+      expect(s?.state).not.toMatch(/failing|down/);
+      expect((await svc!.store.listSnapshots('60s')).every((x) => x.failCount === 0)).toBe(true);
+    });
+
+    it('the gap survives a restart with its attempts, error and backoff, and is filled after it', async () => {
+      const gapBefore = (await sixtyStatus())?.backfill?.gaps[0];
+      await restart();
+      const gap = (await sixtyStatus())?.backfill?.gaps[0];
+      expect(gap).toMatchObject({ date: FAILING, attempts: 1 });
+      expect(gap?.error).toMatch(/502/);
+      expect(gap?.next_attempt_at).toBeGreaterThan(START);
+      expect(gap?.next_attempt_at).toBeLessThanOrEqual((gapBefore?.next_attempt_at ?? 0) + 3_600_000);
+      // A pass at start within the backoff does not ask again; after it, the day is filled.
+      const asked = requestsFor(FAILING);
+      await svc!.backfill.runPass();
+      expect(requestsFor(FAILING)).toBe(asked);
+      failing = false;
+      clock.advance(2 * 3600_000);
+      await svc!.backfill.runPass();
+      expect((await sixtyStatus())?.backfill).toMatchObject({ stored: 10, missing: [], gaps: [] });
+    });
+
+    it('with the upstream gone, a restarted service answers the feed with ten items and 60s with the newest day, STALE', async () => {
+      await upstream.stop();
+      await restart();
+      const r = await svc!.get('/v2/apis/60s');
+      expect(r.status).toBe(200);
+      expect(r.headers.get('x-cache')).toBe('STALE');
+      expect(((await r.json()) as { data: { date: string } }).data.date).toBe(DAYS[0]);
+      const text = await svc!.get('/v2/apis/60s?encoding=text');
+      expect(await text.text()).toContain(`${DAYS[0]} 要闻 1`);
+      const rss = await svc!.get('/v2/apis/60s/rss');
+      expect(rss.status).toBe(200);
+      const feed = await new Parser().parseString(await rss.text());
+      expect(feed.items).toHaveLength(10);
+      expect(feed.items.map((i) => i.title?.match(/\d{4}-\d{2}-\d{2}/)?.[0])).toEqual(DAYS);
     });
   });
 }

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backoffMs } from '../../src/kernel/engine.ts';
 import { SourceError } from '../../src/kernel/errors.ts';
 import { defineSource, type AnySource } from '../../src/kernel/source.ts';
-import { asArray, asRecord, asString, hotListRows, validateHotList } from '../../sources/_shared/hot-list.ts';
+import { asArray, asRecord, asString, hotListRows, migrateHotList, validateHotList } from '../../sources/_shared/hot-list.ts';
 import { TestClock } from '../support/clock.ts';
 import { startService, tempDbPath, type TestService } from '../support/service.ts';
 import { Upstream } from '../support/upstream.ts';
@@ -34,6 +34,7 @@ const testList = defineSource({
     return list.slice(0, p.limit).map((x, i) => ({ rank: i + 1, title: asString(asRecord(x)?.name) ?? '', link: `https://${HOST}/item/${i + 1}` }));
   },
   validate: (d) => validateHotList(d, 3),
+  migrate: migrateHotList({ renamed: { name: 'title' } }),
   view: { rows: hotListRows },
   example: '/v2/apis/test-list',
 }) as AnySource;
@@ -219,20 +220,36 @@ describe('engine through the server', () => {
     expect(((await r.json()) as { data: unknown[] }).data).toHaveLength(5);
   });
 
-  it('never serves stored data that the source now rejects (a shape written by an older version)', async () => {
-    // A hot list as stored before lists became bare arrays.
-    const old = JSON.stringify({ list: [{ rank: 1, title: 'old', link: `https://${HOST}/item/1` }], total: 1, updated: '2026-11-21 10:00:00', updated_at: clock.t });
-    const write = { sourceId: 'test-list', params: '{}', payload: old, payloadHash: 'old-shape', itemCount: 1, fetchedAt: clock.t, historyParamsKey: '', guids: [] };
+  it('upgrades stored data of an older shape: with the upstream down it is served STALE in the current shape', async () => {
+    // A hot list as stored before lists became bare arrays, with a field renamed since.
+    const oldItems = [1, 2, 3].map((n) => ({ rank: n, name: `old-${n}`, link: `https://${HOST}/item/${n}` }));
+    const old = JSON.stringify({ list: oldItems, total: 3, updated: '2026-11-21 10:00:00', updated_at: clock.t });
+    const write = { sourceId: 'test-list', params: '{}', payload: old, payloadHash: 'old-shape', itemCount: 3, fetchedAt: clock.t - 600_000, historyParamsKey: '', guids: [] };
+    await svc.store.commitSuccess({ ...write, paramsKey: 'kind=other&limit=3', expiresAt: clock.t - 300_000 });
+    upstream.serve(HOST, '/other', { status: 500, body: 'down' });
+    const r = await svc.get('/v2/apis/test-list/other?limit=3');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-cache')).toBe('STALE');
+    expect(r.headers.get('x-total-count')).toBe('3');
+    const body = (await r.json()) as { data: { rank: number; title: string; link: string }[] };
+    expect(body.data).toEqual(oldItems.map((i) => ({ rank: i.rank, title: i.name, link: i.link })));
+    const text = await (await svc.get('/v2/apis/test-list/other?limit=3&encoding=text')).text();
+    expect(text).toContain('old-2');
+    // The row keeps what was stored until a fetch succeeds: nothing is lost or rewritten by reading.
+    expect((await svc.store.getSnapshot('test-list', 'kind=other&limit=3'))?.payload).toBe(old);
+  });
+
+  it('never serves stored data the source cannot read at all: the key counts as cold', async () => {
+    const junk = JSON.stringify({ something: 'else' });
+    const write = { sourceId: 'test-list', params: '{}', payload: junk, payloadHash: 'junk', itemCount: 1, fetchedAt: clock.t, historyParamsKey: '', guids: [] };
     await svc.store.commitSuccess({ ...write, paramsKey: 'kind=other&limit=4', expiresAt: clock.t + 300_000 });
     upstream.serve(HOST, '/other', { body: items(4, 'new') });
     const r = await svc.get('/v2/apis/test-list/other?limit=4');
     expect(r.headers.get('x-cache')).toBe('MISS');
     expect(((await r.json()) as { data: { title: string }[] }).data.map((i) => i.title)).toEqual(['new-1', 'new-2', 'new-3', 'new-4']);
-    // With the upstream down, the old shape is not served either: the key is cold.
-    await svc.store.commitSuccess({ ...write, paramsKey: 'kind=other&limit=3', expiresAt: clock.t + 300_000 });
+    await svc.store.commitSuccess({ ...write, paramsKey: 'kind=other&limit=5', expiresAt: clock.t + 300_000 });
     upstream.serve(HOST, '/other', { status: 500, body: 'down' });
-    const down = await svc.get('/v2/apis/test-list/other?limit=3&encoding=text');
-    expect(down.status).toBe(503);
+    expect((await svc.get('/v2/apis/test-list/other?limit=5&encoding=text')).status).toBe(503);
   });
 
   it('finishes in-flight requests on shutdown', async () => {

@@ -3,10 +3,13 @@
  * reachable). Write rules (the last good payload is never overwritten by a failure), history by
  * key and by change, first-seen times, runs, pruning, and concurrent writers.
  */
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHash, type ArchiveWrite } from '../../src/kernel/archive.ts';
 import { migrate, openDatabase } from '../../src/kernel/db.ts';
 import { openPgPool, PgStore, pgMigrate, pgStoreMigrations, type Pool } from '../../src/kernel/pg-store.ts';
+import { pgArchiveMigrations } from '../../src/kernel/pg-archive.ts';
+import { archiveMigrations } from '../../src/kernel/sqlite-archive.ts';
 import { SqliteStore, storeMigrations } from '../../src/kernel/sqlite-store.ts';
 import type { Store, SuccessWrite } from '../../src/kernel/store.ts';
 import { createTestDatabase, requireServices } from '../multi/services.ts';
@@ -38,6 +41,39 @@ function snap(sourceId: string, items: string[], at: number, paramsKey = ''): Ar
   return { sourceId, paramsKey, fetchedAt: at, contentHash: contentHash(data), payload: JSON.stringify(data) };
 }
 const MIN = 60_000;
+
+/**
+ * A hot list of 50 items as it changes from fetch to fetch: every heat value drifts, neighbours
+ * swap now and then, a new entry replaces the last one every sixth fetch.
+ */
+function driftingList(fetches: number): unknown[][] {
+  let seed = 7;
+  const rand = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+  const words = '城市交通天气节日演出球赛新品发布会议旅行美食科技教育医疗健康电影音乐游戏';
+  const text = (n: number) => Array.from({ length: n }, () => words[Math.floor(rand() * words.length)]).join('');
+  let list = Array.from({ length: 50 }, (_, i) => ({
+    rank: i + 1,
+    title: text(12),
+    link: `https://example.test/t/${Math.floor(rand() * 1e9)}`,
+    hot_value: 5_000_000 - i * 70_000,
+    hot_value_desc: '',
+    desc: text(40),
+    cover: `https://img.example.test/${Math.floor(rand() * 1e12).toString(36)}.jpg`,
+    label: i % 7 ? null : '热',
+  }));
+  const out: unknown[][] = [];
+  for (let n = 0; n < fetches; n++) {
+    list = list.map((x) => ({ ...x, hot_value: Math.round(x.hot_value * (0.99 + rand() * 0.02)) }));
+    if (rand() < 0.3) {
+      const i = Math.floor(rand() * 49);
+      [list[i], list[i + 1]] = [list[i + 1]!, list[i]!];
+    }
+    if (n % 6 === 5) list[49] = { ...list[49]!, title: text(12), link: `https://example.test/n/${n}`, desc: text(40) };
+    list = list.map((x, i) => ({ ...x, rank: i + 1, hot_value_desc: `${(x.hot_value / 10_000).toFixed(1)}万` }));
+    out.push(list);
+  }
+  return out;
+}
 
 function storeContract(name: string, open: () => Promise<{ store: Store; close(): Promise<void> }>, skip: string | undefined): void {
   describe.skipIf(!!skip)(`Store contract: ${name}${skip ? ` (skipped: ${skip})` : ''}`, () => {
@@ -296,6 +332,42 @@ function storeContract(name: string, open: () => Promise<{ store: Store; close()
         expect(await store.archive.bounds(s, '')).toMatchObject({ first: now - DAY, count: 1 });
       });
 
+      it('stores a changing list as deltas against the previous payload, every snapshot read back byte for byte', async () => {
+        const s = sid('delta');
+        const lists = driftingList(80); // more than two chains of deltas (MAX_CHAIN) with their keyframes
+        const before = await store.archive.stats();
+        const payloads = lists.map((l) => JSON.stringify(l));
+        for (const [i, l] of lists.entries()) await store.archive.record({ sourceId: s, paramsKey: '', fetchedAt: T0 + i * 5 * MIN, contentHash: contentHash(l), payload: payloads[i]! });
+        for (const [i, p] of payloads.entries()) expect((await store.archive.at(s, '', T0 + i * 5 * MIN + 1))?.payload).toBe(p);
+        expect((await store.archive.list(s, '', { from: 0, to: T0 + DAY, limit: 100 })).map((x) => x.payload)).toEqual(payloads);
+        const after = await store.archive.stats();
+        expect(after.payloads - before.payloads).toBe(80);
+        expect(after.rawBytes - before.rawBytes).toBe(payloads.reduce((n, p) => n + Buffer.byteLength(p), 0));
+        // Whole, each payload would take about its first one's compressed size; as deltas far less.
+        const whole = (await store.archive.at(s, '', T0))!.payload;
+        const keyframeBytes = (await import('../../src/kernel/archive-payloads.ts')).packPayload(whole).length;
+        expect(after.storedBytes - before.storedBytes).toBeLessThan(0.5 * 80 * keyframeBytes);
+      });
+
+      it('retention keeps the payloads that kept ones are stored against, and drops the rest', async () => {
+        const s = sid('delta-ret');
+        const lists = driftingList(40);
+        const now = T0 + 60 * DAY;
+        // One snapshot a day for 40 days, the last 20 of them within the 30-day retention... and 10 before it.
+        const at = (i: number) => now - (40 - i) * DAY;
+        for (const [i, l] of lists.entries()) await store.archive.record({ sourceId: s, paramsKey: '', fetchedAt: at(i), contentHash: contentHash(l), payload: JSON.stringify(l) });
+        const before = await store.archive.stats();
+        const pruned = await store.archive.prune({ now, retentionDays: 30 });
+        expect(await store.archive.bounds(s, '')).toMatchObject({ first: at(10), count: 30 });
+        for (let i = 10; i < 40; i++) expect((await store.archive.at(s, '', at(i)))?.payload).toBe(JSON.stringify(lists[i]));
+        // The chain before the first kept snapshot's keyframe is gone; its own chain stays.
+        expect(pruned.payloads).toBeGreaterThan(0);
+        expect(before.payloads - (await store.archive.stats()).payloads).toBe(pruned.payloads);
+        // Writing on after a prune still works (the writer's base may be gone from memory).
+        await store.archive.record({ sourceId: s, paramsKey: '', fetchedAt: now, contentHash: contentHash(lists[0]), payload: JSON.stringify(lists[0]) });
+        expect((await store.archive.at(s, '', now))?.payload).toBe(JSON.stringify(lists[0]));
+      });
+
       it('concurrent writers of one key and content make one snapshot', async () => {
         const s = sid('arace');
         const results = await Promise.all(Array.from({ length: 8 }, (_, i) => store.archive.record(snap(s, ['same'], T0 + i))));
@@ -389,6 +461,47 @@ async function expectLegacyMoved(store: Store): Promise<void> {
   expect(await store.listHistory('hot', '', 10)).toEqual([]);
   expect((await store.listHistory('60s', '', 10)).map((h) => h.historyKey)).toEqual(['2026-11-20']);
 }
+
+describe('existing archives of before payload deltas: read as they are, written on as deltas', () => {
+  const list = (n: number) => Array.from({ length: 30 }, (_, i) => ({ rank: i + 1, title: `条目 ${i + 1} 的标题文字`, link: `https://example.test/${i}`, hot_value: 1_000_000 + i * n }));
+  const old = JSON.stringify(list(1));
+  // What the release before stored: brotli of the whole JSON, no base.
+  const body = zlib.brotliCompressSync(Buffer.from(old));
+  const expectUpgraded = async (store: Store) => {
+    expect((await store.archive.at('legacy-list', '', T0))?.payload).toBe(old);
+    const next = list(2);
+    await store.archive.record({ sourceId: 'legacy-list', paramsKey: '', fetchedAt: T0 + MIN, contentHash: contentHash(next), payload: JSON.stringify(next) });
+    expect((await store.archive.at('legacy-list', '', T0 + MIN))?.payload).toBe(JSON.stringify(next));
+    expect((await store.archive.at('legacy-list', '', T0))?.payload).toBe(old);
+  };
+
+  it('SQLite', async () => {
+    const db = openDatabase(':memory:');
+    migrate(db, [...storeMigrations, archiveMigrations[0]!]);
+    db.prepare('INSERT INTO archive_payloads (content_hash, body, bytes) VALUES (?, ?, ?)').run(contentHash(list(1)), body, old.length);
+    db.prepare('INSERT INTO archive_snapshots (source_id, params_key, fetched_at, seen_until, content_hash) VALUES (?, ?, ?, ?, ?)').run('legacy-list', '', T0, T0, contentHash(list(1)));
+    const store = new SqliteStore(db);
+    await expectUpgraded(store);
+    expect((db.prepare('SELECT base_hash FROM archive_payloads WHERE content_hash = ?').get(contentHash(list(2))) as { base_hash: string }).base_hash).toBe(contentHash(list(1)));
+    await store.close();
+  });
+
+  it.skipIf(!!pgAvailable.missing)(`PostgreSQL${pgAvailable.label}`, async () => {
+    const tdb = await createTestDatabase();
+    const pool = openPgPool(tdb.url, { max: 4 });
+    try {
+      await pgMigrate(pool, [...pgStoreMigrations, pgArchiveMigrations[0]!]);
+      await pool.query('INSERT INTO archive_payloads (content_hash, body, bytes) VALUES ($1, $2, $3)', [contentHash(list(1)), body, old.length]);
+      await pool.query('INSERT INTO archive_snapshots (source_id, params_key, fetched_at, seen_until, content_hash) VALUES ($1, $2, $3, $3, $4)', ['legacy-list', '', T0, contentHash(list(1))]);
+      const store = await PgStore.open(pool);
+      await expectUpgraded(store);
+      expect((await pool.query('SELECT base_hash FROM archive_payloads WHERE content_hash = $1', [contentHash(list(2))])).rows[0]?.base_hash).toBe(contentHash(list(1)));
+    } finally {
+      await pool.end();
+      await tdb.drop();
+    }
+  });
+});
 
 describe('existing databases: per-change history rows move into the archive', () => {
   it('SQLite', async () => {
