@@ -126,27 +126,38 @@ export function parseKeyForm(f: KeyForm, levels: Levels, now: number): { key?: N
   const level = f.level.trim() || levels.defaultLevel;
   if (!levels.get(level)) problems.push(`Level: one of ${levels.names().join(', ')}.`);
   const credit = parseCredit(f, problems);
+  const access = parseAccess(f, problems, now, false);
+  if (!access) return { problems };
+  return { problems, key: { name, account: account || undefined, level, levelExplicit: f.level.trim() !== '', ...credit, ...access } };
+}
+
+/**
+ * Models, IP allowlist and expiry of a form (problems added to `problems`); undefined when any
+ * field of the form has a problem. `never` (edit form) or empty means no expiry.
+ */
+function parseAccess(f: Pick<KeyForm, 'models' | 'ips' | 'expires'>, problems: string[], now: number, editing: boolean): { models: string[]; ips: string[]; expiresAt: number | null } | undefined {
   const models = parseModels(f.models);
   if ('problem' in models) problems.push(`Models: ${models.problem}.`);
   const ips = parseIps(f.ips);
   if ('problem' in ips) problems.push(`IP allowlist: ${ips.problem}.`);
   let expiresAt: number | null = null;
   const exp = f.expires.trim();
-  if (exp) {
+  if (exp && !(editing && exp === 'never')) {
     try {
       const e = parseExpiry(exp, now);
       // The command warns and creates an already expired key; here the form says so instead.
-      if (e.past) problems.push('Expiry: the date must be in the future.');
+      if (e.past) problems.push(editing ? 'Expiry: the date must be in the future (empty = never).' : 'Expiry: the date must be in the future.');
       else expiresAt = e.at;
     } catch {
-      problems.push('Expiry: a date such as 2026-12-31 (valid through that day, UTC) or an ISO date-time such as 2026-12-31T18:00:00Z.');
+      problems.push(
+        editing
+          ? 'Expiry: a date such as 2026-12-31 (valid through that day, UTC), or empty for never.'
+          : 'Expiry: a date such as 2026-12-31 (valid through that day, UTC) or an ISO date-time such as 2026-12-31T18:00:00Z.',
+      );
     }
   }
-  if (problems.length || 'problem' in models || 'problem' in ips) return { problems };
-  return {
-    problems,
-    key: { name, account: account || undefined, level, levelExplicit: f.level.trim() !== '', ...credit, models: models.value, ips: ips.value, expiresAt },
-  };
+  if (problems.length || 'problem' in models || 'problem' in ips) return undefined;
+  return { models: models.value, ips: ips.value, expiresAt };
 }
 
 /** Quota, budget and budget period of a form (problems added to `problems`). */
@@ -171,23 +182,9 @@ export function parseEditForm(f: Omit<KeyForm, 'name' | 'account'>, levels: Leve
   const level = f.level.trim();
   if (!levels.get(level)) problems.push(`Level: one of ${levels.names().join(', ')}.`);
   const credit = parseCredit(f, problems);
-  const models = parseModels(f.models);
-  if ('problem' in models) problems.push(`Models: ${models.problem}.`);
-  const ips = parseIps(f.ips);
-  if ('problem' in ips) problems.push(`IP allowlist: ${ips.problem}.`);
-  let expiresAt: number | null = null;
-  const exp = f.expires.trim();
-  if (exp && exp !== 'never') {
-    try {
-      const e = parseExpiry(exp, now);
-      if (e.past) problems.push('Expiry: the date must be in the future (empty = never).');
-      else expiresAt = e.at;
-    } catch {
-      problems.push('Expiry: a date such as 2026-12-31 (valid through that day, UTC), or empty for never.');
-    }
-  }
-  if (problems.length || 'problem' in models || 'problem' in ips) return { problems };
-  return { problems, patch: { level, ...credit, models: models.value, ips: ips.value, expiresAt } };
+  const access = parseAccess(f, problems, now, true);
+  if (!access) return { problems };
+  return { problems, patch: { level, ...credit, ...access } };
 }
 
 // --- pages ----------------------------------------------------------------------------------------

@@ -134,3 +134,22 @@ export async function importLegacyHistory(
 
 /** Name of the data migration that runs `importLegacyHistory` once per database. */
 export const LEGACY_IMPORT = 'archive-002-import-legacy-history';
+
+/** A row of `archive_snapshots` as either backend returns it (PostgreSQL's BIGINT is converted here). */
+export interface ArchiveRow {
+  id: number;
+  source_id: string;
+  params_key: string;
+  fetched_at: number;
+  seen_until: number;
+  content_hash: string;
+}
+
+export const toSnapshot = (r: ArchiveRow, payload: string): ArchivedSnapshot => ({
+  sourceId: r.source_id,
+  paramsKey: r.params_key,
+  fetchedAt: Number(r.fetched_at),
+  seenUntil: Number(r.seen_until),
+  contentHash: r.content_hash,
+  payload,
+});

@@ -1,6 +1,6 @@
 /** The snapshot archive on PostgreSQL: the same tables and results as sqlite-archive.ts. */
 import type { Archive, ArchiveBounds, ArchivedSnapshot, ArchiveStats, ArchiveWrite } from './archive.ts';
-import { DAY_MS } from './archive.ts';
+import { DAY_MS, toSnapshot, type ArchiveRow as Row } from './archive.ts';
 import { CHAIN_SQL, decodeChain, encodePayload, MAX_CHAIN, UNNEEDED_PAYLOADS_SQL, type ChainLink, type PayloadBase } from './archive-payloads.ts';
 import type { Migration } from './db.ts';
 import { advisoryKey, inTransaction, type Pool } from './pg-store.ts';
@@ -40,23 +40,6 @@ export const pgArchiveMigrations: readonly Migration[] = [
   },
 ];
 
-interface Row {
-  id: number;
-  source_id: string;
-  params_key: string;
-  fetched_at: number;
-  seen_until: number;
-  content_hash: string;
-}
-
-const toSnapshot = (r: Row, payload: string): ArchivedSnapshot => ({
-  sourceId: r.source_id,
-  paramsKey: r.params_key,
-  fetchedAt: Number(r.fetched_at),
-  seenUntil: Number(r.seen_until),
-  contentHash: r.content_hash,
-  payload,
-});
 
 /** Payloads a writer may store the next one of its key against, by key (what it wrote last). */
 const BASES_KEPT = 1000;

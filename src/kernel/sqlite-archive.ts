@@ -1,6 +1,6 @@
 /** The snapshot archive on SQLite (see archive.ts for the model). */
 import type { Archive, ArchiveBounds, ArchivedSnapshot, ArchiveStats, ArchiveWrite } from './archive.ts';
-import { DAY_MS } from './archive.ts';
+import { DAY_MS, toSnapshot, type ArchiveRow as Row } from './archive.ts';
 import { CHAIN_SQL, decodeChain, encodePayload, MAX_CHAIN, UNNEEDED_PAYLOADS_SQL, type ChainLink, type PayloadBase } from './archive-payloads.ts';
 import type { Db, Migration } from './db.ts';
 
@@ -38,23 +38,6 @@ export const archiveMigrations: readonly Migration[] = [
   },
 ];
 
-interface Row {
-  id: number;
-  source_id: string;
-  params_key: string;
-  fetched_at: number;
-  seen_until: number;
-  content_hash: string;
-}
-
-const toSnapshot = (r: Row, payload: string): ArchivedSnapshot => ({
-  sourceId: r.source_id,
-  paramsKey: r.params_key,
-  fetchedAt: r.fetched_at,
-  seenUntil: r.seen_until,
-  contentHash: r.content_hash,
-  payload,
-});
 
 /** Payloads a writer may store the next one of its key against, by key (what it wrote last). */
 const BASES_KEPT = 1000;
