@@ -199,6 +199,8 @@ export function recordIfSameDigest(row: KeyRow | undefined, digest: string): Key
 export class SqliteKeyStore implements KeyStore {
   private readonly byHash;
   private readonly byId;
+  /** Hold credit for one request (a write transaction, its statements prepared once). */
+  private readonly reserveNow: (keyId: string, reservationId: string, micros: number, now: number) => ReserveResult;
 
   constructor(
     private readonly db: Db,
@@ -207,6 +209,24 @@ export class SqliteKeyStore implements KeyStore {
   ) {
     this.byHash = db.prepare(`${SELECT_KEYS} WHERE k.key_hash = ?`);
     this.byId = db.prepare(`${SELECT_KEYS} WHERE k.id = ?`);
+    const purge = db.prepare('DELETE FROM gateway_reservations WHERE expires_at <= ?');
+    const heldBy = db.prepare('SELECT COALESCE(SUM(micros), 0) AS held FROM gateway_reservations WHERE key_id = ? AND expires_at > ?');
+    const hold = db.prepare('INSERT INTO gateway_reservations (id, key_id, micros, expires_at) VALUES (?, ?, ?, ?)');
+    let purgedAt = 0;
+    const tx = db.transaction((keyId: string, reservationId: string, micros: number, now: number): ReserveResult => {
+      const row = this.byId.get(keyId) as KeyRow | undefined;
+      if (!row) return { ok: true };
+      // Expired holds count for nothing (the SUM skips them); their rows go once a minute.
+      if (now - purgedAt >= 60_000) {
+        purge.run(now);
+        purgedAt = now;
+      }
+      const held = (heldBy.get(keyId, now) as { held: number }).held;
+      const decision = reservationDecision(creditColumns(row), held, micros, now);
+      if (decision.ok) hold.run(reservationId, keyId, micros, now + RESERVATION_TTL_MS);
+      return decision;
+    });
+    this.reserveNow = (keyId, reservationId, micros, now) => tx.immediate(keyId, reservationId, micros, now);
   }
 
   async create(input: NewKey): Promise<{ key: string; record: KeyRecord }> {
@@ -267,15 +287,6 @@ export class SqliteKeyStore implements KeyStore {
   }
 
   async reserve(keyId: string, reservationId: string, micros: number): Promise<ReserveResult> {
-    const now = this.now();
-    return this.db.transaction((): ReserveResult => {
-      const row = this.byId.get(keyId) as KeyRow | undefined;
-      if (!row) return { ok: true };
-      this.db.prepare('DELETE FROM gateway_reservations WHERE expires_at <= ?').run(now);
-      const held = (this.db.prepare('SELECT COALESCE(SUM(micros), 0) AS held FROM gateway_reservations WHERE key_id = ?').get(keyId) as { held: number }).held;
-      const decision = reservationDecision(creditColumns(row), held, micros, now);
-      if (decision.ok) this.db.prepare('INSERT INTO gateway_reservations (id, key_id, micros, expires_at) VALUES (?, ?, ?, ?)').run(reservationId, keyId, micros, now + RESERVATION_TTL_MS);
-      return decision;
-    }).immediate();
+    return this.reserveNow(keyId, reservationId, micros, this.now());
   }
 }
