@@ -18,7 +18,8 @@
  *
  * Environment: GATEWAY_BENCH_DURATION (s per load round, default 5), GATEWAY_BENCH_ROUNDS
  * (default 3), GATEWAY_BENCH_STREAMS (default "100,1000"), GATEWAY_BENCH_ONLY (comma list of
- * sections: latency,cpu,first,streams,pair), GATEWAY_BENCH_PROFILE (a directory: the gateway
+ * sections: latency,cpu,first,streams,pair), GATEWAY_BENCH_KEY (unlimited or credit: only that key in the
+ * CPU section), GATEWAY_BENCH_PROFILE (a directory: the gateway
  * runs with `node --cpu-prof` and writes its profile there on exit).
  */
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -328,7 +329,7 @@ async function main(): Promise<void> {
 
   // 2. Server CPU per forwarded request at 50 connections, alternating rounds.
   if (runs('cpu')) {
-    const targets = [ceiling, gateway, gatewayCredit];
+    const targets = [ceiling, ...(process.env.GATEWAY_BENCH_KEY === 'credit' ? [] : [gateway]), ...(process.env.GATEWAY_BENCH_KEY === 'unlimited' ? [] : [gatewayCredit])];
     const rows = new Map<Target, { cpuUs: number[]; rps: number[]; p99: number[]; errors: number }>(targets.map((t) => [t, { cpuUs: [], rps: [], p99: [], errors: 0 }]));
     for (const t of targets) await load(`${t.url}/v1/chat/completions`, t.headers, 50, 2);
     for (let round = 0; round < ROUNDS; round++)
@@ -350,7 +351,7 @@ async function main(): Promise<void> {
       console.log(`| ${t.name} | ${fmt(median(r.cpuUs), 0)} | ${r.cpuUs.map((x) => fmt(x, 0)).join(', ')} | ${Math.round(median(r.rps))} | ${fmt(median(r.p99), 1)} | ${r.errors} |`);
     }
     const ratio = (t: Target) => rows.get(t)!.cpuUs.map((x, i) => x / rows.get(ceiling)!.cpuUs[i]!);
-    console.log(`\nCPU per request ÷ bare proxy, per round: without limit ${ratio(gateway).map((x) => `×${fmt(x)}`).join(', ')}; with a quota ${ratio(gatewayCredit).map((x) => `×${fmt(x)}`).join(', ')}.`);
+    if (targets.length === 3) console.log(`\nCPU per request ÷ bare proxy, per round: without limit ${ratio(gateway).map((x) => `×${fmt(x)}`).join(', ')}; with a quota ${ratio(gatewayCredit).map((x) => `×${fmt(x)}`).join(', ')}.`);
   }
 
   const agent = new Agent({ connections: 4096, pipelining: 1 });

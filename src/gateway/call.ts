@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Logger } from '../kernel/log.ts';
-import type { AppContext } from '../http/middleware.ts';
+import { setHeaders, type AppContext } from '../http/middleware.ts';
 import { isObject, tryParseJson } from './body.ts';
 import { NO_UNITS } from './billing.ts';
 import { creditLimited } from './credit.ts';
@@ -149,7 +149,10 @@ export class GatewayCall {
   endReason: EndReason = 'completed';
   errorCode: string | null = null;
   ttfbMs: number | null = null;
-  windows: WindowState[] = [];
+  /** The RPM and RPD windows the request was counted in; `undefined` until it passed them. */
+  windows: WindowState[] | undefined;
+  /** Whether the TPM window's headers are settled (by the reservation, or read for an answer that reserved nothing). */
+  private tokenHeadersDone = false;
 
   constructor(
     readonly ctx: AppContext,
@@ -207,17 +210,30 @@ export class GatewayCall {
     this.promptEstimate = promptEstimate;
     this.estimable = true;
     const amount = promptEstimate + extra;
-    const others = this.windows.filter((w) => w.kind !== 'tpm');
-    const st = await this.deps.limits.reserveTokens(this.key.accountId, this.level, amount, others);
+    // A refusal carries its own TPM headers.
+    this.tokenHeadersDone = true;
+    const st = await this.deps.limits.reserveTokens(this.key.accountId, this.level, amount, this.windows ?? []);
     if (st) {
       this.reservedTokens = amount;
-      this.windows = [...others, st];
-      this.setLimitHeaders();
+      setHeaders(this.ctx, rateLimitHeaders([st]));
     }
   }
 
-  setLimitHeaders(): void {
-    for (const [k, v] of Object.entries(rateLimitHeaders(this.windows))) this.ctx.set(k, v);
+  /** The request passed its RPM and RPD windows: their headers. */
+  admitted(windows: WindowState[]): void {
+    this.windows = windows;
+    setHeaders(this.ctx, rateLimitHeaders(windows));
+  }
+
+  /**
+   * Before an answer leaves: the TPM window's headers, read now when the request reserved no
+   * tokens (so a request that does reserve reads the window once, when it reserves).
+   */
+  async tokenHeaders(): Promise<void> {
+    if (this.tokenHeadersDone || !this.windows || this.ctx.headerSent) return;
+    this.tokenHeadersDone = true;
+    const st = await this.deps.limits.tokenState(this.key.accountId, this.level);
+    if (st) setHeaders(this.ctx, rateLimitHeaders([st]));
   }
 
   /** The incoming query string without our own `key` parameter (it is never forwarded). */
@@ -336,6 +352,7 @@ export class GatewayCall {
     this.stream = true;
     this.copyContentHeaders(up);
     this.ctx.status = up.status;
+    await this.tokenHeaders();
     this.ctx.respond = false;
     const headers: Record<string, string> = { 'content-type': ct, 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
     let tail = '';

@@ -8,7 +8,7 @@ import type Koa from 'koa';
 import type { Config } from '../config.ts';
 import type { CreateLimiter } from '../kernel/limiter.ts';
 import type { Logger } from '../kernel/log.ts';
-import { clientIp, type AppContext, type AppState } from '../http/middleware.ts';
+import { clientIp, setHeaders, type AppContext, type AppState } from '../http/middleware.ts';
 import { extractKey, unknownKey } from './auth.ts';
 import { GatewayCall, type GatewayDeps } from './call.ts';
 import { errorBody, GatewayError, insufficientQuota, internalError, invalidApiKey, ipNotAllowed, storeUnavailable, unknownUrl, upstreamNotConfigured, type GatewayFamily } from './errors.ts';
@@ -52,6 +52,8 @@ const EXPOSED_HEADERS = [
   'x-ratelimit-remaining-tokens',
   'x-ratelimit-reset-tokens',
 ].join(', ');
+
+const CORS_HEADERS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': EXPOSED_HEADERS };
 
 export interface GatewayOptions {
   config: Config;
@@ -106,8 +108,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
   const middleware: Koa.Middleware<AppState> = async (ctx, next) => {
     const family = familyOf(ctx.path);
     if (!family) return next();
-    ctx.set('Access-Control-Allow-Origin', '*');
-    ctx.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    setHeaders(ctx, CORS_HEADERS);
     if (ctx.method === 'OPTIONS') {
       ctx.set('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
       ctx.set('Access-Control-Allow-Headers', ctx.get('Access-Control-Request-Headers') || 'authorization, content-type, x-goog-api-key');
@@ -187,13 +188,13 @@ async function handle(ctx: AppContext, family: GatewayFamily, unversioned: boole
       const left = creditLeft(key, Date.now());
       if (left.micros !== null && left.micros <= 0) throw insufficientQuota(key, left);
     }
-    const [windows, tokens] = await Promise.all([deps.limits.admitRequest(key.accountId, level), deps.limits.tokenState(key.accountId, level)]);
-    call.windows = tokens ? [...windows, tokens] : windows;
-    call.setLimitHeaders();
+    call.admitted(await deps.limits.admitRequest(key.accountId, level));
     await match.route.handle(call, match.params);
+    await call.tokenHeaders();
   } catch (err) {
     call?.noteFailure(err);
     if (err instanceof ClientGone || call?.clientGone || ctx.respond === false || ctx.headerSent) return;
+    await call?.tokenHeaders().catch(() => undefined);
     const gerr = err instanceof GatewayError ? err : internalError();
     if (!(err instanceof GatewayError)) deps.log.error({ err: { message: (err as Error).message, stack: (err as Error).stack }, route: call?.route }, 'gateway request failed');
     ctx.status = gerr.status;
