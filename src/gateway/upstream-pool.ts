@@ -166,6 +166,8 @@ export class UpstreamPool {
 
   /** The order to try for one request. */
   private order(model: string | null): Member[] {
+    // The common case: one upstream for every model, up.
+    if (this.members.length === 1 && this.members[0]!.spec.models.length === 0 && !this.members[0]!.down) return this.members;
     const candidates = this.members.filter((m) => m.serves(model));
     if (candidates.length === 0)
       throw new GatewayError(404, `No upstream serves the model "${model}". GET /v1/models lists the models this key may use.`, { type: 'invalid_request_error', code: 'model_not_found', param: 'model' });

@@ -211,15 +211,21 @@ interface PendingSettlement {
   fail: (err: Error) => void;
 }
 
+/** How long a settlement may wait for others to share its commit, and how many may wait. */
+const SETTLE_BATCH_MS = 10;
+const SETTLE_BATCH_ROWS = 256;
+
 /**
- * Settlements are written in one transaction per turn of the event loop: the rows of the
- * requests that ended in the same turn share a commit, and none is written before the answers
- * of that turn have gone out. `record` resolves once its row is committed.
+ * Settlements are written in batches: the rows of the requests that ended within 10 ms share one
+ * transaction (one commit instead of one per request), and none is written before the answer it
+ * settles has gone out. `record` resolves once its row is committed. A held credit reservation
+ * stays counted until its settlement is written, so a key's credit is never overstated meanwhile.
  */
 export class SqliteUsageLog implements UsageLog {
   private readonly settleOne: (r: UsageRow, at: number) => void;
   private readonly settleAll: (batch: readonly PendingSettlement[]) => void;
   private pending: PendingSettlement[] = [];
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Db,
@@ -246,11 +252,13 @@ export class SqliteUsageLog implements UsageLog {
   record(r: UsageRow): Promise<void> {
     return new Promise((done, fail) => {
       this.pending.push({ row: r, at: this.now(), done, fail });
-      if (this.pending.length === 1) setImmediate(() => this.flush());
+      if (this.pending.length === 1) this.timer = setTimeout(() => this.flush(), SETTLE_BATCH_MS);
+      else if (this.pending.length >= SETTLE_BATCH_ROWS) this.flush();
     });
   }
 
   private flush(): void {
+    clearTimeout(this.timer);
     const batch = this.pending;
     this.pending = [];
     try {
