@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Logger } from '../kernel/log.ts';
 import { setHeaders, type AppContext } from '../http/middleware.ts';
-import { isObject, tryParseJson } from './body.ts';
+import { isObject, readWhole, tryParseJson } from './body.ts';
 import { NO_UNITS } from './billing.ts';
 import { creditLimited } from './credit.ts';
 import { errorBody, GatewayError, creditRefused, modelNotAllowed, upstreamAuthFailed, upstreamBadGateway, upstreamInvalidResponse, upstreamNotConfigured, type GatewayFamily } from './errors.ts';
@@ -76,20 +76,14 @@ export interface JsonRelayOptions {
   inspect?: (body: unknown) => void | Promise<void>;
 }
 
+/** An upstream body, at most `limit` bytes (`truncated` beyond: the rest is dropped unread). */
 async function readCapped(body: Readable, limit: number): Promise<{ buf: Buffer; truncated: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const piece of body) {
-    const chunk = piece as Buffer;
-    if (size + chunk.length > limit) {
-      chunks.push(chunk.subarray(0, limit - size));
-      body.destroy();
-      return { buf: Buffer.concat(chunks), truncated: true };
-    }
-    size += chunk.length;
-    chunks.push(chunk);
-  }
-  return { buf: Buffer.concat(chunks, size), truncated: false };
+  let truncated = false;
+  const buf = await readWhole(body, limit, () => {
+    truncated = true;
+    body.on('error', () => undefined);
+  });
+  return { buf, truncated };
 }
 
 /** The last usage counts mentioned in a JSON-array stream (Gemini without `alt=sse`). */
@@ -238,6 +232,7 @@ export class GatewayCall {
 
   /** The incoming query string without our own `key` parameter (it is never forwarded). */
   upstreamPath(): string {
+    if (!this.ctx.querystring) return this.ctx.path;
     const params = new URLSearchParams(this.ctx.querystring);
     params.delete('key');
     const q = params.toString();

@@ -101,7 +101,11 @@ export function createGateway(opts: GatewayOptions): Gateway {
   const accounting = new Set<Promise<void>>();
   const settle = (call: GatewayCall): void => {
     if (closed) return;
-    const done: Promise<void> = account(call, deps).finally(() => accounting.delete(done));
+    const ended = { status: call.clientGone && !call.ctx.res.headersSent ? 499 : call.ctx.status, durationMs: performance.now() - call.started };
+    // Written after the answer has gone out (Koa writes it once this middleware returns).
+    const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => account(call, deps, ended))
+      .finally(() => accounting.delete(done));
     accounting.add(done);
   };
 
@@ -134,6 +138,8 @@ export function createGateway(opts: GatewayOptions): Gateway {
   };
 }
 
+const NO_QUERY = new URLSearchParams();
+
 /** This server's address as the connection reached it; never from a header (Host, Origin) the caller sent. */
 function serverBase(ctx: AppContext): string {
   const { localAddress, localPort } = ctx.req.socket;
@@ -142,7 +148,7 @@ function serverBase(ctx: AppContext): string {
 }
 
 async function authenticate(ctx: AppContext, family: GatewayFamily, deps: GatewayDeps): Promise<KeyRecord> {
-  const presented = extractKey(ctx.req.headers, new URLSearchParams(ctx.querystring), family, ctx.req.rawHeaders);
+  const presented = extractKey(ctx.req.headers, ctx.querystring ? new URLSearchParams(ctx.querystring) : NO_QUERY, family, ctx.req.rawHeaders);
   let key: KeyRecord | undefined;
   try {
     key = KEY_PATTERN.test(presented) ? await deps.keys.findByKey(presented) : undefined;
@@ -209,7 +215,7 @@ async function handle(ctx: AppContext, family: GatewayFamily, unversioned: boole
 }
 
 /** Settle one request: tokens charged to the key, the TPM window corrected, the usage row written. */
-async function account(call: GatewayCall, deps: GatewayDeps): Promise<void> {
+async function account(call: GatewayCall, deps: GatewayDeps, ended: { status: number; durationMs: number }): Promise<void> {
   try {
     const delivered = call.outputChars > 0;
     // Units are billed once the upstream accepted the request (it bills us then), unless it failed.
@@ -244,7 +250,7 @@ async function account(call: GatewayCall, deps: GatewayDeps): Promise<void> {
       method: ctx.method,
       model: call.model,
       stream: call.stream,
-      status: call.clientGone && !ctx.res.headersSent ? 499 : ctx.status,
+      status: ended.status,
       upstreamStatus: call.upstreamStatus,
       errorCode: call.errorCode,
       promptTokens: prompt,
@@ -255,7 +261,7 @@ async function account(call: GatewayCall, deps: GatewayDeps): Promise<void> {
       usageSource: source,
       endReason: call.endReason,
       ttfbMs: call.ttfbMs,
-      durationMs: performance.now() - call.started,
+      durationMs: ended.durationMs,
       reservationId: call.reservationId,
     };
     await Promise.all([deps.limits.correctTokens(call.key.accountId, call.level, charged - call.reservedTokens), deps.usage.record(row)]);
