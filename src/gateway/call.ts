@@ -52,6 +52,8 @@ export interface SendOptions {
   path?: string;
   /** Cancels only this upstream request (the call's own signal also does). */
   signal?: AbortSignal;
+  /** Send to this upstream only (its URL), e.g. the one that created a music task. */
+  upstream?: string | undefined;
 }
 
 /** What a route expects a request to consume, reserved before it is forwarded. */
@@ -125,6 +127,8 @@ export class GatewayCall {
   model: string | null = null;
   stream = false;
   upstreamStatus: number | null = null;
+  /** The URL of the upstream that answered. */
+  upstreamUrl: string | undefined;
   usage: TokenUsage | undefined;
   /** Characters of generated text delivered (estimates the bill of a cut stream). */
   outputChars = 0;
@@ -256,8 +260,9 @@ export class GatewayCall {
     const ua = this.ctx.get('user-agent');
     if (ua) headers['user-agent'] = ua;
     const signal = o.signal ? AbortSignal.any([this.abort.signal, o.signal]) : this.abort.signal;
-    const up = await pool.send({ family: this.family, model: this.model, method: o.method ?? this.ctx.method, path: o.path ?? this.upstreamPath(), headers, body: o.body, signal });
+    const up = await pool.send({ family: this.family, model: this.model, method: o.method ?? this.ctx.method, path: o.path ?? this.upstreamPath(), headers, body: o.body, signal, pinned: o.upstream });
     this.upstreamStatus = up.status;
+    this.upstreamUrl = up.upstream;
     this.ttfbMs = Math.round(performance.now() - this.started);
     return up;
   }

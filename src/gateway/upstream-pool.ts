@@ -53,6 +53,11 @@ export interface PoolRequest {
   headers: Record<string, string>;
   body?: Buffer | Readable | undefined;
   signal: AbortSignal;
+  /**
+   * Only this upstream (its URL), whatever its state: a music task lives on the upstream that
+   * created it. Ignored when no configured upstream has this URL any more.
+   */
+  pinned?: string | undefined;
 }
 
 export interface PoolOptions {
@@ -184,7 +189,8 @@ export class UpstreamPool {
   }
 
   async send(req: PoolRequest): Promise<UpstreamResponse> {
-    const order = this.order(req.model);
+    const pinned = req.pinned === undefined ? undefined : this.members.find((m) => m.spec.url === req.pinned);
+    const order = pinned ? [pinned] : this.order(req.model);
     const body = new ReplayableBody(req.body);
     let lastError: unknown;
     for (let i = 0; i < order.length; i++) {
@@ -218,9 +224,11 @@ export class UpstreamPool {
           this.opts.onFailover?.(m.spec.name, kind);
           continue;
         }
+        up.upstream = m.spec.url;
         return up;
       }
       this.succeed(m, ms);
+      up.upstream = m.spec.url;
       return up;
     }
     throw lastError;

@@ -14,6 +14,8 @@ export interface UpstreamResponse {
   status: number;
   headers: UpstreamHeaders;
   body: Readable;
+  /** The URL of the upstream that answered (set by the pool). */
+  upstream?: string;
 }
 
 export interface UpstreamRequest {
