@@ -6,6 +6,7 @@
 import type { Db } from '../kernel/db.ts';
 import { isObject, nonNegativeInt } from './body.ts';
 import { periodStart } from './credit.ts';
+import { noteKeyWrite } from './keys.ts';
 
 export interface TokenUsage {
   prompt: number;
@@ -263,12 +264,14 @@ export class SqliteUsageLog implements UsageLog {
     this.pending = [];
     try {
       this.settleAll(batch);
+      noteKeyWrite(this.db);
       for (const p of batch) p.done();
     } catch {
       // One bad settlement must not lose the others: each on its own.
       for (const p of batch) {
         try {
           this.db.transaction(this.settleOne)(p.row, p.at);
+          noteKeyWrite(this.db);
           p.done();
         } catch (err) {
           p.fail(err instanceof Error ? err : new Error(String(err)));
