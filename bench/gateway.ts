@@ -381,11 +381,13 @@ async function main(): Promise<void> {
       // the larger runs space their events as 1,000 slow readers of a fast model would see them.
       const plan: StreamPlan = count <= 100 ? { chunks: 200, gapMs: 20, firstMs: 0 } : { chunks: 60, gapMs: 100, firstMs: 0 };
       console.log(`\n### Gateway: ${count.toLocaleString('en-US')} concurrent streams (${plan.chunks} events each, ${plan.gapMs} ms apart)\n`);
-      console.log('| path | events delivered | mean gap ms | p99 gap ms | max gap ms | p50 / p99 first event ms | errors | proxy RSS before → peak MiB | per stream KiB |');
-      console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+      console.log('| path | events delivered | mean gap ms | p99 gap ms | max gap ms | p50 / p99 first event ms | errors | proxy RSS before → peak MiB | per stream KiB | proxy CPU µs/event |');
+      console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
       for (const t of [direct, ceiling, gateway]) {
         const pids = t.pid ? [t.pid] : [];
+        const cpuBefore = t.pid ? cpuMs(t.pid) : NaN;
         const { result: results, before, peak } = await peakRss(pids, () => Promise.allSettled(Array.from({ length: count }, () => stream(agent, t, plan))));
+        const cpuUsed = t.pid ? cpuMs(t.pid) - cpuBefore : NaN;
         const ok = results.filter((r): r is PromiseFulfilledResult<StreamStats> => r.status === 'fulfilled').map((r) => r.value);
         const events = ok.reduce((n, s) => n + s.events, 0);
         const gaps = ok.flatMap((s) => s.gaps).sort((a, b) => a - b);
@@ -393,7 +395,7 @@ async function main(): Promise<void> {
         const mem = pids.length ? `${fmt(before[0]! / 1024, 0)} → ${fmt(peak[0]! / 1024, 0)}` : '—';
         const perStream = pids.length ? fmt((peak[0]! - before[0]!) / count, 0) : '—';
         const failed = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
-        console.log(`| ${t.name} | ${events} / ${count * plan.chunks} | ${fmt(mean(gaps))} | ${fmt(pct(gaps, 99))} | ${fmt(gaps.at(-1) ?? NaN)} | ${fmt(pct(firsts, 50), 0)} / ${fmt(pct(firsts, 99), 0)} | ${failed.length}${failed.length ? ` (${String(failed[0]!.reason).slice(0, 60)})` : ''} | ${mem} | ${perStream} |`);
+        console.log(`| ${t.name} | ${events} / ${count * plan.chunks} | ${fmt(mean(gaps))} | ${fmt(pct(gaps, 99))} | ${fmt(gaps.at(-1) ?? NaN)} | ${fmt(pct(firsts, 50), 0)} / ${fmt(pct(firsts, 99), 0)} | ${failed.length}${failed.length ? ` (${String(failed[0]!.reason).slice(0, 60)})` : ''} | ${mem} | ${perStream} | ${t.pid ? fmt((cpuUsed * 1000) / events, 0) : '—'} |`);
         await sleep(500);
       }
     }
