@@ -194,7 +194,7 @@ describe('APIS_REQUIRE_KEY', () => {
     const other = await newKey();
     const send = (authorization: string[]) =>
       new Promise<{ status: number; body: string; wwwAuthenticate: string | undefined }>((resolve, reject) => {
-        const req = http.get(`${svc.base}${QR}`, { headers: { authorization } }, (res) => {
+        const req = http.get(`${svc.base}${QR}`, { headers: ['Host', new URL(svc.base).host, ...authorization.flatMap((v) => ['Authorization', v])] }, (res) => {
           let body = '';
           res.setEncoding('utf8');
           res.on('data', (c: string) => (body += c));
