@@ -43,8 +43,13 @@ function windowRules(name: string, backend: () => LimiterBackend): void {
 
 describe('limiter factory, local backends', () => {
   windowRules('memory', () => ({ kind: 'memory' }));
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'limiter-')), 'app.sqlite');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'limiter-'));
+  const file = path.join(dir, 'app.sqlite');
   const db = openDatabase(file);
+  afterAll(() => {
+    db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
   windowRules('sqlite', () => sqliteLimiterBackend(db));
 
   it('SQLite counters are written to the rate_limits table (every second and at close), and read back by a new process', async () => {
