@@ -217,10 +217,14 @@ export class GatewayCall {
     }
   }
 
-  /** The request passed its RPM and RPD windows: their headers. */
-  admitted(windows: WindowState[]): void {
+  /**
+   * The request passed its RPM and RPD windows: their headers, and the TPM window's when it was
+   * read with them (`null`: read, no TPM limit; `undefined`: not read).
+   */
+  admitted(windows: WindowState[], tpm?: WindowState | null): void {
     this.windows = windows;
-    setHeaders(this.ctx, rateLimitHeaders(windows));
+    setHeaders(this.ctx, rateLimitHeaders(tpm ? [...windows, tpm] : windows));
+    if (tpm !== undefined) this.tokenHeadersDone = true;
   }
 
   /**

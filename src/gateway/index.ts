@@ -190,11 +190,18 @@ async function handle(ctx: AppContext, family: GatewayFamily, unversioned: boole
       });
     if (match.route.upstream && !deps.upstream) throw upstreamNotConfigured();
     // Calls that cost money need credit; listing models, billing views and GET polls stay open.
-    if (match.route.billed && ctx.method === 'POST') {
+    const costs = match.route.billed && ctx.method === 'POST';
+    if (costs) {
       const left = creditLeft(key, Date.now());
       if (left.micros !== null && left.micros <= 0) throw insufficientQuota(key, left);
     }
-    call.admitted(await deps.limits.admitRequest(key.accountId, level));
+    // A call that costs money reserves tokens (and reads the TPM window then); the others read it
+    // with the RPM and RPD windows, in parallel (one round trip on a shared engine).
+    const admitting = deps.limits.admitRequest(key.accountId, level);
+    const tokens = costs ? undefined : deps.limits.tokenState(key.accountId, level);
+    tokens?.catch(() => undefined);
+    const windows = await admitting;
+    call.admitted(windows, tokens && ((await tokens) ?? null));
     await match.route.handle(call, match.params);
     await call.tokenHeaders();
   } catch (err) {
