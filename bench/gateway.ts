@@ -1,35 +1,56 @@
 /**
  * Gateway benchmark (not a test; nothing asserts speed): `npx tsx bench/gateway.ts`, also run by
- * `npm run bench`. Three processes: a fixed-timing upstream, the real service (keys, limiter
- * windows and usage rows in SQLite; in PostgreSQL and Redis when DATABASE_URL / REDIS_URL are set
- * for the benchmark, as a multi-instance deployment runs), and this load generator. Each scenario is measured straight
- * against the upstream and through the gateway:
- *   1. added latency of a non-streamed chat completion (p50/p99 of sequential requests; req/s at 50 connections);
- *   2. added time to the first streamed event (upstream sends it after 100 ms);
- *   3. STREAMS (GATEWAY_BENCH_STREAMS, default 1,000) concurrent streams of 200 events 20 ms apart:
- *      events/s, gateway peak RSS, events delivered and their spacing.
- *   4. the added latency of (1) with two upstreams configured (the primary healthy, so the
- *      backup gets nothing), next to one upstream, measured in alternating rounds.
- * Prints markdown tables.
+ * `npm run bench`. Four kinds of process: a fixed-timing upstream, the real service (keys, limiter
+ * windows, credit reservations and usage rows in SQLite; in PostgreSQL and Redis when
+ * DATABASE_URL / REDIS_URL are set for the benchmark), a bare `node:http` proxy that forwards the
+ * same bytes to the same upstream with the same client (undici) and nothing else (the ceiling),
+ * and this load generator. Every comparison alternates its targets round by round in one run, so
+ * the noise of a shared machine falls on all of them alike:
+ *   1. added latency of a non-streamed chat completion (sequential requests over one connection);
+ *   2. server CPU per forwarded request at 50 connections (wrk when installed, else autocannon),
+ *      read from /proc/<pid>/stat (utime + stime) before and after each round: the headline;
+ *   3. added time to the first streamed event (the upstream sends it after 100 ms);
+ *   4. 100 and 1,000 concurrent streams: events delivered, their spacing, the first event, and
+ *      the proxies' memory (RSS sampled every 50 ms);
+ *   5. the added latency with two upstreams configured (the primary healthy) next to one.
+ * Two keys go through the gateway: one without a credit limit, one with a quota (each request
+ * then reserves its possible cost in the key store and settles it).
+ *
+ * Environment: GATEWAY_BENCH_DURATION (s per load round, default 5), GATEWAY_BENCH_ROUNDS
+ * (default 3), GATEWAY_BENCH_STREAMS (default "100,1000"), GATEWAY_BENCH_ONLY (comma list of
+ * sections: latency,cpu,first,streams,pair), GATEWAY_BENCH_KEY (unlimited or credit: only that key in the
+ * CPU section), GATEWAY_BENCH_PROFILE (a directory: the gateway
+ * runs with `node --cpu-prof` and writes its profile there on exit).
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { Agent, request } from 'undici';
+import { Agent, Pool, request } from 'undici';
 
 const DURATION = Number(process.env.GATEWAY_BENCH_DURATION ?? 5);
-const STREAMS = Number(process.env.GATEWAY_BENCH_STREAMS ?? 1000);
+const ROUNDS = Number(process.env.GATEWAY_BENCH_ROUNDS ?? 3);
+const STREAM_COUNTS = (process.env.GATEWAY_BENCH_STREAMS ?? '100,1000').split(',').map(Number).filter((n) => n > 0);
+const ONLY = process.env.GATEWAY_BENCH_ONLY?.split(',');
+const PROFILE_DIR = process.env.GATEWAY_BENCH_PROFILE;
 const ROLE = process.argv.find((a) => a.startsWith('--role='))?.slice(7);
+const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim() || 100);
+
+const runs = (section: string): boolean => !ONLY || ONLY.includes(section);
 
 interface Ready {
   type: 'ready';
   port: number;
-  key?: string;
-  rssKb?: number;
+  keys?: { unlimited: string; credit: string };
+}
+
+interface StreamPlan {
+  chunks: number;
+  gapMs: number;
+  firstMs: number;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -47,7 +68,7 @@ async function runUpstream(): Promise<void> {
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { stream?: boolean; bench?: { chunks: number; gapMs: number; firstMs: number } };
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { stream?: boolean; bench?: StreamPlan };
     if (!body.stream) {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(completion) });
       res.end(completion);
@@ -64,7 +85,32 @@ async function runUpstream(): Promise<void> {
     res.end('data: [DONE]\n\n');
   });
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  server.maxConnections = 10_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', 2048, r));
+  process.send!({ type: 'ready', port: (server.address() as AddressInfo).port } satisfies Ready);
+  process.on('message', (m: { type: string }) => m.type === 'stop' && process.exit(0));
+}
+
+// ---------------------------------------------------------------- bare proxy (child process)
+/** The ceiling: node:http in, undici out, the request and answer bytes passed through untouched. */
+async function runBareProxy(upstreamUrl: string): Promise<void> {
+  const pool = new Pool(upstreamUrl, { keepAliveTimeout: 10_000 });
+  const server = http.createServer(async (req, res) => {
+    try {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const up = await pool.request({ method: 'POST', path: req.url!, headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
+      const headers: Record<string, string> = { 'content-type': String(up.headers['content-type']) };
+      if (up.headers['content-length']) headers['content-length'] = String(up.headers['content-length']);
+      res.writeHead(up.statusCode, headers);
+      for await (const c of up.body) if (!res.write(c)) await new Promise((r) => res.once('drain', r));
+      res.end();
+    } catch {
+      res.destroy();
+    }
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', 2048, r));
   process.send!({ type: 'ready', port: (server.address() as AddressInfo).port } satisfies Ready);
   process.on('message', (m: { type: string }) => m.type === 'stop' && process.exit(0));
 }
@@ -87,15 +133,13 @@ async function runGateway(upstreamUrl: string): Promise<void> {
       AI_LEVELS: JSON.stringify({ bench: { rpm: big, rpd: big, tpm: big } }),
     },
   });
-  const { key } = await svc.gateway.keys.create({ name: 'bench', level: 'bench', levelExplicit: true, quotaMicros: null, models: [], ips: [], expiresAt: null });
+  const create = (name: string, quotaMicros: number | null) => svc.gateway.keys.create({ name, level: 'bench', levelExplicit: true, quotaMicros, models: [], ips: [], expiresAt: null });
+  const unlimited = (await create('bench', null)).key;
+  // A quota no run can spend ($1,000,000,000): every request reserves and settles its cost.
+  const credit = (await create('bench-credit', 1e15)).key;
   const port = await svc.listen(0, '127.0.0.1');
-  process.send!({ type: 'ready', port, key, rssKb: Math.round(process.memoryUsage().rss / 1024) } satisfies Ready);
+  process.send!({ type: 'ready', port, keys: { unlimited, credit } } satisfies Ready);
   process.on('message', async (m: { type: string }) => {
-    if (m.type === 'rss') process.send!({ type: 'rss', maxRssKb: process.resourceUsage().maxRSS });
-    if (m.type === 'cpu') {
-      const u = process.cpuUsage();
-      process.send!({ type: 'cpu', micros: u.user + u.system });
-    }
     if (m.type === 'stop') {
       await svc.close();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -106,24 +150,25 @@ async function runGateway(upstreamUrl: string): Promise<void> {
 
 // ---------------------------------------------------------------- load generator
 function start(role: string, args: string[] = []): Promise<{ proc: ChildProcess; ready: Ready }> {
-  const proc = fork(import.meta.filename, [`--role=${role}`, ...args], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const execArgv = ['--import', 'tsx'];
+  if (role === 'gateway' && PROFILE_DIR) execArgv.push('--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`);
+  const proc = fork(import.meta.filename, [`--role=${role}`, ...args], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     proc.once('error', reject);
     proc.on('message', (m: Ready) => m.type === 'ready' && resolve({ proc, ready: m }));
   });
 }
 
-function ask<T>(proc: ChildProcess, type: string): Promise<T> {
-  return new Promise((resolve) => {
-    const on = (m: { type: string }) => {
-      if (m.type === type) {
-        proc.off('message', on);
-        resolve(m as T);
-      }
-    };
-    proc.on('message', on);
-    proc.send({ type });
-  });
+/** CPU time (user + system, ms) a process has used, from /proc/<pid>/stat. */
+function cpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+}
+
+function rssKb(pid: number): number {
+  const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) : NaN;
 }
 
 function pct(sorted: number[], p: number): number {
@@ -132,6 +177,68 @@ function pct(sorted: number[], p: number): number {
 }
 
 const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+const median = (xs: number[]) => pct([...xs].sort((a, b) => a - b), 50);
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+const chatBody = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'hi' }] });
+
+interface Target {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  /** The process whose CPU and memory count (none for the upstream itself). */
+  pid?: number;
+}
+
+interface LoadResult {
+  requests: number;
+  rps: number;
+  p99Ms: number;
+  errors: number;
+}
+
+const HAS_WRK = spawnSync('wrk', ['--version']).error === undefined;
+
+function wrk(url: string, headers: Record<string, string>, connections: number, seconds: number): Promise<LoadResult> {
+  const script = path.join(os.tmpdir(), `gw-bench-${process.pid}.lua`);
+  const lines = ['wrk.method = "POST"', `wrk.body = ${JSON.stringify(chatBody)}`, 'wrk.headers["Content-Type"] = "application/json"'];
+  for (const [k, v] of Object.entries(headers)) lines.push(`wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`);
+  fs.writeFileSync(script, lines.join('\n'));
+  return new Promise((resolve, reject) => {
+    const p = spawn('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, url]);
+    let out = '';
+    p.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    p.on('error', reject);
+    p.on('close', () => {
+      const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
+      const p99 = /99%\s+([\d.]+)(us|ms|s)\b/.exec(out);
+      const p99Ms = p99 ? Number(p99[1]) * (p99[2] === 'us' ? 0.001 : p99[2] === 's' ? 1000 : 1) : NaN;
+      const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+      const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+      const errors = non2xx + (sock ? sock.slice(1).reduce((n, x) => n + Number(x), 0) : 0);
+      resolve({ requests, rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN), p99Ms, errors });
+    });
+  });
+}
+
+async function load(url: string, headers: Record<string, string>, connections: number, seconds: number): Promise<LoadResult> {
+  if (HAS_WRK) return wrk(url, headers, connections, seconds);
+  const r = await autocannon({ url, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: chatBody, connections, duration: seconds });
+  return { requests: r.requests.total, rps: r.requests.average, p99Ms: r.latency.p99, errors: r.non2xx + r.errors };
+}
+
+/** Sequential requests over one kept-alive connection, timed with sub-millisecond resolution. */
+async function latencies(dispatcher: Agent, t: Target, count: number, warmup = 50): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < count + warmup; i++) {
+    const t0 = performance.now();
+    const res = await request(`${t.url}/v1/chat/completions`, { dispatcher, method: 'POST', headers: { 'content-type': 'application/json', ...t.headers }, body: chatBody });
+    await res.body.arrayBuffer();
+    if (res.statusCode !== 200) throw new Error(`${t.name} answered ${res.statusCode}`);
+    if (i >= warmup) out.push(performance.now() - t0);
+  }
+  return out;
+}
 
 interface StreamStats {
   ttfbMs: number;
@@ -140,12 +247,12 @@ interface StreamStats {
 }
 
 /** One streamed request; times each complete SSE event as it arrives. */
-async function stream(dispatcher: Agent, url: string, headers: Record<string, string>, plan: { chunks: number; gapMs: number; firstMs: number }): Promise<StreamStats> {
+async function stream(dispatcher: Agent, t: Target, plan: StreamPlan): Promise<StreamStats> {
   const t0 = performance.now();
-  const res = await request(url, {
+  const res = await request(`${t.url}/v1/chat/completions`, {
     dispatcher,
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
+    headers: { 'content-type': 'application/json', ...t.headers },
     body: JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'hi' }], stream: true, bench: plan }),
   });
   let buf = '';
@@ -171,124 +278,168 @@ async function stream(dispatcher: Agent, url: string, headers: Record<string, st
   return { ttfbMs: first, events, gaps };
 }
 
-/** Sequential requests over one kept-alive connection, timed with sub-millisecond resolution. */
-async function latencies(dispatcher: Agent, url: string, headers: Record<string, string>, count: number): Promise<number[]> {
-  const body = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'hi' }] });
-  const out: number[] = [];
-  for (let i = 0; i < count + 200; i++) {
-    const t0 = performance.now();
-    const res = await request(url, { dispatcher, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-    await res.body.arrayBuffer();
-    if (res.statusCode !== 200) throw new Error(`answered ${res.statusCode}`);
-    if (i >= 200) out.push(performance.now() - t0);
+/** Peak RSS of some processes while `work` runs (sampled every 50 ms). */
+async function peakRss<T>(pids: number[], work: () => Promise<T>): Promise<{ result: T; before: number[]; peak: number[] }> {
+  const before = pids.map(rssKb);
+  const peak = [...before];
+  const timer = setInterval(() => pids.forEach((p, i) => (peak[i] = Math.max(peak[i]!, rssKb(p)))), 50);
+  try {
+    const result = await work();
+    pids.forEach((p, i) => (peak[i] = Math.max(peak[i]!, rssKb(p))));
+    return { result, before, peak };
+  } finally {
+    clearInterval(timer);
   }
-  return out.sort((a, b) => a - b);
-}
-
-async function nonStreamed(url: string, headers: Record<string, string>, connections: number): Promise<autocannon.Result> {
-  const opts = { url, method: 'POST' as const, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'hi' }] }), connections };
-  await autocannon({ ...opts, duration: 1 });
-  return autocannon({ ...opts, duration: DURATION });
 }
 
 async function main(): Promise<void> {
   const up = await start('upstream');
   const upstreamUrl = `http://127.0.0.1:${up.ready.port}`;
   const gw = await start('gateway', [`--upstream=${upstreamUrl}`]);
+  const bare = await start('bare', [`--upstream=${upstreamUrl}`]);
   const gatewayUrl = `http://127.0.0.1:${gw.ready.port}`;
-  const auth = { authorization: `Bearer ${gw.ready.key!}` };
-  const targets = [
-    { name: 'direct to upstream', url: upstreamUrl, headers: {} },
-    { name: 'through the gateway', url: gatewayUrl, headers: auth },
-  ];
+  const keys = gw.ready.keys!;
+  const direct: Target = { name: 'direct to upstream', url: upstreamUrl, headers: {} };
+  const ceiling: Target = { name: 'bare node:http proxy', url: `http://127.0.0.1:${bare.ready.port}`, headers: {}, pid: bare.proc.pid! };
+  const gateway: Target = { name: 'gateway, key without limit', url: gatewayUrl, headers: { authorization: `Bearer ${keys.unlimited}` }, pid: gw.proc.pid! };
+  const gatewayCredit: Target = { name: 'gateway, key with a quota', url: gatewayUrl, headers: { authorization: `Bearer ${keys.credit}` }, pid: gw.proc.pid! };
+  console.log(`\nMachine: ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')} at the start; load generator ${HAS_WRK ? 'wrk' : 'autocannon'}.`);
 
-  // 1. Non-streamed latency (sequential) and throughput (50 connections).
-  const one = new Agent({ connections: 1 });
-  const lat: { name: string; ms: number[]; many: autocannon.Result }[] = [];
-  let cpuPerRequestUs = NaN;
-  for (const t of targets) {
-    const ms = await latencies(one, `${t.url}/v1/chat/completions`, t.headers, 3000);
-    const before = (await ask<{ micros: number }>(gw.proc, 'cpu')).micros;
-    const many = await nonStreamed(`${t.url}/v1/chat/completions`, t.headers, 50);
-    if (t.url === gatewayUrl) cpuPerRequestUs = ((await ask<{ micros: number }>(gw.proc, 'cpu')).micros - before) / (many.requests.total + many.requests.average);
-    lat.push({ name: t.name, ms, many });
+  // 1. Added latency, sequential, alternating rounds.
+  if (runs('latency')) {
+    const targets = [direct, ceiling, gateway, gatewayCredit];
+    const ms = new Map<Target, number[]>(targets.map((t) => [t, []]));
+    const dispatchers = new Map(targets.map((t) => [t, new Agent({ connections: 1 })]));
+    for (let round = 0; round < ROUNDS + 1; round++)
+      for (const t of targets) {
+        const got = await latencies(dispatchers.get(t)!, t, 600);
+        if (round > 0) ms.get(t)!.push(...got);
+      }
+    await Promise.all([...dispatchers.values()].map((d) => d.close()));
+    for (const xs of ms.values()) xs.sort((a, b) => a - b);
+    const d = ms.get(direct)!;
+    console.log(`\n### Gateway: added latency of a non-streamed chat completion (1 KB answer; ${ROUNDS} alternating rounds of 600 sequential requests, one connection each)\n`);
+    console.log('| path | p50 ms | p99 ms | added p50 ms | added p99 ms |');
+    console.log('| --- | --- | --- | --- | --- |');
+    for (const t of targets) {
+      const xs = ms.get(t)!;
+      console.log(`| ${t.name} | ${fmt(pct(xs, 50), 3)} | ${fmt(pct(xs, 99), 3)} | ${t === direct ? '—' : `+${fmt(pct(xs, 50) - pct(d, 50), 3)}`} | ${t === direct ? '—' : `+${fmt(pct(xs, 99) - pct(d, 99), 3)}`} |`);
+    }
   }
-  await one.close();
-  console.log(`\n### Gateway: non-streamed chat completion (1 KB answer; 3000 sequential requests, then 50 connections for ${DURATION} s)\n`);
-  console.log('| path | p50 ms | p99 ms | req/s (50 conns) | p99 ms (50 conns) | errors |');
-  console.log('| --- | --- | --- | --- | --- | --- |');
-  for (const l of lat) console.log(`| ${l.name} | ${fmt(pct(l.ms, 50))} | ${fmt(pct(l.ms, 99))} | ${Math.round(l.many.requests.average)} | ${fmt(l.many.latency.p99, 0)} | ${l.many.non2xx + l.many.errors} |`);
-  console.log(`\nAdded by the gateway (sequential): p50 +${fmt(pct(lat[1]!.ms, 50) - pct(lat[0]!.ms, 50))} ms, p99 +${fmt(pct(lat[1]!.ms, 99) - pct(lat[0]!.ms, 99))} ms. Gateway CPU per request (user+system, from the 50-connection run including its warm-up): ${fmt(cpuPerRequestUs / 1000, 3)} ms; machine: ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}.`);
 
-  // 2. Time to the first streamed event (upstream: first event after 100 ms, then 20 × 10 ms).
-  const agent = new Agent({ connections: Math.max(256, STREAMS + 16), pipelining: 1 });
-  const firstPlan = { chunks: 20, gapMs: 10, firstMs: 100 };
-  const ttfb: Record<string, number[]> = {};
-  for (const t of targets) {
-    ttfb[t.name] = [];
-    await stream(agent, `${t.url}/v1/chat/completions`, t.headers, firstPlan);
-    for (let i = 0; i < 30; i++) ttfb[t.name]!.push((await stream(agent, `${t.url}/v1/chat/completions`, t.headers, firstPlan)).ttfbMs);
-    ttfb[t.name]!.sort((a, b) => a - b);
+  // 2. Server CPU per forwarded request at 50 connections, alternating rounds.
+  if (runs('cpu')) {
+    const targets = [ceiling, ...(process.env.GATEWAY_BENCH_KEY === 'credit' ? [] : [gateway]), ...(process.env.GATEWAY_BENCH_KEY === 'unlimited' ? [] : [gatewayCredit])];
+    const rows = new Map<Target, { cpuUs: number[]; rps: number[]; p99: number[]; errors: number }>(targets.map((t) => [t, { cpuUs: [], rps: [], p99: [], errors: 0 }]));
+    for (const t of targets) await load(`${t.url}/v1/chat/completions`, t.headers, 50, 2);
+    for (let round = 0; round < ROUNDS; round++)
+      for (const t of targets) {
+        const before = cpuMs(t.pid!);
+        const r = await load(`${t.url}/v1/chat/completions`, t.headers, 50, DURATION);
+        const used = cpuMs(t.pid!) - before;
+        const row = rows.get(t)!;
+        row.cpuUs.push((used * 1000) / r.requests);
+        row.rps.push(r.rps);
+        row.p99.push(r.p99Ms);
+        row.errors += r.errors;
+      }
+    console.log(`\n### Gateway: server CPU per forwarded request (50 connections, ${ROUNDS} alternating rounds of ${DURATION} s; CPU from /proc/<pid>/stat)\n`);
+    console.log('| server | CPU µs/req (median) | CPU µs/req per round | req/s (median) | p99 ms (median) | errors |');
+    console.log('| --- | --- | --- | --- | --- | --- |');
+    for (const t of targets) {
+      const r = rows.get(t)!;
+      console.log(`| ${t.name} | ${fmt(median(r.cpuUs), 0)} | ${r.cpuUs.map((x) => fmt(x, 0)).join(', ')} | ${Math.round(median(r.rps))} | ${fmt(median(r.p99), 1)} | ${r.errors} |`);
+    }
+    const ratio = (t: Target) => rows.get(t)!.cpuUs.map((x, i) => x / rows.get(ceiling)!.cpuUs[i]!);
+    if (targets.length === 3) console.log(`\nCPU per request ÷ bare proxy, per round: without limit ${ratio(gateway).map((x) => `×${fmt(x)}`).join(', ')}; with a quota ${ratio(gatewayCredit).map((x) => `×${fmt(x)}`).join(', ')}.`);
   }
-  const [d, g] = [ttfb[targets[0]!.name]!, ttfb[targets[1]!.name]!];
-  console.log('\n### Gateway: time to the first streamed event (upstream sends it at 100 ms; 30 streams, one at a time)\n');
-  console.log('| path | p50 ms | p99 ms |');
-  console.log('| --- | --- | --- |');
-  console.log(`| direct to upstream | ${fmt(pct(d, 50))} | ${fmt(pct(d, 99))} |`);
-  console.log(`| through the gateway | ${fmt(pct(g, 50))} | ${fmt(pct(g, 99))} |`);
-  console.log(`\nAdded to the first token: p50 +${fmt(pct(g, 50) - pct(d, 50))} ms, p99 +${fmt(pct(g, 99) - pct(d, 99))} ms.`);
 
-  // 3. STREAMS concurrent streams of 200 events, 20 ms apart.
-  const plan = { chunks: 200, gapMs: 20, firstMs: 0 };
-  console.log(`\n### Gateway: ${STREAMS} concurrent streams (200 events each, 20 ms apart)\n`);
-  console.log('| path | events/s | events delivered | mean gap ms | p99 gap ms | max gap ms | p99 first event ms | errors |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
-  for (const t of targets) {
-    const t0 = performance.now();
-    const results = await Promise.allSettled(Array.from({ length: STREAMS }, () => stream(agent, `${t.url}/v1/chat/completions`, t.headers, plan)));
-    const secs = (performance.now() - t0) / 1000;
-    const ok = results.filter((r): r is PromiseFulfilledResult<StreamStats> => r.status === 'fulfilled').map((r) => r.value);
-    const events = ok.reduce((n, s) => n + s.events, 0);
-    const gaps = ok.flatMap((s) => s.gaps).sort((a, b) => a - b);
-    const firsts = ok.map((s) => s.ttfbMs).sort((a, b) => a - b);
-    const mean = gaps.reduce((a, b) => a + b, 0) / gaps.length;
-    console.log(`| ${t.name} | ${Math.round(events / secs)} | ${events} / ${STREAMS * plan.chunks} | ${fmt(mean)} | ${fmt(pct(gaps, 99))} | ${fmt(gaps.at(-1) ?? NaN)} | ${fmt(pct(firsts, 99))} | ${results.length - ok.length} |`);
+  const agent = new Agent({ connections: 4096, pipelining: 1 });
+
+  // 3. Time to the first streamed event (upstream: first event after 100 ms, then 20 × 10 ms).
+  if (runs('first')) {
+    const targets = [direct, ceiling, gateway];
+    const firstPlan = { chunks: 20, gapMs: 10, firstMs: 100 };
+    const ttfb = new Map<Target, number[]>(targets.map((t) => [t, []]));
+    for (const t of targets) await stream(agent, t, firstPlan);
+    for (let i = 0; i < 30; i++) for (const t of targets) ttfb.get(t)!.push((await stream(agent, t, firstPlan)).ttfbMs);
+    for (const xs of ttfb.values()) xs.sort((a, b) => a - b);
+    const d = ttfb.get(direct)!;
+    console.log('\n### Gateway: time to the first streamed event (upstream sends it at 100 ms; 30 streams each, one at a time, alternating)\n');
+    console.log('| path | p50 ms | p99 ms | added p50 ms | added p99 ms |');
+    console.log('| --- | --- | --- | --- | --- |');
+    for (const t of targets) {
+      const xs = ttfb.get(t)!;
+      console.log(`| ${t.name} | ${fmt(pct(xs, 50))} | ${fmt(pct(xs, 99))} | ${t === direct ? '—' : `+${fmt(pct(xs, 50) - pct(d, 50))}`} | ${t === direct ? '—' : `+${fmt(pct(xs, 99) - pct(d, 99))}`} |`);
+    }
   }
-  const { maxRssKb } = await ask<{ maxRssKb: number }>(gw.proc, 'rss');
-  console.log(`\nGateway process RSS after start: ${((gw.ready.rssKb ?? NaN) / 1024).toFixed(0)} MiB; peak over the whole run: ${(maxRssKb / 1024).toFixed(0)} MiB.\n`);
 
+  // 4. Concurrent streams.
+  if (runs('streams'))
+    for (const count of STREAM_COUNTS) {
+      // 1,000 streams of 20 ms events would be 50,000 events/s through each process on two cores:
+      // the larger runs space their events as 1,000 slow readers of a fast model would see them.
+      const plan: StreamPlan = count <= 100 ? { chunks: 200, gapMs: 20, firstMs: 0 } : { chunks: 60, gapMs: 100, firstMs: 0 };
+      console.log(`\n### Gateway: ${count.toLocaleString('en-US')} concurrent streams (${plan.chunks} events each, ${plan.gapMs} ms apart)\n`);
+      console.log('| path | events delivered | mean gap ms | p99 gap ms | max gap ms | p50 / p99 first event ms | errors | proxy RSS before → peak MiB | per stream KiB | proxy CPU µs/event |');
+      console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+      for (const t of [direct, ceiling, gateway]) {
+        const pids = t.pid ? [t.pid] : [];
+        const cpuBefore = t.pid ? cpuMs(t.pid) : NaN;
+        const { result: results, before, peak } = await peakRss(pids, () => Promise.allSettled(Array.from({ length: count }, () => stream(agent, t, plan))));
+        const cpuUsed = t.pid ? cpuMs(t.pid) - cpuBefore : NaN;
+        const ok = results.filter((r): r is PromiseFulfilledResult<StreamStats> => r.status === 'fulfilled').map((r) => r.value);
+        const events = ok.reduce((n, s) => n + s.events, 0);
+        const gaps = ok.flatMap((s) => s.gaps).sort((a, b) => a - b);
+        const firsts = ok.map((s) => s.ttfbMs).sort((a, b) => a - b);
+        const mem = pids.length ? `${fmt(before[0]! / 1024, 0)} → ${fmt(peak[0]! / 1024, 0)}` : '—';
+        const perStream = pids.length ? fmt((peak[0]! - before[0]!) / count, 0) : '—';
+        const failed = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+        console.log(`| ${t.name} | ${events} / ${count * plan.chunks} | ${fmt(mean(gaps))} | ${fmt(pct(gaps, 99))} | ${fmt(gaps.at(-1) ?? NaN)} | ${fmt(pct(firsts, 50), 0)} / ${fmt(pct(firsts, 99), 0)} | ${failed.length}${failed.length ? ` (${String(failed[0]!.reason).slice(0, 60)})` : ''} | ${mem} | ${perStream} | ${t.pid ? fmt((cpuUsed * 1000) / events, 0) : '—'} |`);
+        await sleep(500);
+      }
+    }
   await agent.close();
 
-  // 4. Two upstreams (AI_UPSTREAM_BASE_URL="primary,backup"), the primary healthy.
-  const backup = await start('upstream');
-  const gw2 = await start('gateway', [`--upstream=${upstreamUrl},http://127.0.0.1:${backup.ready.port}`]);
-  const pair = [
-    { name: 'direct to upstream', url: upstreamUrl, headers: {} as Record<string, string>, ms: [] as number[], rps: [] as number[] },
-    { name: 'gateway, one upstream', url: gatewayUrl, headers: auth, ms: [] as number[], rps: [] as number[] },
-    { name: 'gateway, two upstreams', url: `http://127.0.0.1:${gw2.ready.port}`, headers: { authorization: `Bearer ${gw2.ready.key!}` }, ms: [] as number[], rps: [] as number[] },
-  ];
-  const seq = new Agent({ connections: 1 });
-  for (let round = 0; round < 4; round++)
+  // 5. Two upstreams (AI_UPSTREAM_BASE_URL="primary,backup"), the primary healthy.
+  if (runs('pair')) {
+    const backup = await start('upstream');
+    const gw2 = await start('gateway', [`--upstream=${upstreamUrl},http://127.0.0.1:${backup.ready.port}`]);
+    const gateway2: Target = { name: 'gateway, two upstreams', url: `http://127.0.0.1:${gw2.ready.port}`, headers: { authorization: `Bearer ${gw2.ready.keys!.unlimited}` }, pid: gw2.proc.pid! };
+    const single: Target = { ...gateway, name: 'gateway, one upstream' };
+    const pair = [direct, single, gateway2];
+    const ms = new Map<Target, number[]>(pair.map((t) => [t, []]));
+    const cpu = new Map<Target, number[]>(pair.map((t) => [t, []]));
+    const seq = new Agent({ connections: 1 });
+    for (let round = 0; round < ROUNDS; round++)
+      for (const t of pair) {
+        ms.get(t)!.push(...(await latencies(seq, t, 600)));
+        if (!t.pid) continue;
+        const before = cpuMs(t.pid);
+        const r = await load(`${t.url}/v1/chat/completions`, t.headers, 50, DURATION);
+        cpu.get(t)!.push(((cpuMs(t.pid) - before) * 1000) / r.requests);
+      }
+    await seq.close();
+    for (const xs of ms.values()) xs.sort((a, b) => a - b);
+    const d = ms.get(direct)!;
+    console.log(`\n### Gateway: two upstreams, primary healthy (${ROUNDS} alternating rounds of 600 sequential requests and ${DURATION} s at 50 connections)\n`);
+    console.log('| path | p50 ms | p99 ms | added p50 ms | added p99 ms | CPU µs/req (median) |');
+    console.log('| --- | --- | --- | --- | --- | --- |');
     for (const t of pair) {
-      t.ms.push(...(await latencies(seq, `${t.url}/v1/chat/completions`, t.headers, 800)));
-      t.rps.push((await nonStreamed(`${t.url}/v1/chat/completions`, t.headers, 50)).requests.average);
+      const xs = ms.get(t)!;
+      console.log(`| ${t.name} | ${fmt(pct(xs, 50), 3)} | ${fmt(pct(xs, 99), 3)} | ${t === direct ? '—' : `+${fmt(pct(xs, 50) - pct(d, 50), 3)}`} | ${t === direct ? '—' : `+${fmt(pct(xs, 99) - pct(d, 99), 3)}`} | ${t.pid ? fmt(median(cpu.get(t)!), 0) : '—'} |`);
     }
-  await seq.close();
-  console.log(`\n### Gateway: two upstreams, primary healthy (4 alternating rounds of 800 sequential requests and ${DURATION} s at 50 connections)\n`);
-  console.log('| path | p50 ms | p99 ms | added p50 ms | added p99 ms | req/s (50 conns, mean of rounds) |');
-  console.log('| --- | --- | --- | --- | --- | --- |');
-  for (const t of pair) t.ms.sort((a, b) => a - b);
-  const [direct, single, double] = pair as [(typeof pair)[0], (typeof pair)[0], (typeof pair)[0]];
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  for (const t of pair)
-    console.log(`| ${t.name} | ${fmt(pct(t.ms, 50))} | ${fmt(pct(t.ms, 99))} | ${t === direct ? '—' : `+${fmt(pct(t.ms, 50) - pct(direct.ms, 50))}`} | ${t === direct ? '—' : `+${fmt(pct(t.ms, 99) - pct(direct.ms, 99))}`} | ${Math.round(mean(t.rps))} |`);
-  const added = (t: typeof direct, p: number) => pct(t.ms, p) - pct(direct.ms, p);
-  console.log(`\nTwo upstreams ÷ one upstream, same run: added p50 ×${fmt(added(double, 50) / added(single, 50))}, added p99 ×${fmt(added(double, 99) / added(single, 99))}, req/s ×${fmt(mean(double.rps) / mean(single.rps))}.\n`);
+    for (const p of [gw2, backup]) p.proc.send({ type: 'stop' });
+    await Promise.all([gw2, backup].map((p) => new Promise((r) => p.proc.once('exit', r))));
+  }
+  console.log(`\nLoad average at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')}.\n`);
 
-  for (const p of [gw, gw2, up, backup]) p.proc.send({ type: 'stop' });
-  await Promise.all([gw, gw2, up, backup].map((p) => new Promise((r) => p.proc.once('exit', r))));
+  for (const p of [gw, bare, up]) p.proc.send({ type: 'stop' });
+  await Promise.all([gw, bare, up].map((p) => new Promise((r) => p.proc.once('exit', r))));
 }
 
+const upstreamArg = () => process.argv.find((a) => a.startsWith('--upstream='))!.slice(11);
 if (ROLE === 'upstream') await runUpstream();
-else if (ROLE === 'gateway') await runGateway(process.argv.find((a) => a.startsWith('--upstream='))!.slice(11));
+else if (ROLE === 'bare') await runBareProxy(upstreamArg());
+else if (ROLE === 'gateway') await runGateway(upstreamArg());
 else await main();

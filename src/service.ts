@@ -68,6 +68,9 @@ export interface Service {
   close(): Promise<void>;
 }
 
+/** Connections waiting to be accepted (see listen()). */
+const LISTEN_BACKLOG = 4096;
+
 export interface ServiceOptions {
   env?: Record<string, string | undefined>;
   sources?: readonly AnySource[];
@@ -203,7 +206,9 @@ function assemble(
     listen(port = config.port, host = config.host) {
       return new Promise((resolve, reject) => {
         server.once('error', reject);
-        server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+        // Node's default accept queue (511) overflows when a burst of clients connects at once (1,000
+        // streams opening together waited 1-3 s for SYN retries); the kernel caps it at somaxconn.
+        server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => resolve((server.address() as AddressInfo).port));
       });
     },
     async close() {

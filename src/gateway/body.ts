@@ -1,5 +1,6 @@
 /** Reading what the caller sent: the raw body with a size cap, and JSON narrowed from `unknown`. */
 import type { IncomingMessage } from 'node:http';
+import { finished, type Readable } from 'node:stream';
 import { badRequest, GatewayError, tooLarge } from './errors.ts';
 
 export type JsonObject = Record<string, unknown>;
@@ -17,18 +18,42 @@ export function checkDeclaredBody(req: IncomingMessage, limit: number): void {
     throw new GatewayError(415, `Content-Encoding "${enc}" is not supported: send the request body uncompressed.`, { type: 'invalid_request_error', code: 'unsupported_content_encoding' });
 }
 
+/**
+ * The whole of a body stream, at most `limit` bytes: `over` is called (and the stream destroyed)
+ * beyond. Rejects with the stream's error, or when it closes before its end.
+ */
+export function readWhole(body: Readable, limit: number, over: () => unknown): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const onData = (chunk: Buffer): void => {
+      if (size + chunk.length > limit) {
+        settled = true;
+        body.off('data', onData);
+        const result = over();
+        body.destroy();
+        if (result instanceof Error) reject(result);
+        else resolve(Buffer.concat([...chunks, chunk.subarray(0, limit - size)]));
+        return;
+      }
+      size += chunk.length;
+      chunks.push(chunk);
+    };
+    body.on('data', onData);
+    finished(body, (err) => {
+      if (settled) return;
+      settled = true;
+      if (err) reject(err);
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    });
+  });
+}
+
 /** The whole request body, at most `limit` bytes (413 beyond). */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   checkDeclaredBody(req, limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buf = chunk as Buffer;
-    size += buf.length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks, size);
+  return readWhole(req, limit, () => tooLarge(limit));
 }
 
 export function parseJsonObject(buf: Buffer): JsonObject {

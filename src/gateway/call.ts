@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Logger } from '../kernel/log.ts';
-import type { AppContext } from '../http/middleware.ts';
-import { isObject, tryParseJson } from './body.ts';
+import { setHeaders, type AppContext } from '../http/middleware.ts';
+import { isObject, readWhole, tryParseJson } from './body.ts';
 import { NO_UNITS } from './billing.ts';
 import { creditLimited } from './credit.ts';
 import { errorBody, GatewayError, creditRefused, modelNotAllowed, upstreamAuthFailed, upstreamBadGateway, upstreamInvalidResponse, upstreamNotConfigured, type GatewayFamily } from './errors.ts';
@@ -52,6 +52,8 @@ export interface SendOptions {
   path?: string;
   /** Cancels only this upstream request (the call's own signal also does). */
   signal?: AbortSignal;
+  /** Send to this upstream only (its URL), e.g. the one that created a music task. */
+  upstream?: string | undefined;
 }
 
 /** What a route expects a request to consume, reserved before it is forwarded. */
@@ -76,20 +78,14 @@ export interface JsonRelayOptions {
   inspect?: (body: unknown) => void | Promise<void>;
 }
 
+/** An upstream body, at most `limit` bytes (`truncated` beyond: the rest is dropped unread). */
 async function readCapped(body: Readable, limit: number): Promise<{ buf: Buffer; truncated: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const piece of body) {
-    const chunk = piece as Buffer;
-    if (size + chunk.length > limit) {
-      chunks.push(chunk.subarray(0, limit - size));
-      body.destroy();
-      return { buf: Buffer.concat(chunks), truncated: true };
-    }
-    size += chunk.length;
-    chunks.push(chunk);
-  }
-  return { buf: Buffer.concat(chunks, size), truncated: false };
+  let truncated = false;
+  const buf = await readWhole(body, limit, () => {
+    truncated = true;
+    body.on('error', () => undefined);
+  });
+  return { buf, truncated };
 }
 
 /** The last usage counts mentioned in a JSON-array stream (Gemini without `alt=sse`). */
@@ -131,6 +127,8 @@ export class GatewayCall {
   model: string | null = null;
   stream = false;
   upstreamStatus: number | null = null;
+  /** The URL of the upstream that answered. */
+  upstreamUrl: string | undefined;
   usage: TokenUsage | undefined;
   /** Characters of generated text delivered (estimates the bill of a cut stream). */
   outputChars = 0;
@@ -149,7 +147,10 @@ export class GatewayCall {
   endReason: EndReason = 'completed';
   errorCode: string | null = null;
   ttfbMs: number | null = null;
-  windows: WindowState[] = [];
+  /** The RPM and RPD windows the request was counted in; `undefined` until it passed them. */
+  windows: WindowState[] | undefined;
+  /** Whether the TPM window's headers are settled (by the reservation, or read for an answer that reserved nothing). */
+  private tokenHeadersDone = false;
 
   constructor(
     readonly ctx: AppContext,
@@ -207,21 +208,39 @@ export class GatewayCall {
     this.promptEstimate = promptEstimate;
     this.estimable = true;
     const amount = promptEstimate + extra;
-    const others = this.windows.filter((w) => w.kind !== 'tpm');
-    const st = await this.deps.limits.reserveTokens(this.key.accountId, this.level, amount, others);
+    // A refusal carries its own TPM headers.
+    this.tokenHeadersDone = true;
+    const st = await this.deps.limits.reserveTokens(this.key.accountId, this.level, amount, this.windows ?? []);
     if (st) {
       this.reservedTokens = amount;
-      this.windows = [...others, st];
-      this.setLimitHeaders();
+      setHeaders(this.ctx, rateLimitHeaders([st]));
     }
   }
 
-  setLimitHeaders(): void {
-    for (const [k, v] of Object.entries(rateLimitHeaders(this.windows))) this.ctx.set(k, v);
+  /**
+   * The request passed its RPM and RPD windows: their headers, and the TPM window's when it was
+   * read with them (`null`: read, no TPM limit; `undefined`: not read).
+   */
+  admitted(windows: WindowState[], tpm?: WindowState | null): void {
+    this.windows = windows;
+    setHeaders(this.ctx, rateLimitHeaders(tpm ? [...windows, tpm] : windows));
+    if (tpm !== undefined) this.tokenHeadersDone = true;
+  }
+
+  /**
+   * Before an answer leaves: the TPM window's headers, read now when the request reserved no
+   * tokens (so a request that does reserve reads the window once, when it reserves).
+   */
+  async tokenHeaders(): Promise<void> {
+    if (this.tokenHeadersDone || !this.windows || this.ctx.headerSent) return;
+    this.tokenHeadersDone = true;
+    const st = await this.deps.limits.tokenState(this.key.accountId, this.level);
+    if (st) setHeaders(this.ctx, rateLimitHeaders([st]));
   }
 
   /** The incoming query string without our own `key` parameter (it is never forwarded). */
   upstreamPath(): string {
+    if (!this.ctx.querystring) return this.ctx.path;
     const params = new URLSearchParams(this.ctx.querystring);
     params.delete('key');
     const q = params.toString();
@@ -245,8 +264,9 @@ export class GatewayCall {
     const ua = this.ctx.get('user-agent');
     if (ua) headers['user-agent'] = ua;
     const signal = o.signal ? AbortSignal.any([this.abort.signal, o.signal]) : this.abort.signal;
-    const up = await pool.send({ family: this.family, model: this.model, method: o.method ?? this.ctx.method, path: o.path ?? this.upstreamPath(), headers, body: o.body, signal });
+    const up = await pool.send({ family: this.family, model: this.model, method: o.method ?? this.ctx.method, path: o.path ?? this.upstreamPath(), headers, body: o.body, signal, pinned: o.upstream });
     this.upstreamStatus = up.status;
+    this.upstreamUrl = up.upstream;
     this.ttfbMs = Math.round(performance.now() - this.started);
     return up;
   }
@@ -336,6 +356,7 @@ export class GatewayCall {
     this.stream = true;
     this.copyContentHeaders(up);
     this.ctx.status = up.status;
+    await this.tokenHeaders();
     this.ctx.respond = false;
     const headers: Record<string, string> = { 'content-type': ct, 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
     let tail = '';

@@ -8,7 +8,7 @@ import type Koa from 'koa';
 import type { Config } from '../config.ts';
 import type { CreateLimiter } from '../kernel/limiter.ts';
 import type { Logger } from '../kernel/log.ts';
-import { clientIp, type AppContext, type AppState } from '../http/middleware.ts';
+import { clientIp, setHeaders, type AppContext, type AppState } from '../http/middleware.ts';
 import { extractKey, unknownKey } from './auth.ts';
 import { GatewayCall, type GatewayDeps } from './call.ts';
 import { errorBody, GatewayError, insufficientQuota, internalError, invalidApiKey, ipNotAllowed, storeUnavailable, unknownUrl, upstreamNotConfigured, type GatewayFamily } from './errors.ts';
@@ -52,6 +52,8 @@ const EXPOSED_HEADERS = [
   'x-ratelimit-remaining-tokens',
   'x-ratelimit-reset-tokens',
 ].join(', ');
+
+const CORS_HEADERS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': EXPOSED_HEADERS };
 
 export interface GatewayOptions {
   config: Config;
@@ -99,15 +101,18 @@ export function createGateway(opts: GatewayOptions): Gateway {
   const accounting = new Set<Promise<void>>();
   const settle = (call: GatewayCall): void => {
     if (closed) return;
-    const done: Promise<void> = account(call, deps).finally(() => accounting.delete(done));
+    const ended = { status: call.clientGone && !call.ctx.res.headersSent ? 499 : call.ctx.status, durationMs: performance.now() - call.started };
+    // Written after the answer has gone out (Koa writes it once this middleware returns).
+    const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => account(call, deps, ended))
+      .finally(() => accounting.delete(done));
     accounting.add(done);
   };
 
   const middleware: Koa.Middleware<AppState> = async (ctx, next) => {
     const family = familyOf(ctx.path);
     if (!family) return next();
-    ctx.set('Access-Control-Allow-Origin', '*');
-    ctx.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    setHeaders(ctx, CORS_HEADERS);
     if (ctx.method === 'OPTIONS') {
       ctx.set('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
       ctx.set('Access-Control-Allow-Headers', ctx.get('Access-Control-Request-Headers') || 'authorization, content-type, x-goog-api-key');
@@ -133,6 +138,8 @@ export function createGateway(opts: GatewayOptions): Gateway {
   };
 }
 
+const NO_QUERY = new URLSearchParams();
+
 /** This server's address as the connection reached it; never from a header (Host, Origin) the caller sent. */
 function serverBase(ctx: AppContext): string {
   const { localAddress, localPort } = ctx.req.socket;
@@ -141,7 +148,7 @@ function serverBase(ctx: AppContext): string {
 }
 
 async function authenticate(ctx: AppContext, family: GatewayFamily, deps: GatewayDeps): Promise<KeyRecord> {
-  const presented = extractKey(ctx.req.headers, new URLSearchParams(ctx.querystring), family, ctx.req.rawHeaders);
+  const presented = extractKey(ctx.req.headers, ctx.querystring ? new URLSearchParams(ctx.querystring) : NO_QUERY, family, ctx.req.rawHeaders);
   let key: KeyRecord | undefined;
   try {
     key = KEY_PATTERN.test(presented) ? await deps.keys.findByKey(presented) : undefined;
@@ -183,17 +190,24 @@ async function handle(ctx: AppContext, family: GatewayFamily, unversioned: boole
       });
     if (match.route.upstream && !deps.upstream) throw upstreamNotConfigured();
     // Calls that cost money need credit; listing models, billing views and GET polls stay open.
-    if (match.route.billed && ctx.method === 'POST') {
+    const costs = match.route.billed && ctx.method === 'POST';
+    if (costs) {
       const left = creditLeft(key, Date.now());
       if (left.micros !== null && left.micros <= 0) throw insufficientQuota(key, left);
     }
-    const [windows, tokens] = await Promise.all([deps.limits.admitRequest(key.accountId, level), deps.limits.tokenState(key.accountId, level)]);
-    call.windows = tokens ? [...windows, tokens] : windows;
-    call.setLimitHeaders();
+    // A call that costs money reserves tokens (and reads the TPM window then); the others read it
+    // with the RPM and RPD windows, in parallel (one round trip on a shared engine).
+    const admitting = deps.limits.admitRequest(key.accountId, level);
+    const tokens = costs ? undefined : deps.limits.tokenState(key.accountId, level);
+    tokens?.catch(() => undefined);
+    const windows = await admitting;
+    call.admitted(windows, tokens && ((await tokens) ?? null));
     await match.route.handle(call, match.params);
+    await call.tokenHeaders();
   } catch (err) {
     call?.noteFailure(err);
     if (err instanceof ClientGone || call?.clientGone || ctx.respond === false || ctx.headerSent) return;
+    await call?.tokenHeaders().catch(() => undefined);
     const gerr = err instanceof GatewayError ? err : internalError();
     if (!(err instanceof GatewayError)) deps.log.error({ err: { message: (err as Error).message, stack: (err as Error).stack }, route: call?.route }, 'gateway request failed');
     ctx.status = gerr.status;
@@ -208,7 +222,7 @@ async function handle(ctx: AppContext, family: GatewayFamily, unversioned: boole
 }
 
 /** Settle one request: tokens charged to the key, the TPM window corrected, the usage row written. */
-async function account(call: GatewayCall, deps: GatewayDeps): Promise<void> {
+async function account(call: GatewayCall, deps: GatewayDeps, ended: { status: number; durationMs: number }): Promise<void> {
   try {
     const delivered = call.outputChars > 0;
     // Units are billed once the upstream accepted the request (it bills us then), unless it failed.
@@ -243,7 +257,7 @@ async function account(call: GatewayCall, deps: GatewayDeps): Promise<void> {
       method: ctx.method,
       model: call.model,
       stream: call.stream,
-      status: call.clientGone && !ctx.res.headersSent ? 499 : ctx.status,
+      status: ended.status,
       upstreamStatus: call.upstreamStatus,
       errorCode: call.errorCode,
       promptTokens: prompt,
@@ -254,7 +268,7 @@ async function account(call: GatewayCall, deps: GatewayDeps): Promise<void> {
       usageSource: source,
       endReason: call.endReason,
       ttfbMs: call.ttfbMs,
-      durationMs: performance.now() - call.started,
+      durationMs: ended.durationMs,
       reservationId: call.reservationId,
     };
     await Promise.all([deps.limits.correctTokens(call.key.accountId, call.level, charged - call.reservedTokens), deps.usage.record(row)]);

@@ -196,9 +196,34 @@ export function recordIfSameDigest(row: KeyRow | undefined, digest: string): Key
   return a.length === b.length && timingSafeEqual(a, b) ? toRecord(row) : undefined;
 }
 
+/** Writes to key rows through one connection (settlements, edits); see SqliteKeyStore's record cache. */
+const keyWrites = new WeakMap<Db, { count: number }>();
+
+/** Note a write to gateway_keys or gateway_accounts made on `db` outside SqliteKeyStore (a settlement). */
+export function noteKeyWrite(db: Db): void {
+  const w = keyWrites.get(db);
+  if (w) w.count++;
+  else keyWrites.set(db, { count: 1 });
+}
+
+const RECORD_CACHE_MAX = 10_000;
+
+/**
+ * Keys in SQLite. `findByKey` keeps the records it found, by digest, while nothing could have
+ * changed them: no write to the key tables through this connection (edits here, settlements
+ * noted with `noteKeyWrite`) and none by another connection or process (SQLite's
+ * `data_version`, e.g. `npm run keys` revoking a key). Any such write drops them all, so a
+ * revocation, an edit or a charge is seen by the next request, as without the cache.
+ */
 export class SqliteKeyStore implements KeyStore {
   private readonly byHash;
   private readonly byId;
+  private readonly dataVersion;
+  private readonly records = new Map<string, KeyRecord>();
+  private recordsVersion = -1;
+  private recordsWrites = -1;
+  /** Hold credit for one request (a write transaction, its statements prepared once). */
+  private readonly reserveNow: (keyId: string, reservationId: string, micros: number, now: number) => ReserveResult;
 
   constructor(
     private readonly db: Db,
@@ -207,6 +232,25 @@ export class SqliteKeyStore implements KeyStore {
   ) {
     this.byHash = db.prepare(`${SELECT_KEYS} WHERE k.key_hash = ?`);
     this.byId = db.prepare(`${SELECT_KEYS} WHERE k.id = ?`);
+    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
+    const purge = db.prepare('DELETE FROM gateway_reservations WHERE expires_at <= ?');
+    const heldBy = db.prepare('SELECT COALESCE(SUM(micros), 0) AS held FROM gateway_reservations WHERE key_id = ? AND expires_at > ?');
+    const hold = db.prepare('INSERT INTO gateway_reservations (id, key_id, micros, expires_at) VALUES (?, ?, ?, ?)');
+    let purgedAt = 0;
+    const tx = db.transaction((keyId: string, reservationId: string, micros: number, now: number): ReserveResult => {
+      const row = this.byId.get(keyId) as KeyRow | undefined;
+      if (!row) return { ok: true };
+      // Expired holds count for nothing (the SUM skips them); their rows go once a minute.
+      if (now - purgedAt >= 60_000) {
+        purge.run(now);
+        purgedAt = now;
+      }
+      const held = (heldBy.get(keyId, now) as { held: number }).held;
+      const decision = reservationDecision(creditColumns(row), held, micros, now);
+      if (decision.ok) hold.run(reservationId, keyId, micros, now + RESERVATION_TTL_MS);
+      return decision;
+    });
+    this.reserveNow = (keyId, reservationId, micros, now) => tx.immediate(keyId, reservationId, micros, now);
   }
 
   async create(input: NewKey): Promise<{ key: string; record: KeyRecord }> {
@@ -218,12 +262,24 @@ export class SqliteKeyStore implements KeyStore {
       else if (input.levelExplicit && existing.level !== input.level) this.db.prepare('UPDATE gateway_accounts SET level = ? WHERE id = ?').run(input.level, minted.accountId);
       this.db.prepare(`INSERT INTO gateway_keys (${KEY_INSERT_COLUMNS}) VALUES (${minted.values.map(() => '?').join(', ')})`).run(...minted.values);
     })();
+    noteKeyWrite(this.db);
     return { key: minted.key, record: this.getNow(minted.id)! };
   }
 
   async findByKey(key: string): Promise<KeyRecord | undefined> {
     const digest = keyDigest(key, this.pepper);
-    return recordIfSameDigest(this.byHash.get(digest) as KeyRow | undefined, digest);
+    const version = this.dataVersion.get() as number;
+    const writes = keyWrites.get(this.db)?.count ?? 0;
+    if (version !== this.recordsVersion || writes !== this.recordsWrites || this.records.size >= RECORD_CACHE_MAX) {
+      this.records.clear();
+      this.recordsVersion = version;
+      this.recordsWrites = writes;
+    }
+    const known = this.records.get(digest);
+    if (known) return known;
+    const record = recordIfSameDigest(this.byHash.get(digest) as KeyRow | undefined, digest);
+    if (record) this.records.set(digest, Object.freeze(record));
+    return record;
   }
 
   async get(id: string): Promise<KeyRecord | undefined> {
@@ -241,6 +297,7 @@ export class SqliteKeyStore implements KeyStore {
 
   async revoke(id: string): Promise<KeyRecord | undefined> {
     this.db.prepare('UPDATE gateway_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(this.now(), id);
+    noteKeyWrite(this.db);
     return this.getNow(id);
   }
 
@@ -258,24 +315,17 @@ export class SqliteKeyStore implements KeyStore {
       if (patch.budgetPeriod !== undefined && patch.budgetPeriod !== before.budgetPeriod) this.db.prepare('UPDATE gateway_keys SET budget_spent_micros = 0, budget_period_start = NULL WHERE id = ?').run(id);
       if (patch.level !== undefined) this.db.prepare('UPDATE gateway_accounts SET level = ? WHERE id = ?').run(patch.level, before.accountId);
     })();
+    noteKeyWrite(this.db);
     return this.getNow(id);
   }
 
   async topUp(id: string, micros: number): Promise<KeyRecord | undefined> {
     this.db.prepare('UPDATE gateway_keys SET quota_micros = quota_micros + ? WHERE id = ? AND quota_micros IS NOT NULL').run(micros, id);
+    noteKeyWrite(this.db);
     return this.getNow(id);
   }
 
   async reserve(keyId: string, reservationId: string, micros: number): Promise<ReserveResult> {
-    const now = this.now();
-    return this.db.transaction((): ReserveResult => {
-      const row = this.byId.get(keyId) as KeyRow | undefined;
-      if (!row) return { ok: true };
-      this.db.prepare('DELETE FROM gateway_reservations WHERE expires_at <= ?').run(now);
-      const held = (this.db.prepare('SELECT COALESCE(SUM(micros), 0) AS held FROM gateway_reservations WHERE key_id = ?').get(keyId) as { held: number }).held;
-      const decision = reservationDecision(creditColumns(row), held, micros, now);
-      if (decision.ok) this.db.prepare('INSERT INTO gateway_reservations (id, key_id, micros, expires_at) VALUES (?, ?, ?, ?)').run(reservationId, keyId, micros, now + RESERVATION_TTL_MS);
-      return decision;
-    }).immediate();
+    return this.reserveNow(keyId, reservationId, micros, this.now());
   }
 }

@@ -11,7 +11,7 @@ import type { Migration } from '../kernel/db.ts';
 import { RESERVATION_TTL_MS, type ReserveResult } from './credit.ts';
 import { creditColumns, KEY_INSERT_COLUMNS, keyDigest, mintKey, patchColumns, recordIfSameDigest, reservationDecision, SELECT_KEYS, toRecord, type KeyPatch, type KeyRecord, type KeyRow, type KeyStore, type NewKey } from './keys.ts';
 import { MIN_PEPPER_LENGTH } from './pepper.ts';
-import type { TaskStore } from './tasks.ts';
+import type { TaskOwner, TaskStore } from './tasks.ts';
 import { DAY_MS, settleParams, SETTLE_KEY_SQL, toStoredUsage, USAGE_INSERT_COLUMNS, usageValues, type DailySpend, type DbUsageRow, type StoredUsageRow, type UsageLog, type UsageRow } from './usage.ts';
 
 /** gateway/schema.ts in PostgreSQL terms (ms times as BIGINT). */
@@ -117,6 +117,11 @@ export const pgGatewayMigrations: readonly Migration[] = [
       CREATE INDEX gateway_reservations_by_key ON gateway_reservations (key_id);
       CREATE INDEX gateway_reservations_by_expiry ON gateway_reservations (expires_at);
     `,
+  },
+  {
+    // See gateway/schema.ts gateway-007-task-upstream.
+    name: 'gateway-007-task-upstream',
+    sql: 'ALTER TABLE gateway_task_owners ADD COLUMN upstream TEXT;',
   },
 ];
 
@@ -278,11 +283,12 @@ export class PgTaskStore implements TaskStore {
     );
   }
 
-  async recordOwner(taskId: string, accountId: string): Promise<void> {
-    await this.pool.query('INSERT INTO gateway_task_owners (task_id, account_id, created_at) VALUES ($1, $2, $3) ON CONFLICT (task_id) DO NOTHING', [taskId, accountId, this.now()]);
+  async recordOwner(taskId: string, accountId: string, upstream: string | null = null): Promise<void> {
+    await this.pool.query('INSERT INTO gateway_task_owners (task_id, account_id, created_at, upstream) VALUES ($1, $2, $3, $4) ON CONFLICT (task_id) DO NOTHING', [taskId, accountId, this.now(), upstream]);
   }
 
-  async owner(taskId: string): Promise<string | undefined> {
-    return (await this.pool.query<{ account_id: string }>('SELECT account_id FROM gateway_task_owners WHERE task_id = $1', [taskId])).rows[0]?.account_id;
+  async owner(taskId: string): Promise<TaskOwner | undefined> {
+    const row = (await this.pool.query<{ account_id: string; upstream: string | null }>('SELECT account_id, upstream FROM gateway_task_owners WHERE task_id = $1', [taskId])).rows[0];
+    return row && { accountId: row.account_id, upstream: row.upstream };
   }
 }

@@ -120,4 +120,9 @@ export const gatewayMigrations: readonly Migration[] = [
       CREATE INDEX gateway_reservations_by_expiry ON gateway_reservations (expires_at);
     `,
   },
+  {
+    // The upstream (its URL) that created a music task: its polls go there (issue 12 follow-up).
+    name: 'gateway-007-task-upstream',
+    sql: 'ALTER TABLE gateway_task_owners ADD COLUMN upstream TEXT;',
+  },
 ];

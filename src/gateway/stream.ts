@@ -9,7 +9,7 @@
 import type { ServerResponse } from 'node:http';
 import { createParser } from 'eventsource-parser';
 import { errorBody, type GatewayError, type GatewayFamily } from './errors.ts';
-import { ClientGone, classifyUpstreamFailure, type UpstreamResponse } from './upstream.ts';
+import { ClientGone, classifyUpstreamFailure, discardBody, type UpstreamResponse } from './upstream.ts';
 
 export type StreamEnd = 'completed' | 'client_closed' | 'upstream_error';
 
@@ -189,10 +189,7 @@ export async function relayStream(o: StreamOptions): Promise<StreamResult> {
       const tail = cutter.rest();
       if (tail.length) res.write(tail);
     }
-    if (clientGone || o.signal.aborted) {
-      up.body.destroy();
-      return { end: 'client_closed', bytes };
-    }
+    if (clientGone || o.signal.aborted) return { end: 'client_closed', bytes };
     if (parser) parser.feed(decoder.decode());
     await endResponse(res);
     return { end: clientGone ? 'client_closed' : 'completed', bytes };
@@ -217,5 +214,7 @@ export async function relayStream(o: StreamOptions): Promise<StreamResult> {
   } finally {
     if (timer) clearTimeout(timer);
     res.off('close', onClose);
+    // Left unread (the client went, or the relay failed): undici reports that as an 'error'.
+    if (!up.body.readableEnded) discardBody(up.body);
   }
 }

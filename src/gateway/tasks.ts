@@ -1,5 +1,6 @@
 /**
- * Music tasks: who created which task (recorded when a task is created through us), and the
+ * Music tasks: who created which task and on which upstream (recorded when a task is created
+ * through us, so its polls go to that upstream), and the
  * finished ones (SUCCESS or FAILURE never change again) cached per account in SQLite with the
  * upstream's envelope kept as it was sent.
  */
@@ -8,14 +9,21 @@ import { isObject } from './body.ts';
 
 export const FINAL_STATES = new Set(['SUCCESS', 'FAILURE']);
 
+/** Who created a music task through this gateway, and on which upstream (its URL; `null` when not recorded). */
+export interface TaskOwner {
+  accountId: string;
+  upstream: string | null;
+}
+
 /** Music tasks: SQLite (`SqliteTaskStore`) or PostgreSQL (`PgTaskStore` in pg-stores.ts). */
 export interface TaskStore {
   /** The cached envelope text of a finished task, if any. */
   cached(accountId: string, taskId: string): Promise<string | undefined>;
   store(accountId: string, taskId: string, status: string, body: string): Promise<void>;
-  recordOwner(taskId: string, accountId: string): Promise<void>;
-  /** The account that created the task through this gateway; `undefined` if it was not created here. */
-  owner(taskId: string): Promise<string | undefined>;
+  /** The first record of a task wins (its account and upstream stay). */
+  recordOwner(taskId: string, accountId: string, upstream?: string | null): Promise<void>;
+  /** Who created the task through this gateway, and where; `undefined` if it was not created here. */
+  owner(taskId: string): Promise<TaskOwner | undefined>;
 }
 
 export class SqliteTaskStore implements TaskStore {
@@ -35,12 +43,13 @@ export class SqliteTaskStore implements TaskStore {
       .run(accountId, taskId, status, body, this.now());
   }
 
-  async recordOwner(taskId: string, accountId: string): Promise<void> {
-    this.db.prepare('INSERT OR IGNORE INTO gateway_task_owners (task_id, account_id, created_at) VALUES (?, ?, ?)').run(taskId, accountId, this.now());
+  async recordOwner(taskId: string, accountId: string, upstream: string | null = null): Promise<void> {
+    this.db.prepare('INSERT OR IGNORE INTO gateway_task_owners (task_id, account_id, created_at, upstream) VALUES (?, ?, ?, ?)').run(taskId, accountId, this.now(), upstream);
   }
 
-  async owner(taskId: string): Promise<string | undefined> {
-    return (this.db.prepare('SELECT account_id FROM gateway_task_owners WHERE task_id = ?').get(taskId) as { account_id: string } | undefined)?.account_id;
+  async owner(taskId: string): Promise<TaskOwner | undefined> {
+    const row = this.db.prepare('SELECT account_id, upstream FROM gateway_task_owners WHERE task_id = ?').get(taskId) as { account_id: string; upstream: string | null } | undefined;
+    return row && { accountId: row.account_id, upstream: row.upstream };
   }
 }
 

@@ -53,6 +53,11 @@ export interface PoolRequest {
   headers: Record<string, string>;
   body?: Buffer | Readable | undefined;
   signal: AbortSignal;
+  /**
+   * Only this upstream (its URL), whatever its state: a music task lives on the upstream that
+   * created it. Ignored when no configured upstream has this URL any more.
+   */
+  pinned?: string | undefined;
 }
 
 export interface PoolOptions {
@@ -166,6 +171,8 @@ export class UpstreamPool {
 
   /** The order to try for one request. */
   private order(model: string | null): Member[] {
+    // The common case: one upstream for every model, up.
+    if (this.members.length === 1 && this.members[0]!.spec.models.length === 0 && !this.members[0]!.down) return this.members;
     const candidates = this.members.filter((m) => m.serves(model));
     if (candidates.length === 0)
       throw new GatewayError(404, `No upstream serves the model "${model}". GET /v1/models lists the models this key may use.`, { type: 'invalid_request_error', code: 'model_not_found', param: 'model' });
@@ -182,7 +189,8 @@ export class UpstreamPool {
   }
 
   async send(req: PoolRequest): Promise<UpstreamResponse> {
-    const order = this.order(req.model);
+    const pinned = req.pinned === undefined ? undefined : this.members.find((m) => m.spec.url === req.pinned);
+    const order = pinned ? [pinned] : this.order(req.model);
     const body = new ReplayableBody(req.body);
     let lastError: unknown;
     for (let i = 0; i < order.length; i++) {
@@ -216,9 +224,11 @@ export class UpstreamPool {
           this.opts.onFailover?.(m.spec.name, kind);
           continue;
         }
+        up.upstream = m.spec.url;
         return up;
       }
       this.succeed(m, ms);
+      up.upstream = m.spec.url;
       return up;
     }
     throw lastError;

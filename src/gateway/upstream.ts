@@ -14,6 +14,8 @@ export interface UpstreamResponse {
   status: number;
   headers: UpstreamHeaders;
   body: Readable;
+  /** The URL of the upstream that answered (set by the pool). */
+  upstream?: string;
 }
 
 export interface UpstreamRequest {
@@ -62,8 +64,14 @@ export interface UpstreamOptions {
 export class UpstreamClient {
   private readonly pool: Pool;
   private readonly basePath: string;
+  private readonly credentials: Record<'openai' | 'gemini', Readonly<Record<string, string>>>;
 
   constructor(private readonly opts: UpstreamOptions) {
+    const key = opts.apiKey;
+    this.credentials = {
+      openai: key ? { authorization: `Bearer ${key}` } : {},
+      gemini: key ? { authorization: `Bearer ${key}`, 'x-goog-api-key': key } : {},
+    };
     const url = new URL(opts.baseUrl);
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.pool = new Pool(url.origin, {
@@ -75,9 +83,8 @@ export class UpstreamClient {
   }
 
   /** Our credential for the upstream, in the header style of the interface family. */
-  authHeaders(family: 'openai' | 'gemini'): Record<string, string> {
-    if (!this.opts.apiKey) return {};
-    return family === 'gemini' ? { authorization: `Bearer ${this.opts.apiKey}`, 'x-goog-api-key': this.opts.apiKey } : { authorization: `Bearer ${this.opts.apiKey}` };
+  authHeaders(family: 'openai' | 'gemini'): Readonly<Record<string, string>> {
+    return this.credentials[family];
   }
 
   async send(req: UpstreamRequest): Promise<UpstreamResponse> {

@@ -6,6 +6,7 @@
 import type { Db } from '../kernel/db.ts';
 import { isObject, nonNegativeInt } from './body.ts';
 import { periodStart } from './credit.ts';
+import { noteKeyWrite } from './keys.ts';
 
 export interface TokenUsage {
   prompt: number;
@@ -204,8 +205,28 @@ export function settleParams(r: UsageRow, at: number): { tokens: number; cost: n
 
 export const DAY_MS = 86_400_000;
 
+interface PendingSettlement {
+  row: UsageRow;
+  at: number;
+  done: () => void;
+  fail: (err: Error) => void;
+}
+
+/** How long a settlement may wait for others to share its commit, and how many may wait. */
+const SETTLE_BATCH_MS = 10;
+const SETTLE_BATCH_ROWS = 256;
+
+/**
+ * Settlements are written in batches: the rows of the requests that ended within 10 ms share one
+ * transaction (one commit instead of one per request), and none is written before the answer it
+ * settles has gone out. `record` resolves once its row is committed. A held credit reservation
+ * stays counted until its settlement is written, so a key's credit is never overstated meanwhile.
+ */
 export class SqliteUsageLog implements UsageLog {
-  private readonly settle;
+  private readonly settleOne: (r: UsageRow, at: number) => void;
+  private readonly settleAll: (batch: readonly PendingSettlement[]) => void;
+  private pending: PendingSettlement[] = [];
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Db,
@@ -214,15 +235,49 @@ export class SqliteUsageLog implements UsageLog {
     const insert = db.prepare(`INSERT INTO gateway_usage (${USAGE_INSERT_COLUMNS}) VALUES (${USAGE_INSERT_COLUMNS.split(',').map(() => '?').join(', ')})`);
     const charge = db.prepare(SETTLE_KEY_SQL);
     const release = db.prepare('DELETE FROM gateway_reservations WHERE id = ?');
-    this.settle = db.transaction((r: UsageRow, at: number) => {
+    this.settleOne = (r, at) => {
       charge.run(settleParams(r, at));
       if (r.reservationId) release.run(r.reservationId);
       insert.run(...usageValues(r, at, r.stream ? 1 : 0));
+    };
+    const one = db.transaction(this.settleOne);
+    const all = db.transaction((batch: readonly PendingSettlement[]) => {
+      for (const p of batch) this.settleOne(p.row, p.at);
+    });
+    this.settleAll = (batch) => {
+      if (batch.length === 1) one(batch[0]!.row, batch[0]!.at);
+      else all(batch);
+    };
+  }
+
+  record(r: UsageRow): Promise<void> {
+    return new Promise((done, fail) => {
+      this.pending.push({ row: r, at: this.now(), done, fail });
+      if (this.pending.length === 1) this.timer = setTimeout(() => this.flush(), SETTLE_BATCH_MS);
+      else if (this.pending.length >= SETTLE_BATCH_ROWS) this.flush();
     });
   }
 
-  async record(r: UsageRow): Promise<void> {
-    this.settle(r, this.now());
+  private flush(): void {
+    clearTimeout(this.timer);
+    const batch = this.pending;
+    this.pending = [];
+    try {
+      this.settleAll(batch);
+      noteKeyWrite(this.db);
+      for (const p of batch) p.done();
+    } catch {
+      // One bad settlement must not lose the others: each on its own.
+      for (const p of batch) {
+        try {
+          this.db.transaction(this.settleOne)(p.row, p.at);
+          noteKeyWrite(this.db);
+          p.done();
+        } catch (err) {
+          p.fail(err instanceof Error ? err : new Error(String(err)));
+        }
+      }
+    }
   }
 
   async forKey(keyId: string, limit = 100): Promise<StoredUsageRow[]> {

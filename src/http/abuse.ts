@@ -53,8 +53,11 @@ export const memoryLimiterFactory: LimiterFactory = ({ name, points, durationSec
 
 export type KeyCheck = { ok: true } | { ok: false; status: number; message: string };
 
-/** Checks the caller's gateway key for /v2/apis (when APIS_REQUIRE_KEY is on). */
-export type KeyVerifier = (headers: IncomingHttpHeaders, ip: string) => Promise<KeyCheck>;
+/**
+ * Checks the caller's gateway key for /v2/apis (when APIS_REQUIRE_KEY is on). `rawHeaders` (the
+ * request's) lets it refuse a request carrying several Authorization headers, as /v1 does.
+ */
+export type KeyVerifier = (headers: IncomingHttpHeaders, ip: string, rawHeaders?: readonly string[]) => Promise<KeyCheck>;
 
 /**
  * The gateway's own key rules on its key store: the strict `Authorization: Bearer <key>` format
@@ -62,10 +65,10 @@ export type KeyVerifier = (headers: IncomingHttpHeaders, ip: string) => Promise<
  * model lists and account rate limits are /v1 matters and do not apply to /v2/apis.
  */
 export function keyVerifier(keys: KeyStore, now: () => number = Date.now): KeyVerifier {
-  return async (headers, ip) => {
+  return async (headers, ip, rawHeaders) => {
     let presented: string;
     try {
-      presented = extractKey(headers, new URLSearchParams(), 'openai');
+      presented = extractKey(headers, new URLSearchParams(), 'openai', rawHeaders);
     } catch (err) {
       if (err instanceof GatewayError) return { ok: false, status: 401, message: `${err.message} This service requires a gateway key on /v2/apis (from \`npm run keys\` or the console).` };
       throw err;
@@ -156,7 +159,7 @@ export function apisAbuseCheck(opts: AbuseOptions): (ctx: CheckedRequest) => Pro
       }
     }
     if (verifyKey) {
-      const check = await verifyKey(ctx.req.headers, ip);
+      const check = await verifyKey(ctx.req.headers, ip, ctx.req.rawHeaders);
       if (!check.ok) {
         opts.metrics?.apisRejected('key');
         const headers: Record<string, string> = check.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : check.status === 503 ? { 'Retry-After': '2' } : {};

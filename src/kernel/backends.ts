@@ -17,7 +17,7 @@ import { ConfigError, type Config } from '../config.ts';
 import { openDatabase, type Db } from './db.ts';
 import { lazyModule } from './lazy-module.ts';
 import { LocalJobLock, PgJobLock, RedisJobLock, type JobLock } from './job-lock.ts';
-import { createLimiter, pgLimiterBackend, sqliteLimiterBackend, type CreateLimiter, type LimiterBackend, type LimiterOptions } from './limiter.ts';
+import { createLimiter, flushSqliteLimiters, pgLimiterBackend, sqliteLimiterBackend, type CreateLimiter, type LimiterBackend, type LimiterOptions } from './limiter.ts';
 import type { Logger } from './log.ts';
 import { openPgPool, PgStore, type Pool } from './pg-store.ts';
 import { SqliteStore } from './sqlite-store.ts';
@@ -112,7 +112,10 @@ export function openLocalBackends(config: Config, d: DeploymentSettings): Backen
     redis: undefined,
     jobLock: new LocalJobLock(),
     createLimiter: deploymentLimiters(undefined, db),
-    close: () => store.close(),
+    close: () => {
+      flushSqliteLimiters(db);
+      return store.close();
+    },
   };
 }
 
@@ -159,6 +162,7 @@ export async function openBackends(config: Config, d: DeploymentSettings, log: L
   try {
     const db = openDatabase(config.dbPath);
     closers.push(async () => {
+      flushSqliteLimiters(db);
       if (db.open) db.close();
     });
     let pool: Pool | undefined;

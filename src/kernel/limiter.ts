@@ -74,35 +74,124 @@ interface StoredWindow {
   expire: number | null;
 }
 
+/** How often the windows changed in memory are written to SQLite (and at close, see flushSqliteLimiters). */
+const SQLITE_FLUSH_MS = 1_000;
+const SQLITE_SWEEP_MS = 300_000;
+/** A window loaded and found absent (or ended): the next consume starts a new one. */
+const NO_WINDOW: Readonly<StoredWindow> = { points: 0, expire: 0 };
+
 /**
- * RateLimiterSQLite with its statements prepared once. The stock class prepares them on every
- * call and wraps each in a new transaction function, which cost about 0.2 ms per consume here;
- * the SQL (and so the table and the semantics) is the library's own.
+ * The SQLite windows of one database, kept in memory and written behind: a window is read from
+ * the `rate_limits` table the first time this process meets its key, then counted in memory;
+ * the windows that changed are written in one transaction every second and when the service
+ * closes, and windows that ended are forgotten. One commit per second instead of one per
+ * consume (four per gateway request). A crash loses at most the last second of counts, which a
+ * rate limit can afford (the PostgreSQL table is UNLOGGED for the same reason). SQLite is the
+ * single-instance backend, so no other process counts in the same table meanwhile.
+ */
+class SqliteWindows {
+  private readonly windows = new Map<string, StoredWindow>();
+  private readonly dirty = new Set<string>();
+  private readonly selectStmt;
+  private readonly writeStmt;
+  private readonly deleteStmt;
+  private readonly flushAll;
+  private lastSweep = Date.now();
+
+  constructor(private readonly db: Db) {
+    this.selectStmt = db.prepare(`SELECT points, expire FROM ${LIMITS_TABLE} WHERE key = ?`);
+    this.writeStmt = db.prepare(`INSERT OR REPLACE INTO ${LIMITS_TABLE} (key, points, expire) VALUES (?, ?, ?)`);
+    this.deleteStmt = db.prepare(`DELETE FROM ${LIMITS_TABLE} WHERE key = ?`);
+    const sweepStmt = db.prepare(`DELETE FROM ${LIMITS_TABLE} WHERE expire < ?`);
+    this.flushAll = db.transaction((now: number) => {
+      for (const key of this.dirty) {
+        const w = this.windows.get(key)!;
+        this.writeStmt.run(key, w.points, w.expire);
+      }
+      // Rows of windows that ended an hour ago.
+      if (now - this.lastSweep >= SQLITE_SWEEP_MS) {
+        sweepStmt.run(now - 3_600_000);
+        this.lastSweep = now;
+      }
+    });
+    const timer = setInterval(() => (db.open ? this.flush() : clearInterval(timer)), SQLITE_FLUSH_MS);
+    timer.unref();
+  }
+
+  private window(key: string): StoredWindow {
+    let w = this.windows.get(key);
+    if (!w) {
+      w = (this.selectStmt.get(key) as StoredWindow | undefined) ?? { ...NO_WINDOW };
+      this.windows.set(key, w);
+    }
+    return w;
+  }
+
+  /** rate-limiter-flexible's SQLite upsert, in memory: add to a running window, else start one. */
+  upsert(key: string, points: number, msDuration: number, forceExpire: boolean): StoredWindow {
+    const now = Date.now();
+    const w = this.window(key);
+    const running = w.expire === null || w.expire > now;
+    if (forceExpire || !running) {
+      w.points = points;
+      w.expire = msDuration > 0 ? now + msDuration : null;
+    } else w.points += points;
+    this.dirty.add(key);
+    return { points: w.points, expire: w.expire };
+  }
+
+  get(key: string): StoredWindow | null {
+    const w = this.window(key);
+    return w.expire === null || w.expire > Date.now() ? { points: w.points, expire: w.expire } : null;
+  }
+
+  delete(key: string): boolean {
+    const existed = this.get(key) !== null;
+    this.windows.set(key, { ...NO_WINDOW });
+    this.dirty.delete(key);
+    this.deleteStmt.run(key);
+    return existed;
+  }
+
+  /** Write the changed windows; forget the ones that ended. */
+  flush(): void {
+    if (!this.db.open) return;
+    const now = Date.now();
+    if (this.dirty.size > 0 || now - this.lastSweep >= SQLITE_SWEEP_MS) this.flushAll(now);
+    this.dirty.clear();
+    for (const [key, w] of this.windows) if (w.expire !== null && w.expire <= now) this.windows.delete(key);
+  }
+}
+
+const sqliteWindows = new WeakMap<Db, SqliteWindows>();
+
+function windowsOf(db: Db): SqliteWindows {
+  let w = sqliteWindows.get(db);
+  if (!w) sqliteWindows.set(db, (w = new SqliteWindows(db)));
+  return w;
+}
+
+/** Write the SQLite limiter windows counted in memory (the service calls it before closing the database). */
+export function flushSqliteLimiters(db: Db): void {
+  sqliteWindows.get(db)?.flush();
+}
+
+/**
+ * RateLimiterSQLite on the write-behind windows above: the library's window rules and table,
+ * without a statement (or a transaction) per consume.
  */
 class PreparedSqliteLimiter extends RateLimiterSQLite {
-  private readonly upsertStmt;
-  private readonly replaceStmt;
-  private readonly getStmt;
+  private readonly windows: SqliteWindows;
 
   constructor(db: Db, opts: Omit<ConstructorParameters<typeof RateLimiterSQLite>[0], 'storeClient'>) {
     super({ ...opts, storeClient: db, storeType: 'better-sqlite3', tableName: LIMITS_TABLE, tableCreated: true, clearExpiredByTimeout: false });
-    this.upsertStmt = db.prepare(`
-      INSERT INTO ${LIMITS_TABLE} (key, points, expire) VALUES (?, ?, ?)
-      ON CONFLICT(key) DO UPDATE SET
-        points = CASE WHEN expire IS NULL OR expire > ? THEN points + excluded.points ELSE excluded.points END,
-        expire = CASE WHEN expire IS NULL OR expire > ? THEN expire ELSE excluded.expire END
-      RETURNING points, expire`);
-    this.replaceStmt = db.prepare(`INSERT OR REPLACE INTO ${LIMITS_TABLE} (key, points, expire) VALUES (?, ?, ?) RETURNING points, expire`);
-    this.getStmt = db.prepare(`SELECT points, expire FROM ${LIMITS_TABLE} WHERE key = ? AND (expire > ? OR expire IS NULL)`);
+    this.windows = windowsOf(db);
   }
 
   // Overrides of the store hooks RateLimiterStoreAbstract calls (not in the library's typings).
   _upsert(rlKey: string, points: number, msDuration: number, forceExpire = false): Promise<StoredWindow> {
     try {
-      const now = Date.now();
-      const expire = msDuration > 0 ? now + msDuration : null;
-      const row = (forceExpire ? this.replaceStmt.get(rlKey, points, expire) : this.upsertStmt.get(rlKey, points, expire, now, now)) as StoredWindow;
-      return Promise.resolve(row);
+      return Promise.resolve(this.windows.upsert(rlKey, points, msDuration, forceExpire));
     } catch (err) {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
@@ -110,25 +199,19 @@ class PreparedSqliteLimiter extends RateLimiterSQLite {
 
   _get(rlKey: string): Promise<StoredWindow | null> {
     try {
-      return Promise.resolve((this.getStmt.get(rlKey, Date.now()) as StoredWindow | undefined) ?? null);
+      return Promise.resolve(this.windows.get(rlKey));
     } catch (err) {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
   }
-}
 
-const SQLITE_SWEEP_MS = 300_000;
-const sweeping = new WeakSet<Db>();
-
-/** Delete windows that ended an hour ago (the library's own sweep would throw once the DB is closed). */
-function sweepSqlite(db: Db): void {
-  if (sweeping.has(db)) return;
-  sweeping.add(db);
-  const timer = setInterval(() => {
-    if (!db.open) return clearInterval(timer);
-    db.prepare(`DELETE FROM ${LIMITS_TABLE} WHERE expire < ?`).run(Date.now() - 3_600_000);
-  }, SQLITE_SWEEP_MS);
-  timer.unref();
+  _delete(rlKey: string): Promise<boolean> {
+    try {
+      return Promise.resolve(this.windows.delete(rlKey));
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
 }
 
 /** A limiter on the given backend (memory when none is given). */
@@ -138,7 +221,6 @@ export function createLimiter(opts: LimiterOptions, backend: LimiterBackend = { 
     case 'memory':
       return new RateLimiterMemory(base);
     case 'sqlite':
-      sweepSqlite(backend.db);
       return new PreparedSqliteLimiter(backend.db, { ...base, insuranceLimiter: new RateLimiterMemory(base) });
     case 'postgres':
       return new RateLimiterPostgres({

@@ -174,7 +174,7 @@ describe('key policy', () => {
     const err = await client.chat.completions.create({ model: 'o1', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.PermissionDeniedError);
     expect((err as InstanceType<typeof OpenAI.PermissionDeniedError>).code).toBe('model_not_allowed');
-    const rows = await usageRows(h.svc, k.record.id, 4);
+    const rows = await usageRows(h.svc, k.record.id, 5);
     expect(rows.find((r) => r.model === 'o1')).toMatchObject({ status: 403, errorCode: 'model_not_allowed', endReason: 'rejected', chargedTokens: 0 });
   });
 

@@ -8,8 +8,9 @@ import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError } from '../../src/config.ts';
 import { parseMetrics, sample } from '../ops/support.ts';
-import { makeKey, startGateway, type Harness } from './helpers.ts';
-import { ModelUpstream, sleep } from './model-upstream.ts';
+import type { ServerResponse } from 'node:http';
+import { bearer, makeKey, postJson, startGateway, type Harness } from './helpers.ts';
+import { ModelUpstream, sleep, taskEnvelope } from './model-upstream.ts';
 
 const COOLDOWN_MS = 400;
 const CHAT = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'hi' }] };
@@ -121,6 +122,39 @@ describe('failover between two upstreams', () => {
     });
     expect((await openai.chat.completions.create(CHAT)).choices[0]!.message.content).toBe('Hello from gpt-4o-mini');
     expect((await upstreamStatus(h)).primary!.last_error).toMatch(/status_429/);
+  });
+
+  it('a music task is polled on the upstream that created it, even once the primary is back', async () => {
+    const k = await makeKey(h.svc);
+    const json = (res: ServerResponse, status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    primary.script('POST', '/v1/music/generations', (_req, res) => json(res, 503, { error: { message: 'overloaded' } }));
+    backup.script('POST', '/v1/music/generations', (_req, res) => json(res, 200, { code: 'success', message: '', data: 'task-on-backup-1' }));
+    let polls = 0;
+    backup.script('GET', '/v1/music/tasks/task-on-backup-1', (_req, res) => json(res, 200, taskEnvelope('task-on-backup-1', ++polls < 2 ? 'IN_PROGRESS' : 'SUCCESS')));
+    const created = await postJson(h.base, '/v1/music/generations', { model: 'suno-v4', prompt: 'a song' }, bearer(k.key));
+    expect(created.status).toBe(200);
+    expect(((await created.json()) as { data: string }).data).toBe('task-on-backup-1');
+
+    // The primary is healthy again and back in service (its probe succeeded)…
+    primary.reset();
+    await sleep(COOLDOWN_MS + 50);
+    await openai.chat.completions.create(CHAT);
+    expect((await upstreamStatus(h)).primary!.state).toBe('up');
+    // …yet the task is asked of the backup, where it lives, until it is finished (then cached).
+    const statusOf = async (res: Response) => ((await res.json()) as { data: { status: string } }).data.status;
+    expect(await statusOf(await fetch(`${h.base}/v1/music/tasks/task-on-backup-1`, { headers: bearer(k.key) }))).toBe('IN_PROGRESS');
+    expect(await statusOf(await fetch(`${h.base}/v1/music/tasks/task-on-backup-1`, { headers: bearer(k.key) }))).toBe('SUCCESS');
+    const cached = await fetch(`${h.base}/v1/music/tasks/task-on-backup-1`, { headers: bearer(k.key) });
+    expect(cached.headers.get('x-cache')).toBe('HIT');
+    expect(polls).toBe(2);
+    expect(primary.requests.filter((r) => r.path.startsWith('/v1/music/tasks/'))).toHaveLength(0);
+
+    // A task not created through this gateway goes where any request goes: the primary.
+    expect((await fetch(`${h.base}/v1/music/tasks/task-running-9`, { headers: bearer(k.key) })).status).toBe(200);
+    expect(primary.requests.filter((r) => r.path === '/v1/music/tasks/task-running-9')).toHaveLength(1);
   });
 
   it('a primary that does not answer within AI_FIRST_BYTE_TIMEOUT_MS: the backup answers', async () => {

@@ -223,10 +223,12 @@ for (const { name, open, skip } of backends) describe.skipIf(!!skip)(`gateway st
     ]);
   });
 
-  it('music tasks: the owner recorded first stays; finished tasks are cached per account', async () => {
-    await a.tasks.recordOwner('task-1', 'acct-a');
-    await b.tasks.recordOwner('task-1', 'acct-b');
-    expect(await b.tasks.owner('task-1')).toBe('acct-a');
+  it('music tasks: the owner (and upstream) recorded first stays; finished tasks are cached per account', async () => {
+    await a.tasks.recordOwner('task-1', 'acct-a', 'http://upstream-a.example');
+    await b.tasks.recordOwner('task-1', 'acct-b', 'http://upstream-b.example');
+    expect(await b.tasks.owner('task-1')).toEqual({ accountId: 'acct-a', upstream: 'http://upstream-a.example' });
+    await b.tasks.recordOwner('task-3', 'acct-b');
+    expect(await a.tasks.owner('task-3')).toEqual({ accountId: 'acct-b', upstream: null });
     expect(await a.tasks.owner('task-2')).toBeUndefined();
     expect(await b.tasks.cached('acct-a', 'task-1')).toBeUndefined();
     await a.tasks.store('acct-a', 'task-1', 'IN_PROGRESS', '{"v":1}');

@@ -3,12 +3,15 @@
  * SQLite, PostgreSQL and Redis; counters shared by two instances (two connections) on the shared
  * engines; the insurance limiter when Redis is down; the allow/deny adapter of the abuse limits.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Redis } from 'ioredis';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploymentLimiters } from '../../src/kernel/backends.ts';
 import { openDatabase } from '../../src/kernel/db.ts';
-import { createLimiter, decisionLimiters, LIMITS_TABLE, pgLimiterBackend, sqliteLimiterBackend, type LimiterBackend } from '../../src/kernel/limiter.ts';
+import { createLimiter, decisionLimiters, flushSqliteLimiters, LIMITS_TABLE, pgLimiterBackend, sqliteLimiterBackend, type LimiterBackend } from '../../src/kernel/limiter.ts';
 import { openPgPool, type Pool } from '../../src/kernel/pg-store.ts';
 import { createTestDatabase, dropRedisPrefix, randomSuffix, requireServices, TEST_REDIS_URL } from './services.ts';
 
@@ -40,19 +43,34 @@ function windowRules(name: string, backend: () => LimiterBackend): void {
 
 describe('limiter factory, local backends', () => {
   windowRules('memory', () => ({ kind: 'memory' }));
-  const db = openDatabase(':memory:');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'limiter-'));
+  const file = path.join(dir, 'app.sqlite');
+  const db = openDatabase(file);
+  afterAll(() => {
+    db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
   windowRules('sqlite', () => sqliteLimiterBackend(db));
 
-  it('SQLite counters live in the rate_limits table (they survive a restart)', async () => {
+  it('SQLite counters are written to the rate_limits table (every second and at close), and read back by a new process', async () => {
     const rl = createLimiter({ keyPrefix: 'persist', points: 5, duration: 60 }, sqliteLimiterBackend(db));
     await rl.consume('k', 2);
+    flushSqliteLimiters(db);
     expect(db.prepare(`SELECT points FROM ${LIMITS_TABLE} WHERE key = ?`).get('persist:k')).toEqual({ points: 2 });
+    // Another process on the same file (here: another connection) starts from the stored window.
+    const other = openDatabase(file);
+    const again = createLimiter({ keyPrefix: 'persist', points: 5, duration: 60 }, sqliteLimiterBackend(other));
+    await again.consume('k', 2);
+    await expect(again.consume('k', 2)).rejects.toBeInstanceOf(RateLimiterRes);
+    expect((await again.get('k'))?.consumedPoints).toBe(6);
+    other.close();
   });
 
   it('without a shared engine, a limiter asks for memory (default) or SQLite (`local: sqlite`)', async () => {
     const create = deploymentLimiters(undefined, db);
     await create({ keyPrefix: 'mem-only', points: 5, duration: 60 }).consume('k');
     await create({ keyPrefix: 'kept', points: 5, duration: 60, local: 'sqlite' }).consume('k');
+    flushSqliteLimiters(db);
     expect(db.prepare(`SELECT key FROM ${LIMITS_TABLE} WHERE key IN ('mem-only:k', 'kept:k')`).all()).toEqual([{ key: 'kept:k' }]);
   });
 

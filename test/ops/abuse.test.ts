@@ -3,6 +3,7 @@
  * envelope), the separate force-update limit, the optional gateway key, TRUST_PROXY deciding
  * the address, and the limiter factory as the swap point for another backend.
  */
+import http from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.ts';
 import type { LimiterFactory } from '../../src/http/abuse.ts';
@@ -186,6 +187,28 @@ describe('APIS_REQUIRE_KEY', () => {
     const res = await svc.get(QR, { headers: { authorization: `Bearer ${limited.key}` } });
     expect(res.status).toBe(403);
     expect((await envelope(res)).message).toContain('127.0.0.1');
+  });
+
+  it('refuses a request carrying two Authorization headers (401), as /v1 does, even when the first holds a valid key', async () => {
+    const { key } = await newKey();
+    const other = await newKey();
+    const send = (authorization: string[]) =>
+      new Promise<{ status: number; body: string; wwwAuthenticate: string | undefined }>((resolve, reject) => {
+        const req = http.get(`${svc.base}${QR}`, { headers: ['Host', new URL(svc.base).host, ...authorization.flatMap((v) => ['Authorization', v])] }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body, wwwAuthenticate: res.headers['www-authenticate'] }));
+        });
+        req.on('error', reject);
+      });
+    expect((await send([`Bearer ${key}`])).status).toBe(200);
+    for (const pair of [[`Bearer ${key}`, `Bearer ${other.key}`], [`Bearer ${key}`, `Bearer ${key}`], [`Bearer ${key}`, 'junk']]) {
+      const res = await send(pair);
+      expect(res.status, pair[1]).toBe(401);
+      expect(res.wwwAuthenticate).toBe('Bearer');
+      expect((JSON.parse(res.body) as Envelope).message).toMatch(/exactly one Authorization header/);
+    }
   });
 
   // Last: it closes this service's database.

@@ -1,7 +1,8 @@
 /**
  * GET /v1/music/tasks/{task_id}: the upstream's task envelope, forwarded. Finished tasks
  * (SUCCESS, FAILURE) are cached per account and answered from the gateway's store afterwards. A task created
- * through this gateway may only be read by the account that created it (404 for others).
+ * through this gateway may only be read by the account that created it (404 for others), and is
+ * asked of the upstream that created it (with several upstreams, another one does not know it).
  */
 import type { GatewayCall } from '../call.ts';
 import { badRequest, GatewayError } from '../errors.ts';
@@ -14,7 +15,7 @@ export async function musicTask(call: GatewayCall, params: readonly string[]): P
   if (!TASK_ID.test(taskId)) throw badRequest('The task id must be 1 to 128 letters, digits, "_", "-", "." or ":".', 'task_id');
   const { tasks } = call.deps;
   const owner = await tasks.owner(taskId);
-  if (owner !== undefined && owner !== call.key.accountId)
+  if (owner !== undefined && owner.accountId !== call.key.accountId)
     throw new GatewayError(404, `No music task "${taskId}" for this account.`, { type: 'invalid_request_error', code: 'task_not_found', param: 'task_id' });
   const cached = await tasks.cached(call.key.accountId, taskId);
   if (cached !== undefined) {
@@ -24,7 +25,7 @@ export async function musicTask(call: GatewayCall, params: readonly string[]): P
     return;
   }
   call.upstream();
-  const up = await call.send({ method: 'GET' });
+  const up = await call.send({ method: 'GET', upstream: owner?.upstream ?? undefined });
   call.ctx.set('x-cache', 'MISS');
   await call.relay(up, {
     usage: 'none',

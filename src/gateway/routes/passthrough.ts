@@ -91,7 +91,7 @@ export function createMusicTask(call: GatewayCall): Promise<void> {
     usage: 'none',
     inspect: async (body) => {
       const id = createdTaskId(body);
-      if (id && call.upstreamStatus !== null && call.upstreamStatus < 300) await call.deps.tasks.recordOwner(id, call.key.accountId);
+      if (id && call.upstreamStatus !== null && call.upstreamStatus < 300) await call.deps.tasks.recordOwner(id, call.key.accountId, call.upstreamUrl ?? null);
     },
   });
 }
