@@ -130,7 +130,7 @@ export function parse(html: string, region: string, now: Date): FuelPrices {
  */
 export function migrate(stored: unknown): FuelPrices | undefined {
   const d = asRecord(stored) as FuelPrices | undefined;
-  if (!d || !d.trend || 'next_adjustment_date' in d.trend) return d;
+  if (!d || !d.trend || typeof d.trend.next_adjustment_date === 'string') return d;
   const trend = parseTrend(d.trend.description, new Date(d.updated_at)) ?? { ...d.trend, next_adjustment_date: '' };
   return { ...d, trend };
 }

@@ -395,9 +395,12 @@ export function parseForecast(raw: unknown, location: Location, days: number, no
   };
 }
 
+/** Whether stored data has a field (not a type guard: the stored value may predate the type). */
+const has = (o: object, field: string): boolean => field in o;
+
 /** A sun time stored before 60s's shape held the bare `HH:mm` in `sunrise`/`sunset`; it moves to `_desc`. */
 function upgradeSun(s: SunTimes): SunTimes {
-  if ('sunrise_desc' in s) return s;
+  if (has(s, 'sunrise_desc')) return s;
   const at = (ms: number | null) => (ms === null ? '' : formatDateTime(ms));
   return { date: s.date, sunrise: at(s.sunrise_at), sunrise_at: s.sunrise_at, sunrise_desc: s.sunrise, sunset: at(s.sunset_at), sunset_at: s.sunset_at, sunset_desc: s.sunset };
 }
@@ -412,7 +415,7 @@ export function migrate(stored: unknown): WeatherData | undefined {
   const d = asRecord(stored) as WeatherData | undefined;
   if (!d) return undefined;
   if (d.kind === 'realtime') {
-    if (!d.weather || 'weather_icon' in d.weather) return d;
+    if (!d.weather || has(d.weather, 'weather_icon')) return d;
     const w = d.weather;
     return {
       ...d,
@@ -423,12 +426,12 @@ export function migrate(stored: unknown): WeatherData | undefined {
     };
   }
   if (d.kind !== 'forecast') return undefined;
-  const current = d.hourly_forecast.every((h) => 'datetime' in h) && d.daily_forecast.every((x) => 'aqi_level' in x) && d.sunrise_sunset.every((x) => 'sunrise_desc' in x);
+  const current = d.hourly_forecast.every((h) => has(h, 'datetime')) && d.daily_forecast.every((x) => has(x, 'aqi_level')) && d.sunrise_sunset.every((x) => has(x, 'sunrise_desc'));
   if (current) return d;
   return {
     ...d,
-    hourly_forecast: d.hourly_forecast.map((h) => ('datetime' in h ? h : { ...h, datetime: h.time, weather_icon: '' })),
-    daily_forecast: d.daily_forecast.map((x) => ('aqi_level' in x ? x : { ...x, aqi_level: null, day_weather_icon: '', night_weather_icon: '' })),
+    hourly_forecast: d.hourly_forecast.map((h) => (has(h, 'datetime') ? h : { ...h, datetime: h.time, weather_icon: '' })),
+    daily_forecast: d.daily_forecast.map((x) => (has(x, 'aqi_level') ? x : { ...x, aqi_level: null, day_weather_icon: '', night_weather_icon: '' })),
     sunrise_sunset: d.sunrise_sunset.map(upgradeSun),
   };
 }
