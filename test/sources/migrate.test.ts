@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paramsKey, parseParams } from '../../src/kernel/params.ts';
-import type { FetchedSource } from '../../src/kernel/source.ts';
+import type { FetchedSource, LocalSource, ParamSpecs } from '../../src/kernel/source.ts';
 import aiNews from '../../sources/ai-news.ts';
 import boxoffice from '../../sources/boxoffice-a/index.ts';
 import musicRank from '../../sources/music-rank.ts';
@@ -15,11 +15,11 @@ import shortVideo from '../../sources/hot-short-video-a.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import baike, { type BaikeEntry } from '../../sources/baike.ts';
-import changya, { migrateFeed, parsePage as parsePiecePage } from '../../sources/changya.ts';
+import changya, { migrateFeed, parsePage as parsePiecePage, type ChangyaFeed } from '../../sources/changya.ts';
 import exchangeRate, { parse as parseRates, type ExchangeRates } from '../../sources/exchange-rate.ts';
 import fanyi, { type Translation } from '../../sources/fanyi.ts';
 import fuelPrice, { parse as parseFuel, type FuelPrices } from '../../sources/fuel-price.ts';
-import goldPrice, { parse as parseGold, type GoldPrices } from '../../sources/gold-price.ts';
+import goldPrice, { parse as parseGold, type GoldPrices, type QuotedPrice } from '../../sources/gold-price.ts';
 import ip, { build as buildIp, parseIpSb, type IpData } from '../../sources/ip.ts';
 import og, { type OgData } from '../../sources/og.ts';
 import todayInHistory, { parse as parseDay, type DayInHistory } from '../../sources/today-in-history.ts';
@@ -232,7 +232,7 @@ describe('non-list sources: data stored by the previous release comes out in 60s
     expect(up.metals[0]).toEqual({ name: '今日金价', sell_price: '968.5', today_price: '962.3', high_price: '971.2', low_price: '960.1', unit: '元/克', sell: 968.5, open: 962.3, high: 971.2, low: 960.1, updated: '2026-11-21 10:00:00', updated_at: AT.getTime() });
     const today = parseGold(fixture('res.huangjinjiage.com.cn/panjia2.js').toString('utf8'), new TextDecoder('gbk').decode(fixture('www.huangjinjiage.cn/jinrijinjia.html')), AT);
     // Everything but the text spelling of the prices is as a fetch today gives it.
-    const numeric = ({ price: _p, formatted: _f, ...rest }: Record<string, unknown>) => rest;
+    const numeric = ({ price: _p, formatted: _f, ...rest }: QuotedPrice) => rest;
     expect(up.stores.map(numeric)).toEqual(today.stores.slice(0, 1).map(numeric));
     expect(up.banks.map(numeric)).toEqual(today.banks.slice(0, 1).map(numeric));
     expect(up.recycle.map(numeric)).toEqual(today.recycle.slice(0, 1).map(numeric));
@@ -298,7 +298,7 @@ describe('non-list sources: data stored by the previous release comes out in 60s
   it('changya (a local source’s feed): gender as M/F with gender_text, avatar_url, duration in ms', () => {
     const feed = { items: copy(old.CHANGYA_PIECES) };
     const up = migrateFeed(feed)!;
-    expect(changya.feed!.validate(up)).toBeUndefined();
+    expect((changya as LocalSource<ParamSpecs, unknown, ChangyaFeed>).feed!.validate(up)).toBeUndefined();
     for (const piece of up.items) expect(layoutMismatches(piece, SIXTY.changya!)).toEqual([]);
     expect(up.items[0]).toMatchObject({ user: { gender: 'F', gender_text: 'female', avatar_url: old.CHANGYA_PIECES[0]!.user.avatar }, audio: { duration: 31_000, duration_sec: 31 } });
     expect(up.items[1]?.user).toMatchObject({ gender: 'M', gender_text: 'male' });
