@@ -113,6 +113,12 @@ export default defineSource({
     }
     return parse(res.json(), p.word, ctx.now());
   },
+  // Stored before 60s's shape (release 271b638), a missing cover was null.
+  migrate: (stored: unknown) => {
+    const d = stored as BaikeEntry | null;
+    if (!d || typeof d !== 'object' || d.cover !== null) return d ?? undefined;
+    return { ...d, cover: '' };
+  },
   validate(d: BaikeEntry) {
     if (!d.title) return 'the entry has no title';
     if (!d.abstract && !d.description) return 'the entry has neither an abstract nor a description';

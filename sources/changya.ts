@@ -57,6 +57,30 @@ export interface ChangyaFeed {
   items: Piece[];
 }
 
+/**
+ * A piece stored before 60s's shape (release 271b638): `gender` was the word, the avatar was
+ * `avatar` only and the length was `duration_sec` (rounded to 0.1 s, so `duration` in ms is as
+ * precise as that). Today's pieces pass unchanged.
+ */
+export function migratePiece(p: Piece): Piece {
+  if ('avatar_url' in p.user && 'duration' in p.audio) return p;
+  const old = p.user.gender as string;
+  const gender = old === 'male' || old === 'M' ? 'M' : old === 'female' || old === 'F' ? 'F' : '';
+  return {
+    ...p,
+    user: { nickname: p.user.nickname, gender, gender_text: gender === 'M' ? 'male' : gender === 'F' ? 'female' : '', avatar: p.user.avatar, avatar_url: p.user.avatar },
+    audio: { ...p.audio, duration: p.audio.duration_sec === null ? null : Math.round(p.audio.duration_sec * 1000) },
+  };
+}
+
+/** The stored feed in today's shape (see migratePiece); the same value when every piece is current. */
+export function migrateFeed(stored: unknown): ChangyaFeed | undefined {
+  const d = stored as ChangyaFeed | null;
+  if (!d || typeof d !== 'object' || !Array.isArray(d.items)) return undefined;
+  const items = d.items.map(migratePiece);
+  return items.every((p, i) => p === d.items[i]) ? d : { ...d, items };
+}
+
 function decodeUrl(u: string | undefined): string | undefined {
   if (!u) return undefined;
   let out = u.trim();
@@ -195,6 +219,7 @@ export default defineSource({
       return { items };
     },
     validate: (d) => (d.items.length ? undefined : 'no playable piece'),
+    migrate: migrateFeed,
     count: (d) => d.items.length,
   },
   compute(ctx): Changya {

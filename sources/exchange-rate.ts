@@ -79,6 +79,26 @@ export function parse(raw: unknown, now: Date): ExchangeRates {
   };
 }
 
+/**
+ * Rates stored before 60s's shape (release 271b638): `updated` was our fetch time. It becomes
+ * `fetched`; `updated` and `next_updated` take the upstream's times, which were stored as
+ * `rates_updated` and `next_update`. Today's data passes unchanged.
+ */
+export function migrate(stored: unknown): ExchangeRates | undefined {
+  const d = asRecord(stored);
+  if (!d || 'fetched' in d) return d as ExchangeRates | undefined;
+  const { updated, updated_at, ...rest } = d;
+  return {
+    ...rest,
+    updated: d.rates_updated,
+    updated_at: d.rates_updated_at,
+    next_updated: d.next_update,
+    next_updated_at: d.next_update_at,
+    fetched: updated,
+    fetched_at: updated_at,
+  } as unknown as ExchangeRates;
+}
+
 export function validateRates(d: ExchangeRates): string | undefined {
   if (d.rates.length < 20) return `only ${d.rates.length} rates`;
   const bad = d.rates.find((x) => !(x.rate > 0));
@@ -133,6 +153,7 @@ export default defineSource({
     return data;
   },
   validate: validateRates,
+  migrate,
   count: (d) => d.rates.length,
   view: {
     title,

@@ -221,6 +221,12 @@ export default defineSource({
     });
     return parse(res.json(), { text: p.text, from, to, model }, ctx.now());
   },
+  // Stored before 60s's shape (release 271b638), a side had no romanisation: empty, as when the model gives none.
+  migrate: (stored: unknown) => {
+    const d = stored as Translation | null;
+    if (!d || typeof d !== 'object' || !d.source || !d.target || ('pronounce' in d.source && 'pronounce' in d.target)) return d ?? undefined;
+    return { ...d, source: { ...d.source, pronounce: d.source.pronounce ?? '' }, target: { ...d.target, pronounce: d.target.pronounce ?? '' } };
+  },
   validate(d: Translation) {
     if (!d.target.text) return 'the translation is empty';
     if (!d.source.text) return 'the source text is missing';

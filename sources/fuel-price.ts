@@ -123,6 +123,18 @@ export function parse(html: string, region: string, now: Date): FuelPrices {
   return { region, date: formatDate(at), items, trend: parseTrend(trendText, now), link: `${SITE}${path}`, updated: formatDateTime(at), updated_at: at };
 }
 
+/**
+ * Prices stored before 60s's shape (release 271b638): the trend had no `next_adjustment_date`
+ * and no change as null amounts. The trend is read again from its stored text (`description`)
+ * as of the fetch time, which gives every field as a fetch today would. Today's data passes unchanged.
+ */
+export function migrate(stored: unknown): FuelPrices | undefined {
+  const d = asRecord(stored) as FuelPrices | undefined;
+  if (!d || !d.trend || typeof d.trend.next_adjustment_date === 'string') return d;
+  const trend = parseTrend(d.trend.description, new Date(d.updated_at)) ?? { ...d.trend, next_adjustment_date: '' };
+  return { ...d, trend };
+}
+
 export function validateFuel(d: FuelPrices): string | undefined {
   if (d.items.length < 2) return `only ${d.items.length} fuel prices`;
   const bad = d.items.find((i) => !(i.price > 2 && i.price < 30));
@@ -190,6 +202,7 @@ export default defineSource({
     return data;
   },
   validate: validateFuel,
+  migrate,
   count: (d) => d.items.length,
   view: {
     title,

@@ -160,6 +160,14 @@ function quoteTime(text: string, today: string): number | null {
   return null;
 }
 
+/** The quote time, or the day of the price when the page gives no time. */
+function quoteUpdated(quoted: string, quotedAt: number | null, today: string): { updated: string; updated_at: number } {
+  return {
+    updated: quotedAt === null ? today : /\d:\d/.test(quoted) ? formatDateTime(quotedAt) : formatDate(quotedAt),
+    updated_at: quotedAt ?? shanghaiMidnight(today),
+  };
+}
+
 /** The store, bank and recycling tables of the page. */
 export function parsePage(html: string, now: Date): Pick<GoldPrices, 'stores' | 'banks' | 'recycle'> {
   const $ = load(html);
@@ -193,13 +201,7 @@ export function parsePage(html: string, now: Date): Pick<GoldPrices, 'stores' | 
       if (!name || !price) continue;
       const quoted = cell('time');
       const quotedAt = quoteTime(quoted, today);
-      const base = {
-        ...price,
-        quoted,
-        quoted_at: quotedAt,
-        updated: quotedAt === null ? today : /\d:\d/.test(quoted) ? formatDateTime(quotedAt) : formatDate(quotedAt),
-        updated_at: quotedAt ?? shanghaiMidnight(today),
-      };
+      const base = { ...price, quoted, quoted_at: quotedAt, ...quoteUpdated(quoted, quotedAt, today) };
       if (section === 'stores') out.stores.push({ brand: name, product: cell('product').replace(/价格$/, ''), ...base });
       else if (section === 'banks') out.banks.push({ bank: name, product: cell('product').replace(/价格$/, ''), ...base, time: quoted });
       else out.recycle.push({ type: name, purity: cell('purity'), ...base });
@@ -214,6 +216,51 @@ export function parse(feedJs: string, pageHtml: string, now: Date): GoldPrices {
   const tables = parsePage(pageHtml, now);
   const at = now.getTime();
   return { date: formatDate(at), metals, ...tables, updated: formatDateTime(at), updated_at: at };
+}
+
+/**
+ * Prices stored before 60s's shape (release 271b638) were numbers only: metals `{name, sell_price,
+ * today_price, high_price, low_price, unit}`, quotes `{price, unit, quoted, quoted_at}`. The
+ * numbers become the text fields (written as numbers, the upstream's own spelling is gone) and
+ * keep their value under today's numeric names; a metal's read time is the fetch time, a
+ * quote's `updated` comes from its quote time as `parsePage` derives it. Today's data passes unchanged.
+ */
+export function migrate(stored: unknown): GoldPrices | undefined {
+  const d = stored as GoldPrices | null;
+  if (!d || typeof d !== 'object' || !Array.isArray(d.metals) || !Array.isArray(d.stores) || !Array.isArray(d.banks) || !Array.isArray(d.recycle)) return undefined;
+  const quotes: QuotedPrice[] = [...d.stores, ...d.banks, ...d.recycle];
+  if (d.metals.every((m) => typeof m.sell_price === 'string') && quotes.every((q) => typeof q.price === 'string')) return d;
+  const text = (v: unknown) => (typeof v === 'number' ? String(v) : typeof v === 'string' ? v : '');
+  const num = (v: unknown) => (typeof v === 'number' ? v : Number(v));
+  const metals = d.metals.map((m): MetalPrice => {
+    if (typeof m.sell_price === 'string') return m;
+    return {
+      name: m.name,
+      sell_price: text(m.sell_price),
+      today_price: text(m.today_price),
+      high_price: text(m.high_price),
+      low_price: text(m.low_price),
+      unit: m.unit,
+      sell: num(m.sell_price),
+      open: num(m.today_price),
+      high: num(m.high_price),
+      low: num(m.low_price),
+      updated: d.updated,
+      updated_at: d.updated_at,
+    };
+  });
+  const quote = <Q extends QuotedPrice>(q: Q): Q => {
+    if (typeof q.price === 'string') return q;
+    const price = text(q.price);
+    return { ...q, price, price_value: num(q.price), formatted: `${price}${q.unit}`, ...quoteUpdated(q.quoted, q.quoted_at, d.date) };
+  };
+  return {
+    ...d,
+    metals,
+    stores: d.stores.map(quote),
+    banks: d.banks.map((b) => ({ ...quote(b), time: b.time ?? b.quoted })),
+    recycle: d.recycle.map(quote),
+  };
 }
 
 export function validateGold(d: GoldPrices): string | undefined {
@@ -253,6 +300,7 @@ export default defineSource({
     return parse(feed, page, ctx.now());
   },
   validate: validateGold,
+  migrate,
   count: (d) => d.metals.length + d.stores.length + d.banks.length + d.recycle.length,
   view: {
     title: () => '今日金价',

@@ -184,6 +184,20 @@ export function build(ip: string, version: 4 | 6, range: string, isPrivate: bool
   };
 }
 
+/**
+ * An answer stored before 60s's shape (release 271b638): the location facts under our names only,
+ * unknown ones null, `source` null when none was asked. It is rebuilt from those facts as of its
+ * fetch time, so it reads as a lookup today would. Today's data passes unchanged.
+ */
+export function migrate(stored: unknown): IpData | undefined {
+  const d = asRecord(stored);
+  if (!d || 'prov' in d) return d as IpData | undefined;
+  if (typeof d.ip !== 'string' || (d.version !== 4 && d.version !== 6) || typeof d.updated_at !== 'number') return undefined;
+  const geo = Object.fromEntries(Object.keys(NO_GEO).map((k) => [k, d[k] ?? null])) as unknown as Geo;
+  const source = d.source === 'ip.sb' || d.source === 'ip-api.com' ? d.source : '';
+  return build(d.ip, d.version, asString(d.range) ?? '', d.is_private === true, geo, source, new Date(d.updated_at));
+}
+
 function place(d: IpData): string {
   return [d.country, d.region, d.city].filter((x, i, a) => x && a.indexOf(x) === i).join(' ');
 }
@@ -250,6 +264,7 @@ export default defineSource({
       }
     }
   },
+  migrate,
   validate(d: IpData) {
     if (!d.ip) return 'no address';
     if (!d.is_private && !d.country && !d.country_code) return 'the lookup located nothing (no country)';

@@ -143,6 +143,12 @@ export default defineSource({
     if (res.status === 404 || res.status === 410) throw new SourceError('not_found', `the page ${res.url} does not exist (HTTP ${res.status})`);
     return parse(res.text(), res.url, ctx.now());
   },
+  // Stored before 60s's shape (release 271b638), a missing description or image was null.
+  migrate: (stored: unknown) => {
+    const d = stored as OgData | null;
+    if (!d || typeof d !== 'object' || (d.description !== null && d.image !== null)) return d ?? undefined;
+    return { ...d, description: d.description ?? '', image: d.image ?? '' };
+  },
   validate(d: OgData) {
     if (!d.title) return 'no title';
     if (!/^https?:\/\//.test(d.url)) return 'no absolute URL';

@@ -92,6 +92,33 @@ export function parse(raw: unknown, date: string, now: Date): DayInHistory {
   };
 }
 
+/**
+ * A day stored before 60s's shape (release 271b638): `{list, total, updated, updated_at, date:
+ * YYYY-MM-DD, month, day}` with events without `year_text`. The events become `items` with their
+ * year as text, `date` the month-day and the full date `requested_date`. Today's data passes unchanged.
+ */
+export function migrate(stored: unknown): DayInHistory | undefined {
+  const d = asRecord(stored);
+  if (!d || 'items' in d) return d as DayInHistory | undefined;
+  const list = asArray(d.list);
+  const requested = asString(d.date);
+  if (!list || !requested || typeof d.month !== 'number' || typeof d.day !== 'number') return undefined;
+  const items = list.map((e) => {
+    const r = asRecord(e) ?? {};
+    return { ...r, year_text: yearText(asString(r.year) ?? '') } as HistoryEvent;
+  });
+  return {
+    date: `${d.month}-${d.day}`,
+    month: d.month,
+    day: d.day,
+    items,
+    total: items.length,
+    requested_date: requested,
+    updated: asString(d.updated) ?? '',
+    updated_at: typeof d.updated_at === 'number' ? d.updated_at : 0,
+  };
+}
+
 export function validateDay(d: DayInHistory): string | undefined {
   if (!d.items.length) return `no events for ${d.requested_date.slice(5)}`;
   const bad = d.items.find((e) => !e.title || !/^https?:\/\//.test(e.link));
@@ -144,6 +171,7 @@ export default defineSource({
     return parse(await monthFile(ctx, date.slice(5, 7)), date, ctx.now());
   },
   validate: validateDay,
+  migrate,
   view: {
     title: heading,
     rows: (d): Row[] =>

@@ -144,6 +144,14 @@ export function parseArchive(raw: unknown, now: Date): Wallpaper {
   };
 }
 
+/** A wallpaper stored before 60s's shape (release 271b638) lacks `update_date`: it is the read time, `updated`. Today's data passes unchanged. */
+export function migrate(stored: unknown): Wallpaper | undefined {
+  const d = asRecord(stored);
+  if (!d || 'update_date' in d) return d as Wallpaper | undefined;
+  const { updated, updated_at, ...rest } = d;
+  return { ...rest, update_date: updated, update_date_at: updated_at, updated, updated_at } as unknown as Wallpaper;
+}
+
 export function validateWallpaper(d: Wallpaper): string | undefined {
   if (!d.title) return 'no title';
   if (!/^https:\/\/www\.bing\.com\/th\?id=/.test(d.cover)) return `implausible cover ${d.cover}`;
@@ -205,6 +213,7 @@ export default defineSource({
     }
   },
   validate: validateWallpaper,
+  migrate,
   count: () => 1,
   view: {
     title: caption,

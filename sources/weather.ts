@@ -395,6 +395,47 @@ export function parseForecast(raw: unknown, location: Location, days: number, no
   };
 }
 
+/** Whether stored data has a field (not a type guard: the stored value may predate the type). */
+const has = (o: object, field: string): boolean => field in o;
+
+/** A sun time stored before 60s's shape held the bare `HH:mm` in `sunrise`/`sunset`; it moves to `_desc`. */
+function upgradeSun(s: SunTimes): SunTimes {
+  if (has(s, 'sunrise_desc')) return s;
+  const at = (ms: number | null) => (ms === null ? '' : formatDateTime(ms));
+  return { date: s.date, sunrise: at(s.sunrise_at), sunrise_at: s.sunrise_at, sunrise_desc: s.sunrise, sunset: at(s.sunset_at), sunset_at: s.sunset_at, sunset_desc: s.sunset };
+}
+
+/**
+ * Weather stored before 60s's shape (release 271b638). 60s's `updated` of the observation, the air
+ * quality and the alerts is their observed or published time; the hourly `datetime` is `time`;
+ * sun times gain their date-time. Icons, condition colours and the daily AQI level were not kept,
+ * so they are empty (as today when the upstream gives none). Today's data passes unchanged.
+ */
+export function migrate(stored: unknown): WeatherData | undefined {
+  const d = asRecord(stored) as WeatherData | undefined;
+  if (!d) return undefined;
+  if (d.kind === 'realtime') {
+    if (!d.weather || has(d.weather, 'weather_icon')) return d;
+    const w = d.weather;
+    return {
+      ...d,
+      weather: { ...w, weather_icon: '', weather_colors: [], updated: w.observed, updated_at: w.observed_at },
+      air_quality: d.air_quality && { ...d.air_quality, updated: d.air_quality.observed, updated_at: d.air_quality.observed_at },
+      sunrise: d.sunrise && upgradeSun(d.sunrise),
+      alerts: (d.alerts ?? []).map((a) => ({ ...a, updated: a.published, updated_at: a.published_at })),
+    };
+  }
+  if (d.kind !== 'forecast') return undefined;
+  const current = d.hourly_forecast.every((h) => has(h, 'datetime')) && d.daily_forecast.every((x) => has(x, 'aqi_level')) && d.sunrise_sunset.every((x) => has(x, 'sunrise_desc'));
+  if (current) return d;
+  return {
+    ...d,
+    hourly_forecast: d.hourly_forecast.map((h) => (has(h, 'datetime') ? h : { ...h, datetime: h.time, weather_icon: '' })),
+    daily_forecast: d.daily_forecast.map((x) => (has(x, 'aqi_level') ? x : { ...x, aqi_level: null, day_weather_icon: '', night_weather_icon: '' })),
+    sunrise_sunset: d.sunrise_sunset.map(upgradeSun),
+  };
+}
+
 export function validateWeather(d: WeatherData): string | undefined {
   if (d.kind === 'realtime') {
     if (d.weather.temperature === null || !d.weather.condition) return 'the observation has no temperature or condition';
@@ -492,6 +533,7 @@ export default defineSource({
     return parseRealtime(raw, air, location, ctx.now());
   },
   validate: validateWeather,
+  migrate,
   count: (d) => (d.kind === 'forecast' ? d.daily_forecast.length : 1),
   view: {
     title: (d) => (d.kind === 'forecast' ? `${d.location.name} 天气预报` : `${d.location.name} 实时天气`),

@@ -71,6 +71,37 @@ function pair(ms: number | null): [string, number | null] {
   return ms === null ? ['', null] : [formatDateTime(ms), ms];
 }
 
+/**
+ * A record stored before 60s's shape (release 271b638): unknown texts were null, `updated` was our
+ * fetch time and the last change was `changed` only. Texts become empty, `updated` the last change,
+ * `fetched` the fetch time, and `duration` is counted from registration to that fetch. Today's
+ * data passes unchanged.
+ */
+export function migrate(stored: unknown): WhoisData | undefined {
+  if (!stored || typeof stored !== 'object' || 'fetched' in stored) return stored as WhoisData | undefined;
+  const d = stored as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  const ms = (v: unknown) => (typeof v === 'number' ? v : null);
+  const registrant = (d.registrant ?? {}) as Record<string, unknown>;
+  const fetchedAt = ms(d.updated_at) ?? 0;
+  const createdAt = ms(d.created_at);
+  const { updated, updated_at, ...rest } = d;
+  return {
+    ...rest,
+    registrar: text(d.registrar),
+    registrant: { name: text(registrant.name), organization: text(registrant.organization), email: text(registrant.email), country: text(registrant.country) },
+    created: text(d.created),
+    updated: text(d.changed),
+    updated_at: ms(d.changed_at),
+    changed: text(d.changed),
+    expires: text(d.expires),
+    duration: createdAt === null ? null : Math.max(0, fetchedAt - createdAt),
+    duration_desc: text(d.age_desc),
+    fetched: text(updated),
+    fetched_at: fetchedAt,
+  } as unknown as WhoisData;
+}
+
 export function buildData(name: DomainName, facts: WhoisFacts, meta: { source: WhoisData['source']; rdapServer: string | null; whoisServer: string | null }, now: Date): WhoisData {
   const at = now.getTime();
   const [created, createdAt] = pair(facts.created_at);
@@ -234,6 +265,7 @@ export default defineSource({
     const w = whois as WhoisAnswer;
     return buildData(name, w.facts, { source: 'whois', rdapServer: null, whoisServer: w.server }, ctx.now());
   },
+  migrate,
   validate(d: WhoisData) {
     if (!d.domain) return 'no domain';
     if (!d.registrar && d.created_at === null && d.expires_at === null && d.nameservers.length === 0 && d.status.length === 0) return 'the answer holds no registration data';

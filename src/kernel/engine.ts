@@ -331,6 +331,7 @@ export class Engine {
         freshness: feed.freshness,
         fetch: (ctx) => feed.fetch(ctx),
         validate: (data) => feed.validate(data),
+        ...(feed.migrate ? { migrate: (stored: unknown) => feed.migrate!(stored) } : {}),
         ...(feed.count ? { count: (data: unknown) => feed.count!(data) } : {}),
         view: {},
       };
@@ -345,7 +346,7 @@ export class Engine {
     const fs = this.feedSource(source);
     if (!fs) return undefined;
     const now = this.now();
-    let snap = await this.snapshot(fs.id, '');
+    let snap = this.usable(fs, await this.snapshot(fs.id, ''));
     const backingOff = !!snap?.nextAttemptAt && snap.nextAttemptAt > now;
     if (!snap?.payload && source.feed?.awaitFirst && (!backingOff || this.inflight.has(`${fs.id}|`))) {
       let timer: ReturnType<typeof setTimeout> | undefined;

@@ -338,6 +338,8 @@ export interface LocalFeed<F> {
   fetch(ctx: FetchContext<F>): Promise<F>;
   /** A reason to reject implausible data (the last good data stays), or undefined to accept. */
   validate(data: F): string | undefined;
+  /** Stored feed data in the current shape, as a fetched source's `migrate`. */
+  migrate?(stored: unknown): F | undefined;
   /** Number of items, for status and logs. */
   count?(data: F): number;
   /** While no fetch ever succeeded, a request waits for one (coalesced, at most 10 s, not while backing off). */

@@ -12,12 +12,14 @@ import Parser from 'rss-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHash } from '../../src/kernel/archive.ts';
 import { sha1 } from '../../src/kernel/engine.ts';
+import changya from '../../sources/changya.ts';
 import lifestyle from '../../sources/hot-lifestyle-a.ts';
 import sixty from '../../sources/60s.ts';
 import { createTestDatabase, requireServices } from '../multi/services.ts';
 import { TestClock } from '../support/clock.ts';
 import { startService, type TestService } from '../support/service.ts';
 import { Upstream } from '../support/upstream.ts';
+import { CHANGYA_PIECES } from '../sources/old-shapes.ts';
 
 /** 11:00 Asia/Shanghai on 2026-11-21. */
 const NOW = Date.parse('2026-11-21T03:00:00Z');
@@ -86,7 +88,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
         env.DATABASE_URL = db.url;
         dropDb = db.drop;
       }
-      svc = await startService({ upstream, now: clock.now, sources: [lifestyle, sixty], env });
+      svc = await startService({ upstream, now: clock.now, sources: [lifestyle, sixty, changya], env });
     });
     afterAll(async () => {
       await svc?.close();
@@ -129,6 +131,21 @@ for (const backend of ['sqlite', 'postgres'] as const) {
       expect(items[0]).toMatchObject({ title: '昨话题1', score: '99.9万', work_type_icon: 'https://picasso-static.xiaohongshu.com/fe-platform/hot.png' });
       const feed = await new Parser().parseString(await (await svc.get(`/v2/apis/hot-lifestyle-a?at=${at + HOUR}&encoding=rss`)).text());
       expect(feed.items.map((i) => i.title)).toContain('昨话题2');
+    });
+
+    it('a local source computes from its old-shape feed upgraded (changya: gender letters, avatar_url, duration)', async () => {
+      const payload = JSON.stringify({ items: CHANGYA_PIECES });
+      await svc.store.commitSuccess({ sourceId: 'changya', paramsKey: '', params: '{}', payload, payloadHash: sha1(payload), itemCount: 2, fetchedAt: NOW - HOUR, expiresAt: NOW + HOUR, historyParamsKey: '', guids: [] });
+      const genders = new Set<string>();
+      for (let i = 0; i < 12; i++) {
+        const r = await svc.get('/v2/apis/changya?encoding=json');
+        expect(r.status).toBe(200);
+        const piece = ((await r.json()) as { data: { user: Record<string, unknown>; audio: Record<string, unknown> } }).data;
+        expect(piece.user.avatar_url).toBe(piece.user.avatar);
+        expect(piece.audio.duration).toBe((piece.audio.duration_sec as number) * 1000);
+        genders.add(`${piece.user.gender as string}/${piece.user.gender_text as string}`);
+      }
+      expect([...genders].every((g) => g === 'F/female' || g === 'M/male')).toBe(true);
     });
 
     it('old-shape history rows answer ?date=, the feed and the cold current key in the new shape', async () => {
