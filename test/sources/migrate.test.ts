@@ -29,6 +29,7 @@ import whois, { buildData, type WhoisData } from '../../sources/whois/index.ts';
 import { normalizeDomain } from '../../sources/whois/domain.ts';
 import { parseRdap } from '../../sources/whois/rdap.ts';
 import { layoutMismatches, type Layout } from '../compat/layout.ts';
+import { BAIKE, BING, CHANGYA, EXCHANGE_RATE, FUEL, GOLD, IP, OG, SIDE, TODAY_IN_HISTORY, WEATHER_FORECAST, WEATHER_NOW, WHOIS } from '../compat/sixty-layouts.ts';
 import { startService, type TestService } from '../support/service.ts';
 import { FIXTURE_DIR, Upstream } from '../support/upstream.ts';
 import * as old from './old-shapes.ts';
@@ -142,59 +143,24 @@ describe('old shapes come out in today’s shape', () => {
 
 // ---- non-list sources: data stored by release 271b638 (see old-shapes.ts) ----------------------
 
-/** 60s's fields of each endpoint (those of test/compat/misc.test.ts that the old shapes lacked or typed otherwise). */
-const SUN: Layout = { sunrise: 'string', sunrise_at: 'number', sunrise_desc: 'string', sunset: 'string', sunset_at: 'number', sunset_desc: 'string' };
-const GOLD_QUOTE = { price: 'string', unit: 'string', formatted: 'string', updated: 'string', updated_at: 'number' } as const;
+/** The daily AQI level was never stored: an old forecast upgrades it to null, the parser's "unknown". */
+const FORECAST_FROM_OLD = JSON.parse(JSON.stringify(WEATHER_FORECAST).replace('"aqi_level":"number"', '"aqi_level":"number|null"')) as Layout;
+
+/** 60s's layout of each endpoint, as the conformance test checks it. */
 const SIXTY: Record<string, Layout> = {
-  'exchange-rate': { base_code: 'string', updated: 'string', updated_at: 'number', next_updated: 'string', next_updated_at: 'number', rates: [{ currency: 'string', rate: 'number' }] },
-  'today-in-history': { date: 'string', month: 'number', day: 'number', items: [{ title: 'string', year: 'string', description: 'string', event_type: 'string', link: 'string' }] },
-  'gold-price': {
-    date: 'string',
-    metals: [{ name: 'string', sell_price: 'string', today_price: 'string', high_price: 'string', low_price: 'string', unit: 'string', updated: 'string', updated_at: 'number' }],
-    stores: [{ brand: 'string', product: 'string', ...GOLD_QUOTE }],
-    banks: [{ bank: 'string', product: 'string', time: 'string', ...GOLD_QUOTE }],
-    recycle: [{ type: 'string', purity: 'string', ...GOLD_QUOTE }],
-  },
-  'fuel-price': {
-    region: 'string',
-    trend: { next_adjustment_date: 'string', direction: 'string', change_ton: 'number', change_ton_desc: 'string', change_liter_min: 'number', change_liter_max: 'number', change_liter_desc: 'string', description: 'string' },
-    items: [{ name: 'string', price: 'number', price_desc: 'string' }],
-    link: 'string',
-    updated: 'string',
-    updated_at: 'number',
-  },
-  'wallpaper-daily': { title: 'string', headline: 'string', description: 'string', main_text: 'string', cover: 'string', cover_4k: 'string', copyright: 'string', update_date: 'string', update_date_at: 'number' },
-  'weather-now': {
-    weather: { condition: 'string', temperature: 'number', weather_icon: 'string', weather_colors: ['string'], updated: 'string', updated_at: 'number' },
-    air_quality: { aqi: 'number', quality: 'string', updated: 'string', updated_at: 'number' },
-    sunrise: SUN,
-    alerts: [{ type: 'string', level: 'string', detail: 'string', updated: 'string', updated_at: 'number' }],
-  },
-  'weather-forecast': {
-    hourly_forecast: [{ datetime: 'string', temperature: 'number', condition: 'string', weather_icon: 'string' }],
-    daily_forecast: [{ date: 'string', aqi: 'number', aqi_level: 'number|null', air_quality: 'string', day_weather_icon: 'string', night_weather_icon: 'string' }],
-    sunrise_sunset: [SUN],
-  },
-  whois: {
-    domain: 'string',
-    status: ['string'],
-    registrar: 'string',
-    registrant: { name: 'string', organization: 'string', email: 'string', country: 'string' },
-    nameservers: ['string'],
-    created: 'string',
-    updated: 'string',
-    expires: 'string',
-    created_at: 'number',
-    updated_at: 'number',
-    expires_at: 'number',
-    duration: 'number',
-    duration_desc: 'string',
-  },
-  ip: Object.fromEntries(['ip', 'continent', 'country', 'zipcode', 'timezone', 'accuracy', 'owner', 'isp', 'source', 'areacode', 'adcode', 'asnumber', 'lat', 'lng', 'radius', 'prov', 'city', 'district'].map((f) => [f, 'string'])),
-  og: { title: 'string', image: 'string', description: 'string' },
-  baike: { title: 'string', description: 'string', abstract: 'string', cover: 'string', has_other: 'boolean', link: 'string' },
-  fanyi: { source: { text: 'string', type: 'string', type_desc: 'string', pronounce: 'string' }, target: { text: 'string', type: 'string', type_desc: 'string', pronounce: 'string' } },
-  changya: { user: { nickname: 'string', gender: 'string', avatar_url: 'string' }, audio: { url: 'string', duration: 'number', like_count: 'number', link: 'string' } },
+  'exchange-rate': EXCHANGE_RATE,
+  'today-in-history': TODAY_IN_HISTORY,
+  'gold-price': GOLD,
+  'fuel-price': FUEL,
+  'wallpaper-daily': BING,
+  'weather-now': WEATHER_NOW,
+  'weather-forecast': FORECAST_FROM_OLD,
+  whois: WHOIS,
+  ip: IP,
+  og: OG,
+  baike: BAIKE,
+  fanyi: { source: SIDE, target: SIDE },
+  changya: CHANGYA,
 };
 
 const AT = new Date('2026-11-21T02:00:00Z');
