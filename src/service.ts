@@ -37,6 +37,9 @@ import { createGateway, type Gateway } from './gateway/index.ts';
 import { gatewaySettings } from './gateway/settings.ts';
 import { openPgGatewayStore, openSqliteGatewayStore, type GatewayStore } from './gateway/store.ts';
 
+/** How long after the port opens the scheduler sets up its cron tasks and boot work. */
+const SCHEDULER_START_DELAY_MS = 1_000;
+
 export interface Service {
   config: Config;
   registry: Registry;
@@ -171,6 +174,7 @@ function assemble(
         itemIndex,
         jobLock: backends.jobLock,
         scheduleOverrides: overrides,
+        deferStart: true,
       })
     : undefined;
   const upstreamObserver = metrics ? upstreamMetrics(metrics.registry, config.aiUpstreams.map((u) => u.name), () => gateway.upstreams()) : undefined;
@@ -203,7 +207,11 @@ function assemble(
     listen(port = config.port, host = config.host) {
       return new Promise((resolve, reject) => {
         server.once('error', reject);
-        server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+        server.listen(port, host, () => {
+          // The cron set-up and boot work (~35 ms of CPU) wait until the first requests of a start are answered.
+          if (scheduler) setTimeout(() => scheduler.start(), SCHEDULER_START_DELAY_MS).unref();
+          resolve((server.address() as AddressInfo).port);
+        });
       });
     },
     async close() {
