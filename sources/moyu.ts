@@ -5,19 +5,27 @@
  * notices, 2004 to its newest year); lunar date: tyme4ts. Computed locally for `date`
  * (YYYY-MM-DD), today in Asia/Shanghai by default.
  */
-import chineseDays from 'chinese-days';
+import type ChineseDays from 'chinese-days';
 import { SolarDay } from 'tyme4ts';
 import { badParam } from '../src/kernel/errors.ts';
+import { lazyModule } from '../src/kernel/lazy-module.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { addDays, formatDate, weekdayZh } from '../src/kernel/time.ts';
 
 export const MIN_YEAR = 2004;
+
+// The holiday tables are evaluated on the first request for this source, not at every start.
+const loadChineseDays = lazyModule<{ default: typeof ChineseDays }>('chinese-days');
+const chineseDays = () => loadChineseDays().default;
+
+let maxYearFound: number | undefined;
 /** The newest year with holiday data in the installed chinese-days (National Day is in every year's notice). */
-export const MAX_YEAR = (() => {
+export function maxYear(): number {
+  if (maxYearFound !== undefined) return maxYearFound;
   let y = MIN_YEAR;
-  for (let probe = MIN_YEAR; probe <= new Date().getUTCFullYear() + 3; probe++) if (chineseDays.getDayDetail(`${probe}-10-01`).name.includes(',')) y = probe;
-  return y;
-})();
+  for (let probe = MIN_YEAR; probe <= new Date().getUTCFullYear() + 3; probe++) if (chineseDays().getDayDetail(`${probe}-10-01`).name.includes(',')) y = probe;
+  return (maxYearFound = y);
+}
 
 const QUOTES = [
   '工作是老板的，身体是自己的，记得起来走两步。',
@@ -47,7 +55,7 @@ const isWeekend = (date: string) => isoWeekday(date) >= 6;
 
 /** The public holiday a day belongs to (its Chinese name), or undefined. Adjusted workdays carry the name too, so `work` decides. */
 export function holidayOf(date: string): string | undefined {
-  const d = chineseDays.getDayDetail(date);
+  const d = chineseDays().getDayDetail(date);
   if (d.work) return undefined;
   const parts = d.name.split(',');
   return parts.length >= 2 ? parts[1] : undefined;
@@ -145,7 +153,7 @@ const CN_DIGITS = '零一二三四五六七八九';
 function adjustedWorkdays(name: string, block: { start: string; end: string }): string[] {
   const out: string[] = [];
   for (let day = addDays(block.start, -31); day <= addDays(block.end, 31); day = addDays(day, 1)) {
-    const detail = chineseDays.getDayDetail(day);
+    const detail = chineseDays().getDayDetail(day);
     if (detail.work && isWeekend(day) && detail.name.split(',')[1] === name) out.push(day);
   }
   return out;
@@ -154,14 +162,14 @@ function adjustedWorkdays(name: string, block: { start: string; end: string }): 
 export function computeMoyu(date: string): Moyu {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   const weekday = isoWeekday(date);
-  const detail = chineseDays.getDayDetail(date);
+  const detail = chineseDays().getDayDetail(date);
   const holiday = holidayOf(date);
   const solar = SolarDay.fromYmd(y, m, d);
   const lunar = solar.getLunarDay();
   const lunarMonth = lunar.getLunarMonth();
   // Year 干支 and zodiac of the lunar year (they change at the Spring Festival, not at 立春).
   const lunarYear = lunarMonth.getLunarYear();
-  const termToday = chineseDays.getSolarTerms(date)[0]?.name ?? null;
+  const termToday = chineseDays().getSolarTerms(date)[0]?.name ?? null;
 
   let current: Moyu['current_holiday'] = null;
   if (holiday) {
@@ -180,7 +188,7 @@ export function computeMoyu(date: string): Moyu {
   let nextWork: Moyu['next_workday'] = null;
   for (let i = 1; i <= 60; i++) {
     const day = addDays(date, i);
-    if (chineseDays.isWorkday(day)) {
+    if (chineseDays().isWorkday(day)) {
       nextWork = { date: day, days_until: i };
       break;
     }
@@ -192,7 +200,7 @@ export function computeMoyu(date: string): Moyu {
   const dayOfYear = daysBetween(`${y}-01-01`, date) + 1;
 
   const isWorkdayToday = detail.work;
-  const lunarFestivals = chineseDays.getLunarFestivals(date)[0]?.name ?? [];
+  const lunarFestivals = chineseDays().getLunarFestivals(date)[0]?.name ?? [];
   const toWeekend = isWeekend(date) && !detail.work ? 0 : toSaturday;
   const quote = QUOTES[(y * 10_000 + m * 100 + d) % QUOTES.length] as string;
   return {
@@ -231,7 +239,7 @@ export function computeMoyu(date: string): Moyu {
       holiday_name: holiday ?? null,
       solar_term: termToday,
       lunar_festivals: lunarFestivals,
-      holiday_data: y >= MIN_YEAR && y <= MAX_YEAR,
+      holiday_data: y >= MIN_YEAR && y <= maxYear(),
       isWeekend: isWeekend(date),
       isHoliday: !!holiday,
       isWorkday: isWorkdayToday,
@@ -281,13 +289,20 @@ export default defineSource({
   description: 'Workday, weekend, public-holiday and adjusted-workday status of a day in mainland China, progress of the week/month/year, the current and next holiday, countdowns and a quote. `date` defaults to today (Asia/Shanghai).',
   routes: [{ path: '/moyu' }],
   params: {
-    date: { type: 'date', doc: `Day to describe (YYYY-MM-DD, years ${MIN_YEAR}–${MAX_YEAR}, the span of the holiday data); today in Asia/Shanghai by default.`, example: '2026-10-01' },
+    date: {
+      type: 'date',
+      // A getter: the year span needs the holiday tables, read only when the docs are built.
+      get doc() {
+        return `Day to describe (YYYY-MM-DD, years ${MIN_YEAR}–${maxYear()}, the span of the holiday data); today in Asia/Shanghai by default.`;
+      },
+      example: '2026-10-01',
+    },
   },
   mode: 'local',
   compute(ctx, p) {
     if (p.date) {
       const year = Number(p.date.slice(0, 4));
-      if (year < MIN_YEAR || year > MAX_YEAR) throw badParam('date', `a date in the years ${MIN_YEAR} to ${MAX_YEAR}, which the holiday data covers (got ${p.date})`);
+      if (year < MIN_YEAR || year > maxYear()) throw badParam('date', `a date in the years ${MIN_YEAR} to ${maxYear()}, which the holiday data covers (got ${p.date})`);
     }
     return computeMoyu(p.date ?? formatDate(ctx.now().getTime()));
   },

@@ -35,6 +35,12 @@ export interface SchedulerOptions {
   scheduleOverrides?: ReadonlyMap<string, string>;
   /** Fills missing past days of daily sources: a pass at start, then hourly. */
   backfill?: Backfiller;
+  /**
+   * Set up the cron tasks and run the boot work (backfill pass, warm-up) only when `start()` is
+   * called (or the next runs are asked for), not at once: the service starts it after its port
+   * is open, so the first requests of a start do not wait for it.
+   */
+  deferStart?: boolean;
 }
 
 /**
@@ -58,6 +64,8 @@ export function parseScheduleOverrides(raw: string | undefined, knownIds: readon
 }
 
 export interface Scheduler {
+  /** Set up the schedules and run the boot work, once (already done unless `deferStart`). */
+  start(): void;
   /** When each scheduled source runs next (ms), for the status route. */
   nextRuns(): Map<string, number | null>;
   stop(): Promise<void>;
@@ -105,75 +113,87 @@ export function startScheduler(opts: SchedulerOptions): Scheduler {
     );
   };
 
-  // Scheduled sources, and the feeds of local sources (LocalFeed), which run like scheduled ones.
-  const scheduled = registry.sources.flatMap((s) => engine.scheduledView(s) ?? []);
-  for (const source of scheduled) {
-    const task = cron.schedule(
-      opts.scheduleOverrides?.get(source.id) ?? source.schedule,
-      async (ctx) => {
-        if (shared) await sharedTick(source, ctx.date);
-        else await engine.tick(source);
-      },
-      { name: source.id, noOverlap: true, maxRandomDelay: opts.jitterMs, timezone: TIME_ZONE },
-    );
-    task.on('execution:failed', (ctx) => log.error({ source: source.id, err: ctx.execution?.error?.message }, 'scheduled tick failed'));
-    tasks.set(source.id, task);
-  }
-
-  const fetched = registry.sources.filter((s): s is FetchedSource => s.mode !== 'local');
-  const prune = cron.schedule(
-    '17 4 * * *',
-    async () => {
-      await locked('prune', async () => {
-        await opts.store.prune({
-          now: engine.now(),
-          retentionDays: opts.historyRetentionDays,
-          keepPerKey: 30,
-          keyCaps: Object.fromEntries(fetched.filter((s) => s.mode === 'on-demand' || s.maxKeys !== undefined).map((s) => [s.id, Engine.maxKeys(s)])),
-        });
-        const pruned = await opts.store.archive.prune({ now: engine.now(), retentionDays: opts.historyRetentionDays });
-        log.info({ ...pruned, retentionDays: opts.historyRetentionDays }, 'archive pruned');
-      });
-      await locked('prune-items', async () => opts.itemIndex?.prune({ now: engine.now(), retentionDays: opts.historyRetentionDays }));
-    },
-    { name: 'prune', noOverlap: true, timezone: TIME_ZONE },
-  );
-
-  // Backfill: a pass now (after downtime too: any restart), then hourly for the days that failed.
   const backfill = opts.backfill;
-  const backfillTask = backfill?.sources.length
-    ? cron.schedule('37 * * * *', () => backfill.runPass(), { name: 'backfill', noOverlap: true, timezone: TIME_ZONE })
-    : undefined;
-  if (backfillTask) void backfill!.runPass();
+  const scheduled = registry.sources.flatMap((s) => engine.scheduledView(s) ?? []);
+  const fetched = registry.sources.filter((s): s is FetchedSource => s.mode !== 'local');
+  let prune: ScheduledTask | undefined;
+  let backfillTask: ScheduledTask | undefined;
+  let state: 'idle' | 'started' | 'stopped' = 'idle';
 
-  // Boot warm-up: every missing or expired scheduled key once, spread over the window.
-  void (async () => {
+  const start = (): void => {
+    if (state !== 'idle') return;
+    state = 'started';
+    // Scheduled sources, and the feeds of local sources (LocalFeed), which run like scheduled ones.
     for (const source of scheduled) {
-      for (const params of await engine.coldKeys(source)) {
-        const delay = Math.floor(Math.random() * opts.warmupSpreadMs);
-        timers.push(
-          setTimeout(() => {
-            // A request, another instance or a demo fill may have warmed this key meanwhile.
-            const run = fetchKey(source, params, paramsKey(params), (snap, now) => !(snap?.nextAttemptAt && snap.nextAttemptAt > now) && (!snap?.payload || (snap.expiresAt ?? 0) <= now));
-            run.catch(() => {
-              /* recorded by the engine */
-            });
-          }, delay).unref(),
-        );
-      }
+      const task = cron.schedule(
+        opts.scheduleOverrides?.get(source.id) ?? source.schedule,
+        async (ctx) => {
+          if (shared) await sharedTick(source, ctx.date);
+          else await engine.tick(source);
+        },
+        { name: source.id, noOverlap: true, maxRandomDelay: opts.jitterMs, timezone: TIME_ZONE },
+      );
+      task.on('execution:failed', (ctx) => log.error({ source: source.id, err: ctx.execution?.error?.message }, 'scheduled tick failed'));
+      tasks.set(source.id, task);
     }
-  })().catch((err: unknown) => log.error({ err: (err as Error).message }, 'warm-up failed'));
+
+    prune = cron.schedule(
+      '17 4 * * *',
+      async () => {
+        await locked('prune', async () => {
+          await opts.store.prune({
+            now: engine.now(),
+            retentionDays: opts.historyRetentionDays,
+            keepPerKey: 30,
+            keyCaps: Object.fromEntries(fetched.filter((s) => s.mode === 'on-demand' || s.maxKeys !== undefined).map((s) => [s.id, Engine.maxKeys(s)])),
+          });
+          const pruned = await opts.store.archive.prune({ now: engine.now(), retentionDays: opts.historyRetentionDays });
+          log.info({ ...pruned, retentionDays: opts.historyRetentionDays }, 'archive pruned');
+        });
+        await locked('prune-items', async () => opts.itemIndex?.prune({ now: engine.now(), retentionDays: opts.historyRetentionDays }));
+      },
+      { name: 'prune', noOverlap: true, timezone: TIME_ZONE },
+    );
+
+    // Backfill: a pass now (after downtime too: any restart), then hourly for the days that failed.
+    backfillTask = backfill?.sources.length
+      ? cron.schedule('37 * * * *', () => backfill.runPass(), { name: 'backfill', noOverlap: true, timezone: TIME_ZONE })
+      : undefined;
+    if (backfillTask) void backfill!.runPass();
+
+    // Boot warm-up: every missing or expired scheduled key once, spread over the window.
+    void (async () => {
+      for (const source of scheduled) {
+        for (const params of await engine.coldKeys(source)) {
+          const delay = Math.floor(Math.random() * opts.warmupSpreadMs);
+          timers.push(
+            setTimeout(() => {
+              // A request, another instance or a demo fill may have warmed this key meanwhile.
+              const run = fetchKey(source, params, paramsKey(params), (snap, now) => !(snap?.nextAttemptAt && snap.nextAttemptAt > now) && (!snap?.payload || (snap.expiresAt ?? 0) <= now));
+              run.catch(() => {
+                /* recorded by the engine */
+              });
+            }, delay).unref(),
+          );
+        }
+      }
+    })().catch((err: unknown) => log.error({ err: (err as Error).message }, 'warm-up failed'));
+  };
+  if (!opts.deferStart) start();
 
   return {
+    start,
     nextRuns() {
+      start();
       const out = new Map<string, number | null>();
       for (const [id, task] of tasks) out.set(id, task.getNextRun()?.getTime() ?? null);
       return out;
     },
     async stop() {
+      state = 'stopped';
       for (const t of timers) clearTimeout(t);
       backfill?.stop();
-      const all = [...tasks.values(), prune, ...(backfillTask ? [backfillTask] : [])];
+      const all = [...tasks.values(), ...(prune ? [prune] : []), ...(backfillTask ? [backfillTask] : [])];
       await Promise.all(all.map((t) => t.stop()));
       for (const t of all) await t.destroy();
     },

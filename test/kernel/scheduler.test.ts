@@ -39,15 +39,21 @@ async function until(check: () => Promise<boolean>, ms = 5_000): Promise<void> {
 describe('scheduler', () => {
   const upstream = new Upstream();
   let svc: TestService;
+  let hitsWhenListening = -1;
   beforeAll(async () => {
     await upstream.start();
     upstream.serve('good.example.test', '/list', { body: { items: ['a', 'b', 'c'] } });
     upstream.serve('bad.example.test', '/list', { status: 500, body: 'down' });
     svc = await startService({ upstream, sources: [good, bad], env: { SCHEDULER_ENABLED: 'true', WARMUP_SPREAD_MS: '0' } });
+    hitsWhenListening = upstream.hits('good.example.test').length + upstream.hits('bad.example.test').length;
   });
   afterAll(async () => {
     await svc.close();
     await upstream.stop();
+  });
+
+  it('starts its boot work only after the port is open, so the first requests do not wait for it', () => {
+    expect(hitsWhenListening).toBe(0);
   });
 
   it('warms every scheduled key at boot; a failing source does not stop the others', async () => {

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usageRows } from '../gateway/helpers.ts';
 import { startService, type TestService } from '../support/service.ts';
 import { Upstream } from '../support/upstream.ts';
 import { ADMIN_TOKEN, AiUpstream, ARTIFACTS, BROWSER_MISSING_REQUIRED, BROWSER_REQUIRED, HAVE_BROWSER, launchBrowser, NO_BROWSER_MESSAGE } from './support.ts';
@@ -128,6 +129,8 @@ describe.skipIf(skip)(skip ? NO_BROWSER_MESSAGE : 'operator pages in headless Ch
     const models = await svc.get('/v1/models', { headers: { authorization: `Bearer ${key}` } });
     expect(models.status).toBe(200);
     expect(((await models.json()) as { data: { id: string }[] }).data.map((m) => m.id)).toEqual(['gpt-test']);
+    // The usage row is written after the answer has gone out.
+    expect(await usageRows(svc, id, 1)).toHaveLength(1);
 
     await page.goto(`${svc.base}/console`);
     expect(await page.content()).not.toContain(key);

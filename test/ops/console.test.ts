@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.ts';
 import { parseKeyForm, sessionCookieValue, validSession } from '../../src/http/console.ts';
 import { loadLevels } from '../../src/gateway/levels.ts';
+import { usageRows } from '../gateway/helpers.ts';
 import { startService, type TestService } from '../support/service.ts';
 import { ADMIN_TOKEN, AiUpstream } from './support.ts';
 
@@ -115,6 +116,8 @@ describe('console', () => {
     const models = await svc.get('/v1/models', { headers: { authorization: `Bearer ${key}` } });
     expect(models.status).toBe(200);
     await models.text();
+    // The usage row is written after the answer has gone out.
+    expect(await usageRows(svc, id, 1)).toHaveLength(1);
 
     const list = await (await svc.get('/console', { headers: { cookie } })).text();
     expect(list).not.toContain(key);
