@@ -4,14 +4,13 @@
  * are written in our own words from the types of 60s's modules (src/modules/*.module.ts); our
  * richer fields are allowed beside them. Upstreams are the local fixtures of test/fixtures/upstream.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import Parser from 'rss-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sources } from '../../sources/index.ts';
 import { TestClock } from '../support/clock.ts';
 import { startService, type TestService } from '../support/service.ts';
-import { FIXTURE_DIR, Upstream, type UpstreamReply, type UpstreamRequest } from '../support/upstream.ts';
+import { Upstream } from '../support/upstream.ts';
+import { serveSharedEndpointUpstreams } from './upstreams.ts';
 import { layoutMismatches, type Layout } from './layout.ts';
 import { DIGEST, TODAY_IN_HISTORY, EXCHANGE_RATE, BING, WEATHER_NOW, WEATHER_FORECAST, LUNAR, IP, COLOR, PALETTE, SIDE, GOLD, FUEL, HEALTH, MOYU, OLYMPICS, PASSWORD, PASSWORD_CHECK, WHOIS, LYRIC, CHANGYA, BAIKE, OG } from './sixty-layouts.ts';
 
@@ -67,21 +66,13 @@ const CASES: Case[] = [
 
 // ---- the service, on local upstreams --------------------------------------------------------------
 
-const DIGEST_PATH = /^\/60s\/(\d{4}-\d{2}-\d{2})\.json$/;
-function digestByDate(req: UpstreamRequest): UpstreamReply {
-  const file = path.join(FIXTURE_DIR, '60s-static.viki.moe', '60s', `${DIGEST_PATH.exec(req.path)?.[1]}.json`);
-  return fs.existsSync(file) ? { headers: { 'content-type': 'application/json' }, body: fs.readFileSync(file) } : { status: 404, body: 'Not Found' };
-}
-
 describe('60s shapes of the shared non-list endpoints', () => {
   const upstream = new Upstream();
   let svc: TestService;
 
   beforeAll(async () => {
     await upstream.start();
-    upstream.serve('60s-static.viki.moe', DIGEST_PATH, digestByDate);
-    // RDAP bootstrap: .com goes to its registry.
-    upstream.serve('rdap.org', /^\/domain\//, (req) => ({ status: 302, headers: { location: `https://rdap.verisign.com/com/v1/domain/${req.path.slice('/domain/'.length)}` } }));
+    serveSharedEndpointUpstreams(upstream);
     svc = await startService({
       upstream,
       sources,

@@ -6,14 +6,13 @@
  * Where 60s answers another encoding by default (qrcode: an image; changya: JSON), its path does
  * too. Upstreams are the local fixtures of test/fixtures/upstream.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sources } from '../../sources/index.ts';
 import { formatDate } from '../../src/kernel/time.ts';
 import { TestClock } from '../support/clock.ts';
 import { startService, type TestService } from '../support/service.ts';
-import { FIXTURE_DIR, Upstream, type UpstreamReply, type UpstreamRequest } from '../support/upstream.ts';
+import { serveSharedEndpointUpstreams } from './upstreams.ts';
+import { Upstream } from '../support/upstream.ts';
 
 const clock = new TestClock();
 const q = encodeURIComponent;
@@ -73,20 +72,13 @@ const CASES: Case[] = [
   { sixty: '/v2/changya', ours: '/v2/apis/changya?encoding=json', pick: (d) => Object.keys(d).sort() },
 ];
 
-const DIGEST_PATH = /^\/60s\/(\d{4}-\d{2}-\d{2})\.json$/;
-function digestByDate(req: UpstreamRequest): UpstreamReply {
-  const file = path.join(FIXTURE_DIR, '60s-static.viki.moe', '60s', `${DIGEST_PATH.exec(req.path)?.[1]}.json`);
-  return fs.existsSync(file) ? { headers: { 'content-type': 'application/json' }, body: fs.readFileSync(file) } : { status: 404, body: 'Not Found' };
-}
-
 describe("60s's query parameters at 60s's paths", () => {
   const upstream = new Upstream();
   let svc: TestService;
 
   beforeAll(async () => {
     await upstream.start();
-    upstream.serve('60s-static.viki.moe', DIGEST_PATH, digestByDate);
-    upstream.serve('rdap.org', /^\/domain\//, (req) => ({ status: 302, headers: { location: `https://rdap.verisign.com/com/v1/domain/${req.path.slice('/domain/'.length)}` } }));
+    serveSharedEndpointUpstreams(upstream);
     svc = await startService({
       upstream,
       sources,
