@@ -208,8 +208,13 @@ function legalHolidays(year: number): LunarInfo['constants']['legal_holiday_list
   });
 }
 
-/** Each sign's dates, read from the library's sign of every day of a common year. */
-const CONSTELLATIONS: LunarInfo['constants']['constellation_list'] = (() => {
+/**
+ * Each sign's dates, read from the library's sign of every day of a common year: worked out on
+ * first use (walking 365 days costs ~13 ms, which the service's start need not pay).
+ */
+let constellations: LunarInfo['constants']['constellation_list'] | undefined;
+const constellationList = (): LunarInfo['constants']['constellation_list'] => (constellations ??= readConstellations());
+function readConstellations(): LunarInfo['constants']['constellation_list'] {
   const first = new Map<string, [number, number]>();
   const last = new Map<string, [number, number]>();
   for (let day = SolarDay.fromYmd(2025, 1, 1); day.getYear() === 2025; day = day.next(1)) {
@@ -226,7 +231,7 @@ const CONSTELLATIONS: LunarInfo['constants']['constellation_list'] = (() => {
     const end = `${em}月${ed}日`;
     return { name, desc: `${name}座`, start, end, range: `${start}~${end}`, start_month: sm, start_day: sd, end_month: em, end_day: ed };
   });
-})();
+}
 
 export function lunarInfo(date: string, time: TimeOfDay = { hour: 0, minute: 0, second: 0 }): LunarInfo {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
@@ -366,7 +371,7 @@ export function lunarInfo(date: string, time: TimeOfDay = { hour: 0, minute: 0, 
       legal_holiday_list: legalHolidays(y),
       phase_list: Phase.NAMES.map((name, i) => ({ name, lunar_day: PHASE_DAYS[i] ?? 0 })),
       zodiac_list: [...Zodiac.NAMES],
-      constellation_list: CONSTELLATIONS,
+      constellation_list: constellationList(),
       heaven_stems: [...HeavenStem.NAMES],
       earth_branches: [...EarthBranch.NAMES],
       solar_terms: SOLAR_TERM_DESC.map(([name, desc]) => ({ name, desc })),
