@@ -121,26 +121,77 @@ function outputChunk(length: number): number {
   return Math.min(zlib.constants.Z_DEFAULT_CHUNK, Math.max(zlib.constants.Z_MIN_CHUNK, length + 64));
 }
 
+/**
+ * gzip and zlib-format deflate of one input hold the same raw deflate stream (same window, memory
+ * level and compression level) between their own header and trailer: it is compressed once and
+ * wrapped twice, saving a zlib object and a compression per result. The bytes are those zlib's
+ * own wrappers write (the gzip header is taken from zlib itself, for its OS byte).
+ */
+const GZIP_HEADER = zlib.gzipSync(Buffer.alloc(0)).subarray(0, 10);
+/** FLEVEL of zlib's header at the default compression level (6). */
+const ZLIB_DEFAULT_FLEVEL = 2;
+
+function gzipWrap(raw: Buffer, input: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(GZIP_HEADER.length + raw.length + 8);
+  GZIP_HEADER.copy(out, 0);
+  raw.copy(out, GZIP_HEADER.length);
+  out.writeUInt32LE(zlib.crc32(input), GZIP_HEADER.length + raw.length);
+  out.writeUInt32LE(input.length >>> 0, GZIP_HEADER.length + raw.length + 4);
+  return out;
+}
+
+function zlibWrap(raw: Buffer, input: Buffer, windowBits: number): Buffer {
+  const out = Buffer.allocUnsafe(2 + raw.length + 4);
+  let header = ((8 + ((windowBits - 8) << 4)) << 8) | (ZLIB_DEFAULT_FLEVEL << 6);
+  header += 31 - (header % 31);
+  out.writeUInt16BE(header, 0);
+  raw.copy(out, 2);
+  out.writeUInt32BE(adler32(input), 2 + raw.length);
+  return out;
+}
+
+function adler32(bytes: Buffer): number {
+  let a = 1;
+  let b = 0;
+  for (let i = 0; i < bytes.length; ) {
+    // 5552 bytes is the most that can be summed before the sums must be reduced (zlib's NMAX).
+    const end = Math.min(bytes.length, i + 5552);
+    for (; i < end; i++) {
+      a += bytes[i]!;
+      b += a;
+    }
+    a %= 65521;
+    b %= 65521;
+  }
+  return ((b << 16) | a) >>> 0;
+}
+
+/** The raw deflate stream of `b` and the window it was made with. */
+function rawDeflate(b: Buffer): { raw: Buffer; windowBits: number } {
+  const options = deflateOptions(b.length);
+  return { raw: zlib.deflateRawSync(b, options), windowBits: options.windowBits! };
+}
+
 // A failed decompression costs zlib ~40 µs (a stream is built, errored and destroyed), ten times a
 // successful one: bytes without the format's header are refused before zlib sees them.
 const CODECS = {
   gzip: {
-    compress: (b: Buffer) => zlib.gzipSync(b, deflateOptions(b.length)),
     plausible: (b: Buffer) => b.length >= 18 && b[0] === 0x1f && b[1] === 0x8b && b[2] === 8,
     decompress: (b: Buffer) => zlib.gunzipSync(b, limits),
   },
   deflate: {
-    compress: (b: Buffer) => zlib.deflateSync(b, deflateOptions(b.length)),
     plausible: (b: Buffer) => b.length >= 6 && (b[0]! & 0x0f) === 8 && b[0]! >> 4 <= 7 && ((b[0]! << 8) | b[1]!) % 31 === 0,
     decompress: (b: Buffer) => zlib.inflateSync(b, limits),
   },
   brotli: {
-    compress: (b: Buffer) =>
-      zlib.brotliCompressSync(b, { chunkSize: outputChunk(b.length), params: { [BROTLI_PARAM_QUALITY]: 9, [BROTLI_PARAM_LGWIN]: brotliWindow(b.length), [BROTLI_PARAM_SIZE_HINT]: b.length } }),
     plausible: (b: Buffer) => b.length > 0,
     decompress: (b: Buffer) => zlib.brotliDecompressSync(b, limits),
   },
 } as const;
+
+function brotliCompress(b: Buffer): Buffer {
+  return zlib.brotliCompressSync(b, { chunkSize: outputChunk(b.length), params: { [BROTLI_PARAM_QUALITY]: 9, [BROTLI_PARAM_LGWIN]: brotliWindow(b.length), [BROTLI_PARAM_SIZE_HINT]: b.length } });
+}
 
 function decompress(codec: keyof typeof CODECS, bytes: Buffer | undefined): string | undefined {
   if (!bytes || !CODECS[codec].plausible(bytes)) return undefined;
@@ -175,7 +226,8 @@ function hashOf(content: string, format: BinaryFormat): HashResult {
   const buf = Buffer.from(content, 'utf8');
   const digest = (alg: string) => hash(alg, buf, 'hex');
   const input = format === 'hex' ? hexBytes(content) : base64Bytes(content);
-  const compressed = (codec: keyof typeof CODECS) => coded(CODECS[codec].compress(buf).toString(format), decompress(codec, input));
+  const { raw, windowBits } = rawDeflate(buf);
+  const compressed = (codec: keyof typeof CODECS, bytes: Buffer) => coded(bytes.toString(format), decompress(codec, input));
   const b64 = base64Bytes(content);
   const sha = { sha1: digest('sha1'), sha256: digest('sha256'), sha512: digest('sha512') };
   return {
@@ -189,9 +241,9 @@ function hashOf(content: string, format: BinaryFormat): HashResult {
     base64: coded(buf.toString('base64'), b64 ? asText(b64) : undefined),
     url: coded(encodeURIComponent(wellFormed(content)), safeDecodeUri(content)),
     compressed_format: format,
-    gzip: compressed('gzip'),
-    deflate: compressed('deflate'),
-    brotli: compressed('brotli'),
+    gzip: compressed('gzip', gzipWrap(raw, buf)),
+    deflate: compressed('deflate', zlibWrap(raw, buf, windowBits)),
+    brotli: compressed('brotli', brotliCompress(buf)),
   };
 }
 
