@@ -115,7 +115,7 @@ export class Engine {
   /** historyParamsKey of each `sourceId|paramsKey` read. */
   private readonly historyKeys = new Map<string, string>();
   /** JSON text and hash of data a computation returned, while it keeps returning that same object. */
-  private readonly serialized = new WeakMap<object, { payload: string; hash: string }>();
+  private readonly serialized = new WeakMap<object, { payload: string; hash: string | undefined }>();
   /** Writes of history rows by this process, per `sourceId|historyParamsKey` (see ReadResult.historyVersion). */
   private readonly historyWrites = new Map<string, number>();
   private readonly stored = new StoredData();
@@ -395,18 +395,22 @@ export class Engine {
     // parameters: its JSON is written once.
     let serialized = typeof data === 'object' && data !== null ? this.serialized.get(data) : undefined;
     if (!serialized) {
-      const payload = JSON.stringify(data);
-      serialized = { payload, hash: sha1(payload) };
+      serialized = { payload: JSON.stringify(data), hash: undefined };
       if (typeof data === 'object' && data !== null) this.serialized.set(data, serialized);
     }
     const key = paramsKey(params);
+    const kept = serialized;
     return {
       source,
       params,
       paramsKey: key,
-      payload: serialized.payload,
+      payload: kept.payload,
       data,
-      hash: serialized.hash,
+      // A computed answer (cache NONE) is neither stored nor kept rendered, and its text answers
+      // carry an ETag of their own body: the payload's SHA-1 is worked out only when asked for.
+      get hash() {
+        return (kept.hash ??= sha1(kept.payload));
+      },
       fetchedAt: now,
       expiresAt: null,
       cache: 'NONE',
