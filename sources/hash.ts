@@ -222,6 +222,22 @@ export function computeHash(content: string, format: BinaryFormat = 'hex'): Hash
   return result;
 }
 
+/** Length in code points, without making an array of them ([...s] does). */
+function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
 function hashOf(content: string, format: BinaryFormat): HashResult {
   const buf = Buffer.from(content, 'utf8');
   const digest = (alg: string) => hash(alg, buf, 'hex');
@@ -233,7 +249,7 @@ function hashOf(content: string, format: BinaryFormat): HashResult {
   return {
     content,
     source: content,
-    length: [...content].length,
+    length: codePoints(content),
     bytes: buf.length,
     md5: digest('md5'),
     ...sha,
