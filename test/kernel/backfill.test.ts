@@ -31,6 +31,17 @@ const template = JSON.parse(fs.readFileSync(path.join(FIXTURE_DIR, HOST, '60s', 
 const digest = (date: string) => ({ ...template, date, news: Array.from({ length: 12 }, (_, i) => `${date} 要闻 ${i + 1}`), tip: `${date} 的微语` });
 const DATE_PATH = /\/(\d{4}-\d{2}-\d{2})\.json$/;
 
+/** The digest host and its mirror serve the ten days before today; FAILING answers 502 while `failing()`. */
+function serveDays(upstream: Upstream, failing: () => boolean): void {
+  const answer = (req: UpstreamRequest) => {
+    const date = DATE_PATH.exec(req.path)?.[1] ?? '';
+    if (date === FAILING && failing()) return { status: 502, body: 'Bad Gateway' };
+    return date < TODAY && date >= (DAYS[9] as string) ? { body: digest(date) } : { status: 404, body: 'Not Found' };
+  };
+  upstream.serve(HOST, DATE_PATH, answer);
+  upstream.serve(MIRROR, DATE_PATH, answer);
+}
+
 interface Status {
   data: { sources: { id: string; state: string; fail_count: number; last_error: string | null; backfill: BackfillStatus | null }[] };
 }
@@ -50,13 +61,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 
     beforeAll(async () => {
       await upstream.start();
-      const answer = (req: UpstreamRequest) => {
-        const date = DATE_PATH.exec(req.path)?.[1] ?? '';
-        if (date === FAILING && failing) return { status: 502, body: 'Bad Gateway' };
-        return date < TODAY && date >= (DAYS[9] as string) ? { body: digest(date) } : { status: 404, body: 'Not Found' };
-      };
-      upstream.serve(HOST, DATE_PATH, answer);
-      upstream.serve(MIRROR, DATE_PATH, answer);
+      serveDays(upstream, () => failing);
       const env: Record<string, string> = {};
       if (backend === 'postgres') {
         const db = await createTestDatabase();
@@ -137,13 +142,7 @@ for (const backend of ['sqlite', 'postgres'] as const) {
 
     beforeAll(async () => {
       await upstream.start();
-      const answer = (req: UpstreamRequest) => {
-        const date = DATE_PATH.exec(req.path)?.[1] ?? '';
-        if (date === FAILING && failing) return { status: 502, body: 'Bad Gateway' };
-        return date < TODAY && date >= (DAYS[9] as string) ? { body: digest(date) } : { status: 404, body: 'Not Found' };
-      };
-      upstream.serve(HOST, DATE_PATH, answer);
-      upstream.serve(MIRROR, DATE_PATH, answer);
+      serveDays(upstream, () => failing);
       if (backend === 'postgres') {
         const db = await createTestDatabase();
         env.DATABASE_URL = db.url;
