@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../support/service.ts';
+import { serveSharedEndpointUpstreams } from '../compat/upstreams.ts';
 import { Upstream } from '../support/upstream.ts';
 import { ARTIFACTS, BROWSER_MISSING_REQUIRED, BROWSER_REQUIRED, HAVE_BROWSER, launchBrowser, NO_BROWSER_MESSAGE } from './support.ts';
 
@@ -45,8 +46,7 @@ describe.skipIf(skip)(skip ? NO_BROWSER_MESSAGE : 'html pages in headless Chromi
     if (!HAVE_BROWSER) throw new Error(BROWSER_MISSING_REQUIRED);
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     await upstream.start();
-    // RDAP bootstrap for the whois page: .com goes to its registry.
-    upstream.serve('rdap.org', /^\/domain\//, (req) => ({ status: 302, headers: { location: `https://rdap.verisign.com/com/v1/domain/${req.path.slice('/domain/'.length)}` } }));
+    serveSharedEndpointUpstreams(upstream);
     svc = await startService({ upstream, env: { SOURCE_HOT_MICROBLOG_COOKIE: 'SUB=browser', AI_UPSTREAM_BASE_URL: 'https://ai-gateway.test/', AI_UPSTREAM_API_KEY: 'sk-test' } });
     browser = await launchBrowser();
   });
