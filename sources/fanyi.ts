@@ -14,6 +14,7 @@ import { escapeHtml } from '../src/encoding/escape.ts';
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
+import { parseUpstreams } from '../src/gateway/upstream-settings.ts';
 import { asArray, asRecord, asString, pick } from './_shared/hot-list.ts';
 
 export interface Language {
@@ -183,15 +184,17 @@ export default defineSource({
     { name: 'SOURCE_FANYI_TIMEOUT_MS', default: '30000', doc: 'Timeout of one translation request to the gateway, in ms (at most 60000)' },
     { name: 'AI_UPSTREAM_BASE_URL', core: true, doc: 'Root URL of the model gateway' },
     { name: 'AI_UPSTREAM_API_KEY', core: true, secret: true, doc: 'Credential sent to the model gateway' },
+    { name: 'AI_UPSTREAMS', core: true, secret: true, doc: 'Upstreams of the model gateway as JSON (the first is used)' },
   ],
   async fetch(ctx, p) {
     const provider = (ctx.env('SOURCE_FANYI_PROVIDER') ?? 'gateway').trim().toLowerCase();
     if (provider === 'none') throw new SourceError('config', 'translation is switched off (SOURCE_FANYI_PROVIDER=none); set it to gateway and configure AI_UPSTREAM_BASE_URL and AI_UPSTREAM_API_KEY');
     if (provider !== 'gateway') throw new SourceError('config', `SOURCE_FANYI_PROVIDER must be gateway or none, not "${provider}"`);
-    // The first upstream when AI_UPSTREAM_BASE_URL lists several.
-    const base = ctx.env('AI_UPSTREAM_BASE_URL')?.split(',')[0]?.trim().replace(/\/+$/, '');
-    if (!base) throw new SourceError('config', 'AI_UPSTREAM_BASE_URL is not set: the gateway translation provider needs the root URL of the model gateway');
-    const key = ctx.env('AI_UPSTREAM_API_KEY')?.trim();
+    // The gateway's first upstream, read by the gateway's own parser (AI_UPSTREAM_BASE_URL or AI_UPSTREAMS).
+    const first = parseUpstreams({ baseUrls: ctx.env('AI_UPSTREAM_BASE_URL'), json: ctx.env('AI_UPSTREAMS'), apiKey: ctx.env('AI_UPSTREAM_API_KEY') }, [])[0];
+    if (!first) throw new SourceError('config', 'AI_UPSTREAM_BASE_URL is not set: the gateway translation provider needs the root URL of the model gateway (or AI_UPSTREAMS)');
+    const base = first.url;
+    const key = first.apiKey?.trim();
     if (!key) throw new SourceError('config', 'AI_UPSTREAM_API_KEY is not set: the gateway translation provider needs the credential of the model gateway');
     const model = ctx.env('SOURCE_FANYI_MODEL')?.trim() || DEFAULT_MODEL;
     const timeoutMs = Math.min(60_000, Math.max(1_000, Number(ctx.env('SOURCE_FANYI_TIMEOUT_MS')) || 30_000));

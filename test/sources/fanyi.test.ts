@@ -234,6 +234,27 @@ describe('fanyi through the server', () => {
   });
 });
 
+describe('fanyi with the upstreams given as AI_UPSTREAMS', () => {
+  it('uses the first upstream with its own key', async () => {
+    const upstream = new Upstream();
+    await upstream.start();
+    upstream.serve(GATEWAY, COMPLETIONS, fakeModel);
+    const svc = await startService({
+      upstream,
+      sources: [fanyi],
+      env: { AI_UPSTREAMS: JSON.stringify([{ url: `https://${GATEWAY}`, key: 'sk-test-fanyi' }, { url: 'https://spare.test', key: 'sk-spare' }]), SOURCE_FANYI_MODEL: 'test-translator' },
+    });
+    try {
+      const res = await svc.get('/v2/apis/fanyi?text=hello&to=zh-CHS');
+      expect(res.status).toBe(200);
+      expect(upstream.requests.map((r) => [r.host, r.headers.authorization])).toEqual([[GATEWAY, 'Bearer sk-test-fanyi']]);
+    } finally {
+      await svc.close();
+      await upstream.stop();
+    }
+  });
+});
+
 describe('fanyi without a configured provider', () => {
   it('names the missing setting, or the switch that turned translation off', async () => {
     const unconfigured = await startService({ sources: [fanyi, fanyiLangs], env: { AI_UPSTREAM_BASE_URL: '', AI_UPSTREAM_API_KEY: '' } });
