@@ -85,8 +85,6 @@ export function contentHash(data: unknown): string {
   return createHash('sha1').update(JSON.stringify(content)).digest('hex');
 }
 
-export const DAY_MS = 86_400_000;
-
 /** A history row of the format before the archive: key `t<ms>`, one per changed fetch. */
 export interface LegacyHistoryRow {
   id: number;

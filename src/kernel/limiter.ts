@@ -242,11 +242,6 @@ export function createLimiter(opts: LimiterOptions, backend: LimiterBackend = { 
   }
 }
 
-/** `createLimiter` bound to one backend. */
-export function limiterFactory(backend: LimiterBackend): CreateLimiter {
-  return (opts) => createLimiter(opts, backend);
-}
-
 /** A limiter's answer as allow/deny (rejections become `allowed: false`; store errors still throw). */
 export interface LimitDecision {
   allowed: boolean;

@@ -16,6 +16,7 @@ import {
   type SampleRow,
 } from './item-index.ts';
 import { advisoryKey, inTransaction, pgMigrate, type Pool } from './pg-store.ts';
+import { DAY_MS } from './time.ts';
 
 export const pgItemIndexMigrations: readonly Migration[] = [
   {
@@ -148,7 +149,7 @@ export class PgItemIndex implements ItemIndex {
 
   async prune(opts: { now: number; retentionDays: number }): Promise<void> {
     if (opts.retentionDays <= 0) return;
-    const cutoff = opts.now - opts.retentionDays * 86_400_000;
+    const cutoff = opts.now - opts.retentionDays * DAY_MS;
     await inTransaction(this.pool, async (c) => {
       // Samples by item (the primary key), so no index on time is needed: only items first seen before the cutoff have such samples.
       await c.query('DELETE FROM item_samples WHERE item_id IN (SELECT id FROM items WHERE first_seen_at < $1) AND at < $1', [cutoff]);

@@ -15,6 +15,7 @@ import type { Migration } from './db.ts';
 import { PgArchive, pgArchiveMigrations } from './pg-archive.ts';
 import { toHistory, toSnapshot, type HistoryRow, type SnapshotRow } from './store-rows.ts';
 import type { FailureWrite, HistoryEntry, RunRecord, Snapshot, Store, SuccessWrite } from './store.ts';
+import { DAY_MS } from './time.ts';
 
 // Loaded when PostgreSQL is configured (see lazy-module.ts).
 const pgModule = lazyModule<typeof pg>('pg');
@@ -311,7 +312,7 @@ export class PgStore implements Store {
   }
 
   async prune(opts: { now: number; retentionDays: number; keepPerKey: number; keyCaps: Record<string, number> }): Promise<void> {
-    const cutoff = opts.now - opts.retentionDays * 86_400_000;
+    const cutoff = opts.now - opts.retentionDays * DAY_MS;
     await inTransaction(this.pool, async (c) => {
       if (opts.retentionDays > 0) {
         await c.query(
@@ -321,7 +322,7 @@ export class PgStore implements Store {
         );
         await c.query('DELETE FROM item_seen WHERE first_seen_at < $1', [cutoff]);
       }
-      await c.query('DELETE FROM runs WHERE started_at < $1', [opts.now - 7 * 86_400_000]);
+      await c.query('DELETE FROM runs WHERE started_at < $1', [opts.now - 7 * DAY_MS]);
       for (const [sourceId, cap] of Object.entries(opts.keyCaps)) {
         await c.query(
           `DELETE FROM snapshots WHERE source_id = $1 AND params_key NOT IN (

@@ -1,6 +1,7 @@
 /** The snapshot archive on SQLite (see archive.ts for the model). */
 import type { Archive, ArchiveBounds, ArchivedSnapshot, ArchiveStats, ArchiveWrite } from './archive.ts';
-import { DAY_MS, toSnapshot, type ArchiveRow as Row } from './archive.ts';
+import { toSnapshot, type ArchiveRow as Row } from './archive.ts';
+import { DAY_MS } from './time.ts';
 import { CHAIN_SQL, decodeChain, encodePayload, MAX_CHAIN, UNNEEDED_PAYLOADS_SQL, type ChainLink, type PayloadBase } from './archive-payloads.ts';
 import type { Db, Migration } from './db.ts';
 

@@ -16,6 +16,7 @@ import {
   type ItemRow,
   type SampleRow,
 } from './item-index.ts';
+import { DAY_MS } from './time.ts';
 
 export const itemIndexMigrations: readonly Migration[] = [
   {
@@ -135,7 +136,7 @@ export class SqliteItemIndex implements ItemIndex {
 
   async prune(opts: { now: number; retentionDays: number }): Promise<void> {
     if (opts.retentionDays <= 0) return;
-    const cutoff = opts.now - opts.retentionDays * 86_400_000;
+    const cutoff = opts.now - opts.retentionDays * DAY_MS;
     this.db.transaction(() => {
       // Samples by item (the primary key), so no index on time is needed: only items first seen before the cutoff have such samples.
       this.db.prepare('DELETE FROM item_samples WHERE item_id IN (SELECT id FROM items WHERE first_seen_at < @cutoff) AND at < @cutoff').run({ cutoff });

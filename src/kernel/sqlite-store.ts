@@ -5,6 +5,7 @@ import { migrate } from './db.ts';
 import { archiveMigrations, SqliteArchive } from './sqlite-archive.ts';
 import { toHistory, toSnapshot, type HistoryRow, type SnapshotRow } from './store-rows.ts';
 import type { FailureWrite, HistoryEntry, RunRecord, Snapshot, Store, SuccessWrite } from './store.ts';
+import { DAY_MS } from './time.ts';
 
 export const storeMigrations: readonly Migration[] = [
   {
@@ -182,7 +183,7 @@ export class SqliteStore implements Store {
   }
 
   async prune(opts: { now: number; retentionDays: number; keepPerKey: number; keyCaps: Record<string, number> }): Promise<void> {
-    const cutoff = opts.now - opts.retentionDays * 86_400_000;
+    const cutoff = opts.now - opts.retentionDays * DAY_MS;
     this.db.transaction(() => {
       if (opts.retentionDays > 0) {
         this.db
@@ -193,7 +194,7 @@ export class SqliteStore implements Store {
           .run(cutoff, opts.keepPerKey);
         this.db.prepare('DELETE FROM item_seen WHERE first_seen_at < ?').run(cutoff);
       }
-      this.db.prepare('DELETE FROM runs WHERE started_at < ?').run(opts.now - 7 * 86_400_000);
+      this.db.prepare('DELETE FROM runs WHERE started_at < ?').run(opts.now - 7 * DAY_MS);
       for (const [sourceId, cap] of Object.entries(opts.keyCaps)) {
         this.db
           .prepare(

@@ -2,6 +2,8 @@
 
 export const TIME_ZONE = 'Asia/Shanghai';
 
+export const DAY_MS = 86_400_000;
+
 const dateTimeParts = new Intl.DateTimeFormat('en-CA', {
   timeZone: TIME_ZONE,
   year: 'numeric',
@@ -58,7 +60,7 @@ export function shanghaiMidnight(date: string): number {
 
 /** Shift a `YYYY-MM-DD` date by whole days. */
 export function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }
 
 /** Whether a string is a real calendar date in `YYYY-MM-DD` form. */
