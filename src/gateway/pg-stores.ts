@@ -12,7 +12,8 @@ import { RESERVATION_TTL_MS, type ReserveResult } from './credit.ts';
 import { creditColumns, KEY_INSERT_COLUMNS, keyDigest, mintKey, patchColumns, recordIfSameDigest, reservationDecision, SELECT_KEYS, toRecord, type KeyPatch, type KeyRecord, type KeyRow, type KeyStore, type NewKey } from './keys.ts';
 import { MIN_PEPPER_LENGTH } from './pepper.ts';
 import type { TaskOwner, TaskStore } from './tasks.ts';
-import { DAY_MS, settleParams, SETTLE_KEY_SQL, toStoredUsage, USAGE_INSERT_COLUMNS, usageValues, type DailySpend, type DbUsageRow, type StoredUsageRow, type UsageLog, type UsageRow } from './usage.ts';
+import { DAY_MS } from '../kernel/time.ts';
+import { settleParams, SETTLE_KEY_SQL, toStoredUsage, USAGE_INSERT_COLUMNS, usageValues, type DailySpend, type DbUsageRow, type StoredUsageRow, type UsageLog, type UsageRow } from './usage.ts';
 
 /** gateway/schema.ts in PostgreSQL terms (ms times as BIGINT). */
 export const pgGatewayMigrations: readonly Migration[] = [

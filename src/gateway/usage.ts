@@ -4,6 +4,7 @@
  * never keys, prompts or answers.
  */
 import type { Db } from '../kernel/db.ts';
+import { DAY_MS } from '../kernel/time.ts';
 import { isObject, nonNegativeInt } from './body.ts';
 import { periodStart } from './credit.ts';
 import { noteKeyWrite } from './keys.ts';
@@ -203,7 +204,6 @@ export function settleParams(r: UsageRow, at: number): { tokens: number; cost: n
   return { tokens: Math.max(0, Math.round(r.chargedTokens)), cost: Math.max(0, Math.round(r.costMicros)), at, day: periodStart('daily', at), month: periodStart('monthly', at), id: r.keyId };
 }
 
-export const DAY_MS = 86_400_000;
 
 interface PendingSettlement {
   row: UsageRow;

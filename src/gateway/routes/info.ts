@@ -8,7 +8,7 @@ import type { GatewayCall } from '../call.ts';
 import { budgetSpent, creditLeft, nextPeriodStart } from '../credit.ts';
 import { badRequest, GatewayError } from '../errors.ts';
 import { modelPermitted } from '../policy.ts';
-import { DAY_MS } from '../usage.ts';
+import { DAY_MS } from '../../kernel/time.ts';
 
 function modelNotFound(model: string): GatewayError {
   return new GatewayError(404, `The model "${model}" does not exist. GET /v1/models lists the models this key may use.`, { type: 'invalid_request_error', code: 'model_not_found', param: 'model' });
