@@ -12,7 +12,7 @@ export interface ListedLanguage extends Language {
   alphabet: string;
 }
 
-const PINYIN = new Intl.Collator('zh-Hans-CN-u-co-pinyin');
+let pinyin: Intl.Collator | undefined;
 // The first character (in pinyin order) of each initial; no syllable starts with I, U or V.
 const FIRSTS = '阿八嚓哒妸发旮哈讥咔垃妈拏噢妑七呥仨他穵夕丫帀';
 const INITIALS = 'ABCDEFGHJKLMNOPQRSTWXYZ';
@@ -21,11 +21,13 @@ const INITIALS = 'ABCDEFGHJKLMNOPQRSTWXYZ';
 export function pinyinInitial(name: string): string {
   const first = name.trim()[0] ?? '';
   if (/[A-Za-z]/.test(first)) return first.toUpperCase();
-  for (let i = INITIALS.length - 1; i >= 0; i--) if (PINYIN.compare(first, FIRSTS[i] as string) >= 0) return INITIALS[i] as string;
+  for (let i = INITIALS.length - 1; i >= 0; i--) if ((pinyin ??= new Intl.Collator('zh-Hans-CN-u-co-pinyin')).compare(first, FIRSTS[i] as string) >= 0) return INITIALS[i] as string;
   return '#';
 }
 
-export const LISTED: readonly ListedLanguage[] = LANGUAGES.map((l) => ({ ...l, alphabet: pinyinInitial(l.label) }));
+// Built on the first request, not at start-up: the pinyin collator and 109 comparisons cost milliseconds.
+let listed: readonly ListedLanguage[] | undefined;
+const listedLanguages = (): readonly ListedLanguage[] => (listed ??= LANGUAGES.map((l) => ({ ...l, alphabet: pinyinInitial(l.label) })));
 
 export default defineSource({
   id: 'fanyi-langs',
@@ -33,7 +35,7 @@ export default defineSource({
   description: 'The 109 languages accepted by /v2/apis/fanyi as `from` and `to`: code, Chinese name, its pinyin initial and English name.',
   routes: [{ path: '/fanyi/langs', methods: ['GET', 'POST'] }],
   mode: 'local',
-  compute: (): readonly ListedLanguage[] => LISTED,
+  compute: listedLanguages,
   view: {
     title: (d) => `翻译支持的语言（${d.length}）`,
     text: (d) => `${d.map((l) => `${l.code}\t${l.label}\t${l.name}`).join('\n')}\n`,

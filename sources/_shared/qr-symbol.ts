@@ -148,12 +148,6 @@ function streamBits(segment: Segment, eci: boolean, version: number): number {
   return (eci ? 12 : 0) + 4 + countBitsAt(segment, version) + segment.dataBits;
 }
 
-/** The smallest version that holds `text` at `level`, or undefined when none does. */
-export function versionFor(text: string, level: EcLevel): number | undefined {
-  const { segment, eci } = segmentOf(text);
-  return smallestVersion(segment, eci, level);
-}
-
 function smallestVersion(segment: Segment, eci: boolean, level: EcLevel): number | undefined {
   for (let v = 1; v <= 40; v++) {
     if (segment.count < 1 << countBitsAt(segment, v) && streamBits(segment, eci, v) <= dataCodewords(v, level) * 8) return v;
