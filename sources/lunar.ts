@@ -8,13 +8,12 @@ import { Constellation, EarthBranch, HeavenStem, LegalHoliday, LunarDay, Phase, 
 import { escapeMarkdown } from '../src/encoding/escape.ts';
 import { badParam } from '../src/kernel/errors.ts';
 import { defineSource } from '../src/kernel/source.ts';
-import { formatDateTime, weekdayZh } from '../src/kernel/time.ts';
+import { DAY_MS, formatDateTime, weekdayZh } from '../src/kernel/time.ts';
 
 export const MIN_YEAR = 1900;
 export const MAX_YEAR = 2100;
 
 const iso = (s: SolarDay) => `${String(s.getYear()).padStart(4, '0')}-${String(s.getMonth()).padStart(2, '0')}-${String(s.getDay()).padStart(2, '0')}`;
-const DAY_MS = 86_400_000;
 
 /** ISO 8601 week number. */
 function isoWeek(date: string): number {

@@ -10,7 +10,7 @@ import { SolarDay } from 'tyme4ts';
 import { badParam } from '../src/kernel/errors.ts';
 import { lazyModule } from '../src/kernel/lazy-module.ts';
 import { defineSource } from '../src/kernel/source.ts';
-import { addDays, formatDate, weekdayZh } from '../src/kernel/time.ts';
+import { addDays, DAY_MS, formatDate, weekdayZh } from '../src/kernel/time.ts';
 
 export const MIN_YEAR = 2004;
 
@@ -46,7 +46,6 @@ const QUOTES = [
   '看看窗外，天空不需要你提交周报。',
 ];
 
-const DAY_MS = 86_400_000;
 const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
 const daysBetween = (from: string, to: string) => Math.round(dayNumber(to) - dayNumber(from));
 /** 1 = Monday … 7 = Sunday. */

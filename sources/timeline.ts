@@ -8,10 +8,9 @@ import { AppError, badParam } from '../src/kernel/errors.ts';
 import { MAX_QUERY_LENGTH, queryKey } from '../src/kernel/item-index.ts';
 import type { ListAccess } from '../src/kernel/list-access.ts';
 import { defineSource, type LocalContext } from '../src/kernel/source.ts';
-import { formatDateTime, timePair } from '../src/kernel/time.ts';
+import { DAY_MS, formatDateTime, timePair } from '../src/kernel/time.ts';
 import { formatHeat } from './_shared/hot-list.ts';
 
-const DAY = 86_400_000;
 /** Most rank samples answered per item: more than a chart can show (an item on a chart for 90 days has up to 4320). */
 export const MAX_SAMPLES = 200;
 
@@ -105,7 +104,7 @@ export default defineSource({
     const lists = listAccess(ctx);
     if (!queryKey(p.q)) throw badParam('q', 'text with at least one letter, digit or Chinese character');
     if (p.source !== undefined && !lists.source(p.source)) throw badParam('source', 'the id of a scheduled list source, e.g. hot-microblog');
-    const since = ctx.now().getTime() - p.days * DAY;
+    const since = ctx.now().getTime() - p.days * DAY_MS;
     const found = await lists.timelines({ q: p.q, since, ...(p.source !== undefined ? { sourceId: p.source } : {}) });
     const items = found.map(
       (i): TimelineItem => ({

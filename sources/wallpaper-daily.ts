@@ -9,7 +9,7 @@
 import { SourceError } from '../src/kernel/errors.ts';
 import { escapeHtml, escapeMarkdown, markdownUrl } from '../src/encoding/escape.ts';
 import { defineSource, type Row } from '../src/kernel/source.ts';
-import { addDays, formatDate, formatDateTime, shanghaiMidnight } from '../src/kernel/time.ts';
+import { addDays, DAY_MS, formatDate, formatDateTime, shanghaiMidnight } from '../src/kernel/time.ts';
 import { absoluteUrl, asArray, asRecord, asString, pick } from './_shared/hot-list.ts';
 
 export const PAGE_URL = 'https://global.bing.com/?setmkt=zh-cn';
@@ -194,7 +194,7 @@ export default defineSource({
   async fetch(ctx, params) {
     const today = formatDate(ctx.now().getTime());
     if (params.date && params.date !== today) {
-      const idx = Math.round((shanghaiMidnight(today) - shanghaiMidnight(params.date)) / 86_400_000);
+      const idx = Math.round((shanghaiMidnight(today) - shanghaiMidnight(params.date)) / DAY_MS);
       if (idx < 0) throw new SourceError('bad_input', `Invalid parameter "date": ${params.date} is in the future.`);
       if (idx >= ARCHIVE_DAYS) throw new SourceError('not_found', `No wallpaper is stored for ${params.date}; Bing's archive reaches back to ${addDays(today, 1 - ARCHIVE_DAYS)} only.`);
       const d = parseArchive(await ctx.http.json(archiveUrl(idx), { signal: ctx.signal }), ctx.now());

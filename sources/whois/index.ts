@@ -8,7 +8,7 @@
 import { escapeHtml, escapeMarkdown } from '../../src/encoding/escape.ts';
 import { SourceError } from '../../src/kernel/errors.ts';
 import { defineSource } from '../../src/kernel/source.ts';
-import { formatDateTime } from '../../src/kernel/time.ts';
+import { DAY_MS, formatDateTime } from '../../src/kernel/time.ts';
 import { normalizeDomain, type DomainName } from './domain.ts';
 import { IANA_WHOIS, isNotFound, parseServerOverride, parseWhoisText, queryWhois, referralOf, type ServerOverride } from './protocol.ts';
 import { parseRdap, RDAP_BOOTSTRAP, type RdapAnswer } from './rdap.ts';
@@ -54,7 +54,6 @@ export interface WhoisData {
   fetched_at: number;
 }
 
-const DAY_MS = 86_400_000;
 const WHOIS_TIMEOUT_MS = 8_000;
 const WHOIS_MAX_BYTES = 256 * 1024;
 /** Registries of these TLDs write local (UTC+8) times without a zone. */
