@@ -15,6 +15,7 @@ import type { Socket } from 'node:net';
 import querystring, { type ParsedUrlQuery } from 'node:querystring';
 import type { Router } from '@koa/router';
 import { familyOf } from '../gateway/routes/index.ts';
+import type { Rendered } from '../encoding/index.ts';
 import type { Logger } from '../kernel/log.ts';
 import type { ApisRequest } from './apis-request.ts';
 import { applyAnswer, writeBufferedAnswer, type Answer } from './apis-router.ts';
@@ -51,6 +52,8 @@ interface Taken {
   params: Readonly<Record<string, string>>;
 }
 
+/** What the fast path returns for a request it answered in the same turn. */
+const ANSWERED: Promise<void> = Promise.resolve();
 const EMPTY_QUERY: ParsedUrlQuery = Object.freeze(querystring.parse(''));
 /** Characters for which `parseurl` (Koa's `path` and `querystring`) stops splitting at `?` and parses the URL fully. */
 const NOT_SIMPLE_URL = /[\t\n\f\r #\u00a0\ufeff]/;
@@ -142,15 +145,39 @@ export function apisFastPath(deps: FastPathDeps): FastPath {
     return app.handleRequest(koa, chain);
   }
 
-  async function answerDirectly(ctx: FastRequest, { hit, answer }: Taken): Promise<void> {
+  /**
+   * The steps of a request in order. An answer that is ready at once (remembered; see AnswerMemo)
+   * with no limiter to ask is written in this turn; everything else continues in answerLater.
+   */
+  function answerDirectly(ctx: FastRequest, taken: Taken): Promise<void> {
     ctx.res.statusCode = 404; // where Koa's handleRequest starts
     const started = startRequest(ctx, log);
+    let limited: Promise<void> | undefined;
+    try {
+      limited = checkAbuse?.(ctx);
+    } catch (err) {
+      return answerLater(ctx, taken, started, Promise.reject(err));
+    }
+    if (limited) return answerLater(ctx, taken, started, limited);
+    let out: Rendered | Promise<Rendered>;
+    try {
+      out = taken.answer(ctx);
+      if (out instanceof Promise || !writeBufferedAnswer(ctx, out)) return answerLater(ctx, taken, started, undefined, out);
+      metrics?.count(ctx, taken.hit.path, started);
+    } catch (err) {
+      return answerLater(ctx, taken, started, undefined, Promise.reject(err));
+    }
+    logRequest(ctx, log, started);
+    return ANSWERED;
+  }
+
+  /** The rest of answerDirectly: waits for the limits and the answer, or hands the request to Koa. */
+  async function answerLater(ctx: FastRequest, { hit, answer }: Taken, started: number, limited: Promise<void> | undefined, answered?: Rendered | Promise<Rendered>): Promise<void> {
     let routed = false;
     try {
-      const limited = checkAbuse?.(ctx);
       if (limited) await limited;
       routed = true;
-      const out = await answer(ctx);
+      const out = await (answered ?? answer(ctx));
       if (writeBufferedAnswer(ctx, out)) metrics?.count(ctx, hit.path, started);
       else await handOver(ctx, hit, routed, started, (c) => onError(c, async () => applyAnswer(c, out)));
     } catch (err) {

@@ -14,6 +14,7 @@ import { ALL_ENCODINGS, type AnySource, type Encoding, type RouteSpec } from '..
 import type { Store } from '../kernel/store.ts';
 import { headerBlock, isBuffered, writable, type ApisRequest } from './apis-request.ts';
 import { allowCors, clientIp, sendRequestId, setHeaders, type AppContext, type AppState } from './middleware.ts';
+import { AnswerMemo } from './answer-memo.ts';
 import { aliasesOfRoute } from './sixty-aliases.ts';
 
 export const ENCODING_PARAM = 'encoding';
@@ -98,8 +99,11 @@ export function catalogueEntry(s: AnySource, route: RouteSpec) {
   };
 }
 
-/** Validates a request to one route, reads or computes its data and renders it. */
-export type Answer = (ctx: ApisRequest) => Promise<Rendered>;
+/**
+ * Validates a request to one route, reads or computes its data and renders it; a repeated request
+ * whose answer is remembered (see AnswerMemo) gets it at once, without a promise.
+ */
+export type Answer = (ctx: ApisRequest) => Rendered | Promise<Rendered>;
 
 export interface ApisRouter {
   router: Router<AppState>;
@@ -110,6 +114,7 @@ export interface ApisRouter {
 export function createApisRouter(deps: { registry: Registry; engine: Engine; store: Store }): ApisRouter {
   const router = new Router<AppState>();
   const answers = new Map<unknown, Answer>();
+  const memo = new AnswerMemo(deps.engine);
 
   router.get('/v2/apis', (ctx) => {
     const endpoints = deps.registry.sources.flatMap((s) => s.routes.map((r) => catalogueEntry(s, r)));
@@ -126,7 +131,9 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
     for (const route of source.routes) {
       const routeEncodings = route.forceEncoding ? [route.forceEncoding] : encodings;
       const fixed = Object.entries(route.fixed ?? {});
-      const answer: Answer = async (ctx) => {
+      // Answers that depend on the URL alone may be remembered (a client-address parameter does not).
+      const memoable = source.mode !== 'local' && !paramSpecs.some(([, spec]) => spec.in === 'client-ip');
+      const compute = async (ctx: ApisRequest): Promise<Rendered> => {
         const query = ctx.query;
         const requested = firstValue(query[ENCODING_PARAM]);
         let encoding: Encoding;
@@ -167,14 +174,24 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
           result = moment ? await deps.engine.readAt(source, params, moment) : await deps.engine.read(source, params, { force });
         }
 
-        return render(result, encoding, {
+        const now = deps.engine.now();
+        const out = await render(result, encoding, {
           store: deps.store,
           http: deps.engine.http(source),
-          now: deps.engine.now(),
+          now,
           request: ctx,
           serviceName: SERVICE_NAME,
           feedHistory: (r, limit) => deps.engine.feedHistory(r, limit),
         });
+        // A feed's self link is the caller's Host: not an answer of the URL alone.
+        if (memoable && ctx.method !== 'POST' && encoding !== 'rss') memo.remember(ctx.originalUrl, encoding, result, out, now);
+        return out;
+      };
+      const answer: Answer = (ctx) => {
+        const remembered = memoable && ctx.method !== 'POST' ? memo.recall(ctx.originalUrl) : undefined;
+        if (!remembered) return compute(ctx);
+        ctx.state.encoding = remembered.encoding;
+        return remembered.answer;
       };
       const handler = async (ctx: AppContext & ApisRequest) => {
         const out = await answer(ctx);

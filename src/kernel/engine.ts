@@ -49,6 +49,19 @@ export interface ReadResult {
    * add one without changing this snapshot): renderings made from history are kept under it.
    */
   historyVersion?: number;
+  /**
+   * For a current snapshot: the engine's claim that it is still the one a read of this key would
+   * find (see Engine.holds); absent for computed, archived and history answers.
+   */
+  lease?: SnapshotLease;
+}
+
+/** The engine's remembered read of one key (opaque outside the engine). */
+export interface SnapshotLease {
+  readonly key: string;
+  readonly snap: Snapshot | undefined;
+  /** Date.now() after which the key is read from the store again. */
+  readonly until: number;
 }
 
 export interface EngineDeps {
@@ -119,7 +132,7 @@ export class Engine {
   /** Writes of history rows by this process, per `sourceId|historyParamsKey` (see ReadResult.historyVersion). */
   private readonly historyWrites = new Map<string, number>();
   private readonly stored = new StoredData();
-  private readonly memo = new Map<string, { snap: Snapshot | undefined; until: number }>();
+  private readonly memo = new Map<string, SnapshotLease>();
   private readonly historyMemo = new Map<string, { entry: HistoryEntry | undefined; version: number; until: number }>();
   private readonly feeds = new WeakMap<AnySource, ScheduledSource<Record<string, never>, unknown>>();
   /** The scheduled forms of local sources' feeds: run like scheduled sources, never archived. */
@@ -140,21 +153,30 @@ export class Engine {
    * once a second instead of on every request. Commits and failures here drop the memo at once;
    * another instance's writes (shared database) are seen within the second.
    */
-  private async snapshot(sourceId: string, key: string): Promise<Snapshot | undefined> {
-    const memoKey = `${sourceId}|${key}`;
+  private async snapshot(memoKey: string, sourceId: string, key: string): Promise<SnapshotLease> {
     const now = Date.now();
     const hit = this.remembered(memoKey, now);
-    if (hit) return hit.snap;
+    if (hit) return hit;
     const snap = await this.deps.store.getSnapshot(sourceId, key);
     if (this.memo.size > 5000) this.memo.clear();
-    this.memo.set(memoKey, { snap, until: now + SNAPSHOT_MEMO_MS });
-    return snap;
+    const lease = { key: memoKey, snap, until: now + SNAPSHOT_MEMO_MS };
+    this.memo.set(memoKey, lease);
+    return lease;
   }
 
   /** The memo entry of a snapshot while its second lasts (read without waiting a turn). */
-  private remembered(memoKey: string, now: number): { snap: Snapshot | undefined } | undefined {
+  private remembered(memoKey: string, now: number): SnapshotLease | undefined {
     const hit = this.memo.get(memoKey);
     return hit && hit.until > now ? hit : undefined;
+  }
+
+  /**
+   * Whether a read's snapshot is still the one a read of its key would find now: its second has
+   * not passed and no commit or failure here dropped it (another instance's writes are seen once
+   * the second has passed, as for every read). Answers built from it may be reused meanwhile.
+   */
+  holds(lease: SnapshotLease): boolean {
+    return lease.until > Date.now() && this.memo.get(lease.key) === lease;
   }
 
   /**
@@ -283,7 +305,7 @@ export class Engine {
     return rows.map((h) => ({ data: this.parse(h.payloadHash, h.payload), fetchedAt: h.fetchedAt }));
   }
 
-  private fromSnapshot(source: AnySource, params: AnyParams, key: string, snap: Snapshot, cache: CacheState, note?: string): ReadResult {
+  private fromSnapshot(source: AnySource, params: AnyParams, key: string, snap: Snapshot, cache: CacheState, note?: string, lease?: SnapshotLease): ReadResult {
     const payload = snap.payload as string;
     const hash = snap.payloadHash as string;
     // Asked on every read of a hot key: kept per key rather than rebuilt from the parameters.
@@ -306,6 +328,7 @@ export class Engine {
       historyParamsKey,
       historyVersion: this.historyWrites.get(`${source.id}|${historyParamsKey}`) ?? 0,
       ...(note ? { note } : {}),
+      ...(lease ? { lease } : {}),
     };
   }
 
@@ -346,7 +369,7 @@ export class Engine {
     const fs = this.feedSource(source);
     if (!fs) return undefined;
     const now = this.now();
-    let snap = this.usable(fs, await this.snapshot(fs.id, ''));
+    let snap = this.usable(fs, (await this.snapshot(`${fs.id}|`, fs.id, '')).snap);
     const backingOff = !!snap?.nextAttemptAt && snap.nextAttemptAt > now;
     if (!snap?.payload && source.feed?.awaitFirst && (!backingOff || this.inflight.has(`${fs.id}|`))) {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -474,13 +497,14 @@ export class Engine {
     }
 
     const now = this.now();
-    let snap = this.usable(source, this.remembered(`${source.id}|${key}`, Date.now())?.snap ?? (await this.snapshot(source.id, key)));
+    const memoKey = `${source.id}|${key}`;
+    const lease = this.remembered(memoKey, Date.now()) ?? (await this.snapshot(memoKey, source.id, key));
+    let snap = this.usable(source, lease.snap);
 
     if (opts.force) {
-      const flightKey = `${source.id}|${key}`;
-      const last = this.lastForced.get(flightKey) ?? 0;
+      const last = this.lastForced.get(memoKey) ?? 0;
       if (now - last >= this.deps.forceUpdateIntervalSec * 1000) {
-        this.lastForced.set(flightKey, now);
+        this.lastForced.set(memoKey, now);
         try {
           snap = await this.run(source, params, key);
           return this.fromSnapshot(source, params, key, snap, 'MISS');
@@ -499,14 +523,14 @@ export class Engine {
     }
 
     if (snap?.payload) {
-      if (snap.expiresAt !== null && now < snap.expiresAt) return this.fromSnapshot(source, params, key, snap, 'HIT');
+      if (snap.expiresAt !== null && now < snap.expiresAt) return this.fromSnapshot(source, params, key, snap, 'HIT', undefined, lease);
       this.soon(source, params, key, snap);
       return this.fromSnapshot(source, params, key, snap, 'STALE', snap.lastError ? `refresh failing: ${snap.lastError}` : undefined);
     }
 
     // Cold key: one fetch, shared by every caller; none while backing off. Without an upstream,
     // the newest stored history answers (a daily source backfilled before its current key was).
-    if (snap?.nextAttemptAt && snap.nextAttemptAt > now && !this.inflight.has(`${source.id}|${key}`)) {
+    if (snap?.nextAttemptAt && snap.nextAttemptAt > now && !this.inflight.has(memoKey)) {
       const fallback = await this.newestHistory(source, params, key, snap.lastError);
       if (fallback) return fallback;
       throw upstreamUnavailable(source.name, (snap.nextAttemptAt - now) / 1000, snap.lastError ?? undefined);

@@ -1,0 +1,54 @@
+/**
+ * The rendered answer of a request URL, reused for the same URL while nothing it was made from can
+ * have changed: the snapshot is still the one the engine would read (Engine.holds: at most a
+ * second, and dropped at once by a commit or a failure of that key here) and its headers would
+ * come out the same (the max-age counts down by the second; the data stays fresh). A repeated
+ * request then skips parameter parsing, the engine read and the render lookup, which cost a
+ * cached answer more than writing it (BENCHMARKS.md, issue 15).
+ *
+ * Only answers that depend on nothing but the URL are kept: current stored data (X-Cache HIT, no
+ * note), buffered, of routes without a client-address parameter, not feeds (their self link is
+ * the caller's Host) and not POST. A URL whose meaning changes with the clock (a default date of
+ * today) may answer the previous meaning for the rest of its second.
+ */
+import type { Rendered } from '../encoding/index.ts';
+import type { Engine, ReadResult, SnapshotLease } from '../kernel/engine.ts';
+import type { Encoding } from '../kernel/source.ts';
+import { isBuffered } from './apis-request.ts';
+
+export interface Remembered {
+  readonly answer: Rendered;
+  readonly encoding: Encoding;
+  readonly lease: SnapshotLease;
+  /** Engine time (ms) from which the answer's headers would differ. */
+  readonly until: number;
+}
+
+/** Caller-controlled keys: a bounded count, and long URLs are not kept at all. */
+const MAX_ENTRIES = 1024;
+const MAX_URL_LENGTH = 512;
+
+export class AnswerMemo {
+  private readonly entries = new Map<string, Remembered>();
+
+  constructor(private readonly engine: Pick<Engine, 'holds' | 'now'>) {}
+
+  /** The remembered answer of this URL while it is still what a new answer would be. */
+  recall(url: string): Remembered | undefined {
+    const entry = this.entries.get(url);
+    if (!entry) return undefined;
+    if (this.engine.now() < entry.until && this.engine.holds(entry.lease)) return entry;
+    this.entries.delete(url);
+    return undefined;
+  }
+
+  /** Keeps the answer of a read, rendered at engine time `now`, when it can be reused as is (see the file comment). */
+  remember(url: string, encoding: Encoding, r: ReadResult, answer: Rendered, now: number): void {
+    if (!r.lease || r.cache !== 'HIT' || r.note !== undefined || r.expiresAt === null || url.length > MAX_URL_LENGTH || !isBuffered(answer)) return;
+    // Cache-Control's max-age is floor((expiresAt - now) / 1000) s: the same until this moment.
+    const maxAge = Math.floor((r.expiresAt - now) / 1000);
+    const until = Math.min(r.expiresAt, r.expiresAt - maxAge * 1000 + 1);
+    if (this.entries.size >= MAX_ENTRIES && !this.entries.has(url)) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(url, { answer, encoding, lease: r.lease, until });
+  }
+}
