@@ -29,7 +29,9 @@ export function isBuffered(out: Rendered): out is BufferedAnswer {
   return out.status === 200 && !!out.type && (typeof out.body === 'string' || Buffer.isBuffer(out.body));
 }
 
-const blocks = new WeakMap<Rendered, string[]>();
+/** An answer's header block, kept on the answer itself (a WeakMap entry per computed answer cost more to collect). */
+const BLOCK = Symbol('header block');
+type WithBlock = BufferedAnswer & { [BLOCK]?: string[] };
 
 /**
  * Every header of a buffered answer as the flat array `res.writeHead` takes: type, length, the
@@ -38,14 +40,14 @@ const blocks = new WeakMap<Rendered, string[]>();
  * object: the encoding layer hands back the same object while a cached body and its freshness
  * headers stay the same, so a cached answer costs one writeHead instead of a dozen setHeader.
  */
-export function headerBlock(out: BufferedAnswer): string[] {
-  let block = blocks.get(out);
+export function headerBlock(out: WithBlock): string[] {
+  let block = out[BLOCK];
   if (!block) {
     block = ['Content-Type', out.type, 'Content-Length', String(typeof out.body === 'string' ? Buffer.byteLength(out.body) : out.body.length)];
     for (const name in out.headers) block.push(name, out.headers[name] as string);
     for (const name in CORS_HEADERS) block.push(name, CORS_HEADERS[name] as string);
     block.push('X-Request-Id', '');
-    blocks.set(out, block);
+    out[BLOCK] = block;
   }
   return block;
 }

@@ -98,6 +98,8 @@ const DEFAULT_MAX_KEYS = 500;
 /** Longest wait of a request for the first fetch of a local source's feed (`awaitFirst`). */
 const AWAIT_FIRST_MS = 10_000;
 const SNAPSHOT_MEMO_MS = 1_000;
+/** Computed results whose JSON text is remembered (see Engine.serialized). */
+const SERIALIZED_KEPT = 256;
 
 export function sha1(text: string | Uint8Array): string {
   return hash('sha1', text, 'hex');
@@ -127,8 +129,12 @@ export class Engine {
   private readonly parsed = new Map<string, unknown>();
   /** historyParamsKey of each `sourceId|paramsKey` read. */
   private readonly historyKeys = new Map<string, string>();
-  /** JSON text and hash of data a computation returned, while it keeps returning that same object. */
-  private readonly serialized = new WeakMap<object, { payload: string; hash: string | undefined }>();
+  /**
+   * JSON text and hash of the data the last computations returned (a source that keeps its results
+   * returns the same object again). A bounded Map rather than a WeakMap: an entry per computation
+   * in a WeakMap cost a stream of new results more in garbage collection than the JSON it saves.
+   */
+  private readonly serialized = new Map<object, { payload: string; hash: string | undefined }>();
   /** Writes of history rows by this process, per `sourceId|historyParamsKey` (see ReadResult.historyVersion). */
   private readonly historyWrites = new Map<string, number>();
   private readonly stored = new StoredData();
@@ -392,7 +398,7 @@ export class Engine {
 
   /** Compute a local source's answer. */
   async compute(source: AnySource & { mode: 'local' }, params: AnyParams, request: { clientIp: string }): Promise<ReadResult> {
-    const feed = await this.readFeed(source);
+    const feed = source.feed ? await this.readFeed(source) : undefined;
     const now = this.now();
     // The logger and the deadline are made on first use: most computations use neither, and a
     // child logger plus a timer signal cost more than a short computation itself.
@@ -413,13 +419,17 @@ export class Engine {
         return (signal ??= AbortSignal.any([shutdown.signal, AbortSignal.timeout(DEFAULT_TIMEOUT_MS)]));
       },
     };
-    const data = await source.compute(ctx, params);
+    const computed = source.compute(ctx, params);
+    const data = computed instanceof Promise ? await computed : computed;
     // A source that keeps its results (hash, qrcode) hands back the same object for the same
     // parameters: its JSON is written once.
     let serialized = typeof data === 'object' && data !== null ? this.serialized.get(data) : undefined;
     if (!serialized) {
       serialized = { payload: JSON.stringify(data), hash: undefined };
-      if (typeof data === 'object' && data !== null) this.serialized.set(data, serialized);
+      if (typeof data === 'object' && data !== null) {
+        if (this.serialized.size >= SERIALIZED_KEPT) this.serialized.delete(this.serialized.keys().next().value as object);
+        this.serialized.set(data, serialized);
+      }
     }
     const key = paramsKey(params);
     const kept = serialized;

@@ -26,3 +26,30 @@ describe('ByteLru', () => {
     expect(lru.get('a')).toBe('A2');
   });
 });
+
+describe('ByteLru with admission on the second set', () => {
+  it('keeps a key only when it is set again while remembered as seen, so one-off keys never push out repeated ones', () => {
+    const lru = new ByteLru<string>(10, { admitOnSecondSet: 100 });
+    lru.set('a', 'A', 4);
+    expect(lru.get('a')).toBeUndefined();
+    lru.set('a', 'A', 4);
+    expect(lru.get('a')).toBe('A');
+    for (let i = 0; i < 50; i++) lru.set(`once-${i}`, 'x', 4);
+    expect(lru.get('a')).toBe('A');
+    expect(lru.size).toBe(1);
+  });
+
+  it('forgets the keys seen once when their characters pass the budget, and never remembers a longer key', () => {
+    const lru = new ByteLru<string>(100, { admitOnSecondSet: 6 });
+    lru.set('abc', '1', 1);
+    lru.set('def', '2', 1); // 6 characters seen: both remembered
+    lru.set('ghi', '3', 1); // past the budget: abc and def are forgotten
+    lru.set('abc', '1', 1);
+    expect(lru.get('abc')).toBeUndefined();
+    lru.set('ghi', '3', 1);
+    expect(lru.get('ghi')).toBe('3');
+    lru.set('longer-than-six', 'L', 1);
+    lru.set('longer-than-six', 'L', 1);
+    expect(lru.get('longer-than-six')).toBeUndefined();
+  });
+});

@@ -47,8 +47,24 @@ describe('hash computations', () => {
     }
   });
 
-  it('the same content answers the same result (kept), other content another', () => {
-    expect(computeHash('kept')).toBe(computeHash('kept'));
+  it('short texts compress (at brotli quality 2) to at most 6 bytes more than quality 9', () => {
+    const text = 'The quick brown fox jumps over the lazy dog, 今天天气很好 https://example.com/a?b=c 1234567890 Lorem ipsum 今天天气很好';
+    for (let n = 1; Buffer.byteLength(text.slice(0, n)) < 100; n++) {
+      const s = text.slice(0, n);
+      const q9 = zlib.brotliCompressSync(Buffer.from(s), { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } });
+      const ours = Buffer.from(computeHash(s).brotli.encoded, 'hex');
+      expect(ours.length, s).toBeLessThanOrEqual(q9.length + 6);
+      expect(zlib.brotliDecompressSync(ours).toString()).toBe(s);
+    }
+  });
+
+  it('a content asked for again is kept (the same result object from then on), other content another', () => {
+    const first = computeHash('kept');
+    const second = computeHash('kept');
+    expect(second).toEqual(first);
+    expect(computeHash('kept')).toBe(second);
+    expect(computeHash('kept')).toBe(second);
+    computeHash('kept', 'base64');
     expect(computeHash('kept', 'base64')).not.toBe(computeHash('kept'));
     expect(computeHash('kept', 'base64').gzip.encoded).toMatch(/^H4sI/);
   });
