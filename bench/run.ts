@@ -8,6 +8,9 @@
  * The servers run the compiled service (scripts/build.mjs), as `npm start` does. CPU per request
  * is the server process's user + system time over a round (/proc/<pid>/stat) divided by the
  * requests it answered: the headline figure, which machine load disturbs far less than req/s.
+ * Several processes of each (BENCH_PROCESSES, 3): on this machine one process of the same build
+ * can settle at a per-request cost up to a third above another's for its whole life, while rounds
+ * within one process agree; the median over processes and rounds is robust to that.
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
@@ -19,6 +22,7 @@ import { recentDates } from './dates.ts';
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
+const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 3);
 /** Only the cases whose name contains this (e.g. BENCH_ONLY=QR). */
 const ONLY = process.env.BENCH_ONLY;
 
@@ -84,8 +88,13 @@ async function measure(server: Server, p: string, unique: boolean): Promise<Roun
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : '—');
 
-const service = await start('service');
-const bare = await start('bare');
+const services: Server[] = [];
+const bares: Server[] = [];
+for (let i = 0; i < PROCESSES; i++) {
+  services.push(await start('service'));
+  bares.push(await start('bare'));
+}
+const service = services[0]!;
 const rows: string[] = [];
 const perRound: string[] = [];
 for (const c of CASES) {
@@ -98,17 +107,21 @@ for (const c of CASES) {
       if (!['connection', 'keep-alive', 'date', 'transfer-encoding'].includes(k)) headers[k] = v;
     });
     if (sample.status !== 200) throw new Error(`${c.path} answered ${sample.status}`);
-    await request(bare.proc, { type: 'body', base64: body.toString('base64'), headers }, 'body-set');
+    for (const bare of bares) await request(bare.proc, { type: 'body', base64: body.toString('base64'), headers }, 'body-set');
   }
   // Warm-up: JIT, connections, and (for a repeated path) the rendered caches.
-  await load(service.base, c.path, { connections: CONNECTIONS, durationSec: 1, unique: !!c.unique });
-  if (!c.unique) await load(bare.base, '/', { connections: CONNECTIONS, durationSec: 1 });
+  for (let i = 0; i < PROCESSES; i++) {
+    await load(services[i]!.base, c.path, { connections: CONNECTIONS, durationSec: 1, unique: !!c.unique });
+    if (!c.unique) await load(bares[i]!.base, '/', { connections: CONNECTIONS, durationSec: 1 });
+  }
   const ours: Round[] = [];
   const ceiling: Round[] = [];
   for (let r = 0; r < ROUNDS; r++) {
-    // A new prefix each round: a "new text" is never one an earlier round cached.
-    ours.push(await measure(service, c.unique ? `${c.path}r${r}-${Date.now()}-` : c.path, !!c.unique));
-    if (!c.unique) ceiling.push(await measure(bare, '/', false));
+    for (let i = 0; i < PROCESSES; i++) {
+      // A new prefix each round: a "new text" is never one an earlier round cached.
+      ours.push(await measure(services[i]!, c.unique ? `${c.path}r${r}p${i}-${Date.now()}-` : c.path, !!c.unique));
+      if (!c.unique) ceiling.push(await measure(bares[i]!, '/', false));
+    }
   }
   const cpu = median(ours.map((x) => x.cpuUs));
   const bareCpu = ceiling.length ? median(ceiling.map((x) => x.cpuUs)) : NaN;
@@ -119,16 +132,16 @@ for (const c of CASES) {
   );
   perRound.push(`- ${c.name}: ours ${ours.map((x) => fmt(x.cpuUs)).join(', ')} µs${ceiling.length ? `; bare ${ceiling.map((x) => fmt(x.cpuUs)).join(', ')} µs; ratio ${ratios.map((x) => `${fmt(x, 2)}×`).join(', ')}` : ''}`);
 }
-service.proc.removeAllListeners('exit');
-bare.proc.removeAllListeners('exit');
-service.proc.send({ type: 'stop' });
-bare.proc.send({ type: 'stop' });
+for (const server of [...services, ...bares]) {
+  server.proc.removeAllListeners('exit');
+  server.proc.send({ type: 'stop' });
+}
 
-console.log(`\n### Server CPU per request, ours vs a bare node:http server with the same bytes (${GENERATOR}, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION} s; medians; ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)})\n`);
+console.log(`\n### Server CPU per request, ours vs a bare node:http server with the same bytes (${GENERATOR}, ${CONNECTIONS} connections, ${PROCESSES} processes of each, ${ROUNDS} alternating rounds of ${DURATION} s per process; medians; ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)})\n`);
 console.log('| route | ours CPU µs/req | bare CPU µs/req | ratio | ours req/s | bare req/s | ours p50 / p99 ms | non-2xx |');
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const r of rows) console.log(r);
-console.log('\nPer round (CPU µs per request):\n');
+console.log(`\nPer round, process by process within a round (CPU µs per request):\n`);
 for (const r of perRound) console.log(r);
 
 if (process.env.BENCH_COLD !== '0') await import('./cold-start.ts');

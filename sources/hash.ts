@@ -15,8 +15,8 @@
  *   not UTF-8 text, or more than MAX_DECOMPRESSED bytes) gives `decoded: ""` and `decodable: false`;
  *   it never fails the request.
  * - `content` is capped at MAX_CONTENT characters (GET query or POST body: JSON, form or plain text).
- * - Results are kept in a byte-bounded LRU once a content is asked for a second time: repeated
- *   contents answer without recomputing, and a stream of new ones is not kept at all.
+ * - Results are kept in a byte-bounded LRU once a content is asked for again (while among the last
+ *   16 new ones): repeated contents answer without recomputing, a stream of new ones is not kept.
  */
 import { isUtf8 } from 'node:buffer';
 import { hash } from 'node:crypto';
@@ -216,8 +216,8 @@ function textLength(r: HashResult): number {
   return n;
 }
 
-/** Results by format and content (the keys of contents seen once: up to 256 K characters). */
-const results = new ByteLru<HashResult>(8 * 1024 * 1024, { admitOnSecondSet: 256 * 1024 });
+/** Results by format and content (a content joins once asked again while among the last 16 new ones). */
+const results = new ByteLru<HashResult>(8 * 1024 * 1024, { probation: 16 });
 
 export function computeHash(content: string, format: BinaryFormat = 'hex'): HashResult {
   const key = `${format}|${content}`;

@@ -90,9 +90,10 @@ export function qrTextArt(symbol: QrSymbol): string {
   return `${lines.join('\n')}\n`;
 }
 
-const cache = new ByteLru<QrImage>(QR_CACHE_BYTES);
+/** Images of parameters asked for again while among the last 16 drawn (a stream of new texts is not kept). */
+const cache = new ByteLru<QrImage>(QR_CACHE_BYTES, { probation: 16 });
 
-/** The image of `text`, drawn once per (text, level, size, format); throws RangeError when it does not fit. */
+/** The image of `text`, kept from the second time its (text, level, size, format) is asked; throws RangeError when it does not fit. */
 export function qrImage(text: string, level: EcLevel, size: number, format: QrFormat): QrImage {
   const key = `${level}${size}${format}|${text}`;
   const hit = cache.get(key);

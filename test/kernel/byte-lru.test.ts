@@ -27,29 +27,31 @@ describe('ByteLru', () => {
   });
 });
 
-describe('ByteLru with admission on the second set', () => {
-  it('keeps a key only when it is set again while remembered as seen, so one-off keys never push out repeated ones', () => {
-    const lru = new ByteLru<string>(10, { admitOnSecondSet: 100 });
+describe('ByteLru with probation', () => {
+  it('keeps an entry only once it is read again, so one-off keys never push out repeated ones', () => {
+    const lru = new ByteLru<string>(40, { probation: 2 });
     lru.set('a', 'A', 4);
-    expect(lru.get('a')).toBeUndefined();
-    lru.set('a', 'A', 4);
-    expect(lru.get('a')).toBe('A');
+    expect(lru.size).toBe(0);
+    expect(lru.get('a')).toBe('A'); // read again: kept
+    expect(lru.size).toBe(1);
     for (let i = 0; i < 50; i++) lru.set(`once-${i}`, 'x', 4);
     expect(lru.get('a')).toBe('A');
     expect(lru.size).toBe(1);
+    expect(lru.bytes).toBe(4);
   });
 
-  it('forgets the keys seen once when their characters pass the budget, and never remembers a longer key', () => {
-    const lru = new ByteLru<string>(100, { admitOnSecondSet: 6 });
-    lru.set('abc', '1', 1);
-    lru.set('def', '2', 1); // 6 characters seen: both remembered
-    lru.set('ghi', '3', 1); // past the budget: abc and def are forgotten
-    lru.set('abc', '1', 1);
-    expect(lru.get('abc')).toBeUndefined();
-    lru.set('ghi', '3', 1);
-    expect(lru.get('ghi')).toBe('3');
-    lru.set('longer-than-six', 'L', 1);
-    lru.set('longer-than-six', 'L', 1);
-    expect(lru.get('longer-than-six')).toBeUndefined();
+  it('holds the last n entries set, and no more than a quarter of the bound in bytes', () => {
+    const lru = new ByteLru<string>(100, { probation: 2 });
+    lru.set('a', 'A', 1);
+    lru.set('b', 'B', 1);
+    lru.set('c', 'C', 1); // a leaves probation unread
+    expect(lru.get('a')).toBeUndefined();
+    expect(lru.get('b')).toBe('B');
+    lru.set('big1', 'x', 20);
+    lru.set('big2', 'y', 20); // 41 bytes waiting > 25: c and big1 leave
+    expect(lru.get('c')).toBeUndefined();
+    expect(lru.get('big1')).toBeUndefined();
+    expect(lru.get('big2')).toBe('y');
+    expect([lru.size, lru.bytes]).toEqual([2, 21]);
   });
 });

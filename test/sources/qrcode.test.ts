@@ -2,6 +2,7 @@ import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { CAPACITY_BYTES, capacityBytes, DEFAULT_TEXT, MAX_TEXT, type QrData } from '../../sources/qrcode.ts';
+import { qrImage } from '../../sources/_shared/qr-image.ts';
 import { expectNoServerErrors, getJson, useService } from './_corpus.ts';
 
 // jsqr is CommonJS with an ESM-style `export default` in its types: take the function either way.
@@ -208,5 +209,14 @@ describe('qrcode through the server', () => {
     const post = await svc().get('/v2/apis/qrcode', { method: 'POST', body: 'x', headers: { 'content-type': 'text/plain' } });
     expect([404, 405]).toContain(post.status);
     await expectNoServerErrors(svc(), '/v2/apis/qrcode', ['text', 'size', 'level', 'format']);
+  });
+});
+
+describe('QR images kept for repeated parameters', () => {
+  it('the image drawn for the data is the one sent (no second drawing), and a text asked again stays kept', () => {
+    const first = qrImage('kept-probe', 'M', 256, 'png');
+    expect(qrImage('kept-probe', 'M', 256, 'png')).toBe(first);
+    for (let i = 0; i < 40; i++) qrImage(`one-off-${i}`, 'M', 256, 'png');
+    expect(qrImage('kept-probe', 'M', 256, 'png')).toBe(first);
   });
 });
