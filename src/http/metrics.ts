@@ -42,6 +42,14 @@ export interface Metrics {
   requestMiddleware(): (ctx: AppContext, next: Koa.Next) => Promise<void>;
 }
 
+/** apis_cache_total's result label of each X-Cache value counted. */
+const CACHE_RESULTS: ReadonlyMap<string, CacheResult> = new Map([
+  ['HIT', 'hit'],
+  ['STALE', 'stale'],
+  ['MISS', 'miss'],
+  ['HISTORY', 'history'],
+]);
+
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 const FETCH_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30, 60];
 
@@ -129,7 +137,7 @@ export function createMetrics(): Metrics {
       status: ctx.res.statusCode,
       encoding: ctx.state.encoding ?? '',
       seconds: (performance.now() - started) / 1000,
-      cache: xCache === 'HIT' || xCache === 'STALE' || xCache === 'MISS' || xCache === 'HISTORY' ? (xCache.toLowerCase() as CacheResult) : undefined,
+      cache: xCache === undefined ? undefined : CACHE_RESULTS.get(xCache),
     });
   }
   function track(ctx: AppContext): void {

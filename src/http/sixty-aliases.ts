@@ -193,6 +193,8 @@ export function createAliasResolver(registry: Registry): AliasResolver {
       // The router matches paths case-insensitively with an optional trailing slash; so do aliases.
       const key = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
       const lower = /[A-Z]/.test(key) ? key.toLowerCase() : key;
+      // Most requests are to our own paths, which no alias hides (checked above).
+      if (ours.has(lower)) return undefined;
       const hit = exact.get(lower);
       if (hit) return withQuery(hit.target, q < 0 ? '' : url.slice(q), hit.alias);
       for (const { prefix, re, names, alias } of patterns) {
