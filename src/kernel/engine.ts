@@ -7,6 +7,7 @@
 import { hash } from 'node:crypto';
 import type { Got } from 'got';
 import { contentHash } from './archive.ts';
+import { ComputeContext, ComputedResult, type ComputationHost, type Serialized } from './computation.ts';
 import { isArchived, type Moment } from './archive-params.ts';
 import { readSnapshotAt } from './archive-read.ts';
 import { AppError, SourceError, isCallerError, upstreamUnavailable } from './errors.ts';
@@ -134,7 +135,7 @@ export class Engine {
    * returns the same object again). A bounded Map rather than a WeakMap: an entry per computation
    * in a WeakMap cost a stream of new results more in garbage collection than the JSON it saves.
    */
-  private readonly serialized = new Map<object, { payload: string; hash: string | undefined }>();
+  private readonly serialized = new Map<object, Serialized>();
   /** Writes of history rows by this process, per `sourceId|historyParamsKey` (see ReadResult.historyVersion). */
   private readonly historyWrites = new Map<string, number>();
   private readonly stored = new StoredData();
@@ -147,11 +148,20 @@ export class Engine {
   private readonly shutdown = new AbortController();
   readonly now: () => number;
   private readonly random: () => number;
+  /** What every local computation is lent (see computation.ts). */
+  private readonly computationHost: ComputationHost;
 
   constructor(private readonly deps: EngineDeps) {
     this.gate = new Semaphore(deps.concurrency);
     this.now = deps.now ?? Date.now;
     this.random = deps.random ?? Math.random;
+    this.computationHost = {
+      log: deps.log,
+      shutdown: this.shutdown.signal,
+      timeoutMs: DEFAULT_TIMEOUT_MS,
+      now: this.now,
+      env: (source, name) => this.env(source, name),
+    };
   }
 
   /**
@@ -400,25 +410,7 @@ export class Engine {
   async compute(source: AnySource & { mode: 'local' }, params: AnyParams, request: { clientIp: string }): Promise<ReadResult> {
     const feed = source.feed ? await this.readFeed(source) : undefined;
     const now = this.now();
-    // The logger and the deadline are made on first use: most computations use neither, and a
-    // child logger plus a timer signal cost more than a short computation itself.
-    const { log, shutdown } = { log: this.deps.log, shutdown: this.shutdown };
-    let childLog: Logger | undefined;
-    let signal: AbortSignal | undefined;
-    const ctx: LocalContext<unknown> = {
-      ...(feed ? { feed } : {}),
-      ...(this.deps.lists ? { lists: this.deps.lists } : {}),
-      now: () => new Date(this.now()),
-      clientIp: request.clientIp,
-      env: (name) => this.env(source, name),
-      get log() {
-        return (childLog ??= log.child({ source: source.id }));
-      },
-      http: this.http(source),
-      get signal() {
-        return (signal ??= AbortSignal.any([shutdown.signal, AbortSignal.timeout(DEFAULT_TIMEOUT_MS)]));
-      },
-    };
+    const ctx = new ComputeContext(this.computationHost, source, request.clientIp, this.http(source), feed, this.deps.lists);
     const computed = source.compute(ctx, params);
     const data = computed instanceof Promise ? await computed : computed;
     // A source that keeps its results (hash, qrcode) hands back the same object for the same
@@ -431,24 +423,7 @@ export class Engine {
         this.serialized.set(data, serialized);
       }
     }
-    const key = paramsKey(params);
-    const kept = serialized;
-    return {
-      source,
-      params,
-      paramsKey: key,
-      payload: kept.payload,
-      data,
-      // A computed answer (cache NONE) is neither stored nor kept rendered, and its text answers
-      // carry an ETag of their own body: the payload's SHA-1 is worked out only when asked for.
-      get hash() {
-        return (kept.hash ??= sha1(kept.payload));
-      },
-      fetchedAt: now,
-      expiresAt: null,
-      cache: 'NONE',
-      historyParamsKey: key,
-    };
+    return new ComputedResult(source, params, paramsKey(params), data, serialized, now);
   }
 
   /**
