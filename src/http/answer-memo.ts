@@ -24,8 +24,8 @@ export interface Remembered {
   readonly until: number;
 }
 
-/** Caller-controlled keys: a bounded count, and long URLs are not kept at all. */
-const MAX_ENTRIES = 1024;
+/** Caller-controlled keys: a bounded count (each entry holds its body and snapshot), and long URLs are not kept at all. */
+const MAX_ENTRIES = 256;
 const MAX_URL_LENGTH = 512;
 
 export class AnswerMemo {
