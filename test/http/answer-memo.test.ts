@@ -4,6 +4,7 @@
  * instance sharing the database sees another's refresh within a second, and nothing that depends
  * on the caller (its address, the feed's Host) is shared between callers.
  */
+import { request } from 'node:http';
 import Parser from 'rss-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paramsKey, parseParams } from '../../src/kernel/params.ts';
@@ -112,17 +113,17 @@ describe('remembered answers', () => {
     const parser = new Parser();
     const links: string[] = [];
     for (const host of ['one.example', 'two.example', 'one.example']) {
+      // fetch() sets Host itself: node:http sends the one given.
       const body = await new Promise<string>((resolve, reject) => {
-        import('node:http').then(({ request }) => {
-          const req = request(`${svc.base}/v2/apis/memo-list?encoding=rss`, { headers: { host } }, (res) => {
-            let text = '';
-            res.setEncoding('utf8');
-            res.on('data', (c: string) => (text += c));
-            res.on('end', () => resolve(text));
-          });
-          req.on('error', reject);
-          req.end();
-        }, reject);
+        const req = request(`${svc.base}/v2/apis/memo-list?encoding=rss`, { headers: { host } }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (text += c));
+          res.on('end', () => resolve(text));
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+        req.end();
       });
       const feed = await parser.parseString(body);
       links.push(feed.feedUrl ?? '');
