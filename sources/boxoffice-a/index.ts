@@ -6,6 +6,7 @@
  * `fontStyle` (digit-font.ts decodes it). A refused signature or risk control
  * answers a verification page or a JSON error without lists: both are `blocked`.
  */
+import { setBounded } from '../../src/kernel/bounded-map.ts';
 import { SourceError } from '../../src/kernel/errors.ts';
 import { defineSource, type ColumnLabels, type FetchContext } from '../../src/kernel/source.ts';
 import { formatDateTime } from '../../src/kernel/time.ts';
@@ -395,8 +396,7 @@ async function digitsFor(ctx: FetchContext<BoxOfficeData>, raw: unknown): Promis
   if (!digits) {
     const res = await ctx.http.request(url, { signal: ctx.signal, maxBytes: 2 * 1024 * 1024, headers: { referer: `${ORIGIN}/`, accept: '*/*' } });
     digits = decodeDigitFont(res.body);
-    if (fontCache.size >= 16) fontCache.delete(fontCache.keys().next().value as string);
-    fontCache.set(url, digits);
+    setBounded(fontCache, url, digits, 16);
   }
   return digits;
 }

@@ -6,6 +6,7 @@
 import type { Readable } from 'node:stream';
 import { Feed } from 'feed';
 import { AppError } from '../kernel/errors.ts';
+import { setBounded } from '../kernel/bounded-map.ts';
 import type { HttpClient } from '../kernel/http.ts';
 import { rowGuid, sha1, type ReadResult } from '../kernel/engine.ts';
 import type { Encoding, FeedHistoryEntry, Row } from '../kernel/source.ts';
@@ -87,6 +88,14 @@ function htmlInput(r: ReadResult): HtmlInput {
     columns: view.columns?.(r.data, r.params),
     body: view.htmlBody?.(r.data, r.params),
   };
+}
+
+/**
+ * Whether a rendering in this encoding reads the request's own URL (a feed's id and self link,
+ * Host included), so that one URL's answer is not every caller's.
+ */
+export function readsRequestUrl(encoding: Encoding): boolean {
+  return encoding === 'rss';
 }
 
 function feedUrl(request: RequestUrl): string {
@@ -210,8 +219,7 @@ export async function render(r: ReadResult, encoding: Encoding, deps: RenderDeps
   const freshness = freshnessHeaders(r, deps.now, validators);
   const out = await renderBody(r, encoding, deps, freshness);
   if (cacheKey && validators && out.status === 200 && out.type && typeof out.body === 'string' && encoding in CONTENT_TYPES) {
-    if (bodyCache.size >= BODY_CACHE_SIZE) bodyCache.delete(bodyCache.keys().next().value as string);
-    bodyCache.set(cacheKey, { body: Buffer.from(out.body), type: out.type, validators, last: undefined });
+    setBounded(bodyCache, cacheKey, { body: Buffer.from(out.body), type: out.type, validators, last: undefined }, BODY_CACHE_SIZE);
   }
   return out;
 }
@@ -238,7 +246,7 @@ function cachedAnswer(entry: BodyCacheEntry, r: ReadResult, now: number): Render
 function bodyCacheKey(r: ReadResult, encoding: Encoding, deps: RenderDeps): string | undefined {
   if (r.cache === 'NONE') return undefined;
   const key = `${r.source.id}|${r.paramsKey}|${encoding}|${r.hash}|${r.fetchedAt}|${r.cache}`;
-  if (encoding !== 'rss') return key;
+  if (!readsRequestUrl(encoding)) return key;
   return `${key}|${feedUrl(deps.request)}${r.source.view.feedFromHistory ? `|${r.historyVersion ?? 0}` : ''}`;
 }
 

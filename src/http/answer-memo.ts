@@ -12,6 +12,7 @@
  * today) may answer the previous meaning for the rest of its second.
  */
 import type { Rendered } from '../encoding/index.ts';
+import { setBounded } from '../kernel/bounded-map.ts';
 import type { Engine, ReadResult, SnapshotLease } from '../kernel/engine.ts';
 import type { Encoding } from '../kernel/source.ts';
 import { isBuffered } from './apis-request.ts';
@@ -48,7 +49,6 @@ export class AnswerMemo {
     // Cache-Control's max-age is floor((expiresAt - now) / 1000) s: the same until this moment.
     const maxAge = Math.floor((r.expiresAt - now) / 1000);
     const until = Math.min(r.expiresAt, r.expiresAt - maxAge * 1000 + 1);
-    if (this.entries.size >= MAX_ENTRIES && !this.entries.has(url)) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(url, { answer, encoding, lease: r.lease, until });
+    setBounded(this.entries, url, { answer, encoding, lease: r.lease, until }, MAX_ENTRIES);
   }
 }

@@ -4,7 +4,7 @@
  */
 import { Router } from '@koa/router';
 import type Koa from 'koa';
-import { CONTENT_TYPES, render, type Rendered } from '../encoding/index.ts';
+import { CONTENT_TYPES, readsRequestUrl, render, type Rendered } from '../encoding/index.ts';
 import { archiveParamSpecs, parseMoment } from '../kernel/archive-params.ts';
 import type { Engine } from '../kernel/engine.ts';
 import { AppError, badParam, unsupportedEncoding } from '../kernel/errors.ts';
@@ -183,8 +183,7 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
           serviceName: SERVICE_NAME,
           feedHistory: (r, limit) => deps.engine.feedHistory(r, limit),
         });
-        // A feed's self link is the caller's Host: not an answer of the URL alone.
-        if (memoable && ctx.method !== 'POST' && encoding !== 'rss') memo.remember(ctx.originalUrl, encoding, result, out, now);
+        if (memoable && ctx.method !== 'POST' && !readsRequestUrl(encoding)) memo.remember(ctx.originalUrl, encoding, result, out, now);
         return out;
       };
       const answer: Answer = (ctx) => {

@@ -7,6 +7,7 @@
 import { hash } from 'node:crypto';
 import type { Got } from 'got';
 import { contentHash } from './archive.ts';
+import { setBounded } from './bounded-map.ts';
 import { ComputeContext, ComputedResult, type ComputationHost, type Serialized } from './computation.ts';
 import { isArchived, type Moment } from './archive-params.ts';
 import { readSnapshotAt } from './archive-read.ts';
@@ -415,13 +416,11 @@ export class Engine {
     const data = computed instanceof Promise ? await computed : computed;
     // A source that keeps its results (hash, qrcode) hands back the same object for the same
     // parameters: its JSON is written once.
-    let serialized = typeof data === 'object' && data !== null ? this.serialized.get(data) : undefined;
+    const keyable = typeof data === 'object' && data !== null;
+    let serialized = keyable ? this.serialized.get(data) : undefined;
     if (!serialized) {
       serialized = { payload: JSON.stringify(data), hash: undefined };
-      if (typeof data === 'object' && data !== null) {
-        if (this.serialized.size >= SERIALIZED_KEPT) this.serialized.delete(this.serialized.keys().next().value as object);
-        this.serialized.set(data, serialized);
-      }
+      if (keyable) setBounded(this.serialized, data, serialized, SERIALIZED_KEPT);
     }
     return new ComputedResult(source, params, paramsKey(params), data, serialized, now);
   }
