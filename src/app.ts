@@ -49,9 +49,12 @@ class ServiceApp extends Koa<AppState> {
     const handle = super.callback();
     const fast = this.fastPath;
     const aliases = this.aliases;
+    // Our own paths, which no alias hides, go to the fast path before the aliases are looked up.
     return (req, res) => {
-      if (aliases) rewriteAlias(req as IncomingMessage, aliases);
-      return (fast && fast(req as IncomingMessage, res as ServerResponse)) ?? handle(req, res);
+      const answered = fast?.(req as IncomingMessage, res as ServerResponse);
+      if (answered) return answered;
+      if (aliases && rewriteAlias(req as IncomingMessage, aliases)) return fast?.(req as IncomingMessage, res as ServerResponse) ?? handle(req, res);
+      return handle(req, res);
     };
   }
 }

@@ -4,6 +4,7 @@
  * allowlist, the TPM reservation, the upstream request and the three ways to answer (a
  * buffered JSON body, a stream, or an upstream error).
  */
+import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Logger } from '../kernel/log.ts';

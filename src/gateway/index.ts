@@ -4,6 +4,7 @@
  * request. Pipeline: auth → IP → route → quota → RPM/RPD → handler (model, TPM, upstream) →
  * accounting.
  */
+import { performance } from 'node:perf_hooks';
 import type Koa from 'koa';
 import type { Config } from '../config.ts';
 import type { CreateLimiter } from '../kernel/limiter.ts';

@@ -8,6 +8,7 @@
  * (half-open): success brings it back, failure starts another cool-down. When every upstream is
  * out, they are still tried (soonest back first) rather than refusing.
  */
+import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { GatewayError, type GatewayFamily } from './errors.ts';
 import { modelPermitted } from './policy.ts';

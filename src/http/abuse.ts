@@ -175,13 +175,16 @@ export function apisAbuseCheck(opts: AbuseOptions): (ctx: CheckedRequest) => Pro
     }
   }
 
+  const denies = settings.denyIps.length > 0;
   return function checkApisRequest(ctx: CheckedRequest): Promise<void> | undefined {
+    const forced = !!force && forceRequested(ctx);
+    // The client address is looked up only when a limit needs it.
+    if (!denies && !perIp && !verifyKey && !forced) return undefined;
     const ip = clientIp(ctx);
-    if (settings.denyIps.length && ipPermitted(settings.denyIps, ip)) {
+    if (denies && ipPermitted(settings.denyIps, ip)) {
       opts.metrics?.apisRejected('deny');
       throw new AppError(403, `Requests from ${ip} are not allowed on /v2/apis. Contact the operator of this service if you think this is a mistake.`);
     }
-    const forced = !!force && forceRequested(ctx);
     return perIp || verifyKey || forced ? limits(ctx, ip, forced) : undefined;
   };
 }

@@ -14,6 +14,7 @@ import { ALL_ENCODINGS, type AnySource, type Encoding, type RouteSpec } from '..
 import type { Store } from '../kernel/store.ts';
 import { headerBlock, isBuffered, writable, type ApisRequest } from './apis-request.ts';
 import { allowCors, clientIp, sendRequestId, setHeaders, type AppContext, type AppState } from './middleware.ts';
+import { requestHeader } from './request-headers.ts';
 import { AnswerMemo } from './answer-memo.ts';
 import { aliasesOfRoute } from './sixty-aliases.ts';
 
@@ -60,7 +61,7 @@ async function readBody(ctx: ApisRequest): Promise<Record<string, string>> {
  * asking first: Koa's `fresh` copies every response header to answer.
  */
 function isConditional(ctx: Pick<ApisRequest, 'req'>): boolean {
-  return !!(ctx.req.headers['if-none-match'] || ctx.req.headers['if-modified-since']);
+  return !!(requestHeader(ctx.req, 'if-none-match') || requestHeader(ctx.req, 'if-modified-since'));
 }
 
 function firstValue(v: string | string[] | undefined): string | undefined {

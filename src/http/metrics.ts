@@ -5,6 +5,7 @@
  * instance's gateway writes), /v2/apis abuse rejections, and the
  * default process metrics (event-loop delay included). Served at GET /metrics.
  */
+import { performance } from 'node:perf_hooks';
 import { Router } from '@koa/router';
 import type Koa from 'koa';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';

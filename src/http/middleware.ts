@@ -1,5 +1,5 @@
 /** Cross-cutting middleware: request ids and access log, errors, CORS. Named factories. */
-import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type Koa from 'koa';
@@ -7,6 +7,8 @@ import { AppError } from '../kernel/errors.ts';
 import type { Logger } from '../kernel/log.ts';
 import type { Encoding } from '../kernel/source.ts';
 import { renderError } from '../encoding/index.ts';
+import { requestHeader } from './request-headers.ts';
+import { newRequestId } from './request-id.ts';
 import { aliasAsked } from './sixty-aliases.ts';
 
 export interface AppState {
@@ -64,8 +66,8 @@ export function setHeaders(ctx: { readonly res: ServerResponse }, headers: Reado
  */
 export function startRequest(ctx: { readonly req: IncomingMessage; state: AppState }, log: Logger): number {
   const started = performance.now();
-  const incoming = ctx.req.headers['x-request-id'];
-  ctx.state = new RequestState(typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID(), log);
+  const incoming = requestHeader(ctx.req, 'x-request-id');
+  ctx.state = new RequestState(incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : newRequestId(), log);
   return started;
 }
 

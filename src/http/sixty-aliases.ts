@@ -222,13 +222,15 @@ function withQuery(target: string, search: string, alias: SixtyAlias): string {
 const ALIAS_OF = Symbol('sixty alias');
 
 /** Rewrites an alias request's URL to its canonical route; the path asked for stays readable for the access log. */
-export function rewriteAlias(req: IncomingMessage, resolver: AliasResolver): void {
+/** Rewrites the request URL of an alias to its canonical route; whether it did. */
+export function rewriteAlias(req: IncomingMessage, resolver: AliasResolver): boolean {
   const url = req.url;
-  if (!url) return;
+  if (!url) return false;
   const target = resolver.resolve(url);
-  if (target === undefined) return;
+  if (target === undefined) return false;
   (req as IncomingMessage & { [ALIAS_OF]?: string })[ALIAS_OF] = url.split('?')[0];
   req.url = target;
+  return true;
 }
 
 /** The alias path a request arrived at, when it was rewritten. */
