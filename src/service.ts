@@ -2,7 +2,7 @@
  * Assembles the service from configuration: database, store, engine, scheduler, app. Used by
  * main.ts and by the tests, so both run the same wiring.
  */
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
 import type { Redis } from 'ioredis';
@@ -29,7 +29,7 @@ import type { AnySource } from './kernel/source.ts';
 import type { Store } from './kernel/store.ts';
 import type { AppState } from './http/middleware.ts';
 import type { LimiterFactory } from './http/abuse.ts';
-import { boundConnections } from './http/connection-bounds.ts';
+import { createBoundedServer } from './http/connection-bounds.ts';
 import { createMetrics } from './http/metrics.ts';
 import { opsFromConfig } from './http/ops.ts';
 import { upstreamMetrics } from './http/upstream-metrics.ts';
@@ -184,9 +184,8 @@ function assemble(
   const gateway = createGateway({ config, store: gatewayStore, createLimiter: backends.createLimiter, log, onUsage: metrics?.gatewayUsage, onUpstreamAttempt: upstreamObserver?.observe });
   const ops = opsFromConfig({ config, gateway, metrics, limiters: opts.limiters ?? decisionLimiters(backends.createLimiter), ...(opts.now ? { now: opts.now } : {}) });
   const app = createApp({ config, registry, engine, store, log, backfill, gateway: gateway.middleware, ops, ...(scheduler ? { scheduler } : {}) });
-  const server = http.createServer(app.callback());
+  const server = createBoundedServer(app.callback(), config.values.SERVER_HEADERS_TIMEOUT_MS as number);
   server.keepAliveTimeout = 65_000;
-  boundConnections(server, config.values.SERVER_HEADERS_TIMEOUT_MS as number);
 
   let closed = false;
   return {
