@@ -219,7 +219,11 @@ export async function render(r: ReadResult, encoding: Encoding, deps: RenderDeps
   const freshness = freshnessHeaders(r, deps.now, validators);
   const out = await renderBody(r, encoding, deps, freshness);
   if (cacheKey && validators && out.status === 200 && out.type && typeof out.body === 'string' && encoding in CONTENT_TYPES) {
-    setBounded(bodyCache, cacheKey, { body: Buffer.from(out.body), type: out.type, validators, last: undefined }, BODY_CACHE_SIZE);
+    // The first answer sends the kept bytes too: encoded once, not again for every write.
+    const answer: Rendered = { ...out, body: Buffer.from(out.body) };
+    const last = { maxAge: maxAgeOf(r, deps.now), note: r.note, answer };
+    setBounded(bodyCache, cacheKey, { body: answer.body as Buffer, type: out.type, validators, last }, BODY_CACHE_SIZE);
+    return answer;
   }
   return out;
 }
