@@ -12,10 +12,12 @@
  * can settle at a per-request cost up to a third above another's for its whole life, while rounds
  * within one process agree; the median over processes and rounds is robust to that.
  */
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../src/kernel/project-root.ts';
+import { CHILD_DIR, mirrorAnswer, startServer, stopServer, type Server } from './children.ts';
+import { countInstructions } from './instructions.ts';
 import { GENERATOR, load, processCpuUs, type LoadResult } from './load.ts';
 import { recentDates } from './dates.ts';
 
@@ -25,36 +27,10 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
 const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 3);
 /** Only the cases whose name contains this (e.g. BENCH_ONLY=QR). */
 const ONLY = process.env.BENCH_ONLY;
+/** The cases (names containing one of these, comma-separated) also counted in instructions under valgrind; 0 for none. */
+const INSTRUCTIONS = (process.env.BENCH_INSTRUCTIONS ?? 'hot-microblog').split(',').filter((x) => x && x !== '0');
 
-const childDir = path.join(PROJECT_ROOT, 'dist/bench');
-execFileSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts/build.mjs'), '--entry', 'server-child=bench/server-child.ts', '--outdir', childDir], { stdio: 'inherit' });
-
-interface Server {
-  proc: ChildProcess;
-  pid: number;
-  base: string;
-}
-
-function start(mode: 'service' | 'bare'): Promise<Server> {
-  const proc = fork(path.join(childDir, 'server-child.js'), [mode], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    proc.once('error', reject);
-    proc.once('exit', (code) => reject(new Error(`${mode} server exited (${code})`)));
-    proc.on('message', (m: { type: string; port: number; pid: number }) => m.type === 'ready' && resolve({ proc, pid: m.pid, base: `http://127.0.0.1:${m.port}` }));
-  });
-}
-
-function request(proc: ChildProcess, message: object, reply: string): Promise<void> {
-  return new Promise((resolve) => {
-    const on = (m: { type: string }) => {
-      if (m.type !== reply) return;
-      proc.off('message', on);
-      resolve();
-    };
-    proc.on('message', on);
-    proc.send(message);
-  });
-}
+execFileSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts/build.mjs'), '--entry', 'server-child=bench/server-child.ts', '--outdir', CHILD_DIR], { stdio: 'inherit' });
 
 interface Case {
   name: string;
@@ -91,24 +67,15 @@ const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US'
 const services: Server[] = [];
 const bares: Server[] = [];
 for (let i = 0; i < PROCESSES; i++) {
-  services.push(await start('service'));
-  bares.push(await start('bare'));
+  services.push(await startServer('service'));
+  bares.push(await startServer('bare'));
 }
 const service = services[0]!;
 const rows: string[] = [];
 const perRound: string[] = [];
 for (const c of CASES) {
   // Bare gets the bytes and headers ours answered on this path (not for per-request texts).
-  if (!c.unique) {
-    const sample = await fetch(`${service.base}${c.path}`);
-    const body = Buffer.from(await sample.arrayBuffer());
-    const headers: Record<string, string> = {};
-    sample.headers.forEach((v, k) => {
-      if (!['connection', 'keep-alive', 'date', 'transfer-encoding'].includes(k)) headers[k] = v;
-    });
-    if (sample.status !== 200) throw new Error(`${c.path} answered ${sample.status}`);
-    for (const bare of bares) await request(bare.proc, { type: 'body', base64: body.toString('base64'), headers }, 'body-set');
-  }
+  if (!c.unique) await mirrorAnswer(service, c.path, bares);
   // Warm-up: JIT, connections, and (for a repeated path) the rendered caches.
   for (let i = 0; i < PROCESSES; i++) {
     await load(services[i]!.base, c.path, { connections: CONNECTIONS, durationSec: 1, unique: !!c.unique });
@@ -132,10 +99,7 @@ for (const c of CASES) {
   );
   perRound.push(`- ${c.name}: ours ${ours.map((x) => fmt(x.cpuUs)).join(', ')} µs${ceiling.length ? `; bare ${ceiling.map((x) => fmt(x.cpuUs)).join(', ')} µs; ratio ${ratios.map((x) => `${fmt(x, 2)}×`).join(', ')}` : ''}`);
 }
-for (const server of [...services, ...bares]) {
-  server.proc.removeAllListeners('exit');
-  server.proc.send({ type: 'stop' });
-}
+for (const server of [...services, ...bares]) stopServer(server);
 
 console.log(`\n### Server CPU per request, ours vs a bare node:http server with the same bytes (${GENERATOR}, ${CONNECTIONS} connections, ${PROCESSES} processes of each, ${ROUNDS} alternating rounds of ${DURATION} s per process; medians; ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)})\n`);
 console.log('| route | ours CPU µs/req | bare CPU µs/req | ratio | ours req/s | bare req/s | ours p50 / p99 ms | non-2xx |');
@@ -143,6 +107,7 @@ console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const r of rows) console.log(r);
 console.log(`\nPer round, process by process within a round (CPU µs per request):\n`);
 for (const r of perRound) console.log(r);
+for (const line of await countInstructions(CASES.filter((c) => !c.unique && INSTRUCTIONS.some((x) => c.name.includes(x))))) console.log(line);
 
 if (process.env.BENCH_COLD !== '0') await import('./cold-start.ts');
 if (process.env.BENCH_GATEWAY !== '0') await import('./gateway.ts');
