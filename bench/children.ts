@@ -33,9 +33,18 @@ export function startServer(mode: 'service' | 'bare', wrapper?: Wrapper): Promis
   });
 }
 
-export function stopServer(server: Server): void {
+/** Asks the server to stop; resolves when its process has exited (killed after 30 s). */
+export function stopServer(server: Server): Promise<void> {
   server.proc.removeAllListeners('exit');
+  const exited = new Promise<void>((resolve) => {
+    const kill = setTimeout(() => server.proc.kill('SIGKILL'), 30_000);
+    server.proc.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+  });
   server.proc.send({ type: 'stop' });
+  return exited;
 }
 
 function ask(proc: ChildProcess, message: object, reply: string): Promise<void> {

@@ -63,8 +63,8 @@ export async function countInstructions(cases: InstructionCase[]): Promise<strin
         const [ours, ceiling] = await Promise.all([count(service, path.join(dir, `service.${service.pid}`), c.path), count(bare, path.join(dir, `bare.${bare.pid}`), '/')]);
         rows.push(`| ${c.name} | **${Math.round(ours).toLocaleString('en-US')}** | ${Math.round(ceiling).toLocaleString('en-US')} | **${(ours / ceiling).toFixed(2)}×** |`);
       } finally {
-        stopServer(service);
-        stopServer(bare);
+        // Callgrind writes its last dump as a process exits: the folder goes after.
+        await Promise.all([stopServer(service), stopServer(bare)]);
       }
     }
   } finally {

@@ -99,7 +99,7 @@ for (const c of CASES) {
   );
   perRound.push(`- ${c.name}: ours ${ours.map((x) => fmt(x.cpuUs)).join(', ')} µs${ceiling.length ? `; bare ${ceiling.map((x) => fmt(x.cpuUs)).join(', ')} µs; ratio ${ratios.map((x) => `${fmt(x, 2)}×`).join(', ')}` : ''}`);
 }
-for (const server of [...services, ...bares]) stopServer(server);
+await Promise.all([...services, ...bares].map(stopServer));
 
 console.log(`\n### Server CPU per request, ours vs a bare node:http server with the same bytes (${GENERATOR}, ${CONNECTIONS} connections, ${PROCESSES} processes of each, ${ROUNDS} alternating rounds of ${DURATION} s per process; medians; ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)})\n`);
 console.log('| route | ours CPU µs/req | bare CPU µs/req | ratio | ours req/s | bare req/s | ours p50 / p99 ms | non-2xx |');
