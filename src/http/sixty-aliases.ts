@@ -221,8 +221,7 @@ function withQuery(target: string, search: string, alias: SixtyAlias): string {
 
 const ALIAS_OF = Symbol('sixty alias');
 
-/** Rewrites an alias request's URL to its canonical route; the path asked for stays readable for the access log. */
-/** Rewrites the request URL of an alias to its canonical route; whether it did. */
+/** Rewrites an alias request's URL to its canonical route (the path asked for stays readable for the access log); whether it did. */
 export function rewriteAlias(req: IncomingMessage, resolver: AliasResolver): boolean {
   const url = req.url;
   if (!url) return false;
