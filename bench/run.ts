@@ -25,6 +25,8 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
 const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 3);
+/** Seconds of load before a case's rounds: the service's first second still runs code V8 is optimizing in the background. */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 /** Only the cases whose name contains this (e.g. BENCH_ONLY=QR). */
 const ONLY = process.env.BENCH_ONLY;
 /** The cases (names containing one of these, comma-separated) also counted in instructions under valgrind; 0 for none. */
@@ -78,8 +80,8 @@ for (const c of CASES) {
   if (!c.unique) await mirrorAnswer(service, c.path, bares);
   // Warm-up: JIT, connections, and (for a repeated path) the rendered caches.
   for (let i = 0; i < PROCESSES; i++) {
-    await load(services[i]!.base, c.path, { connections: CONNECTIONS, durationSec: 1, unique: !!c.unique });
-    if (!c.unique) await load(bares[i]!.base, '/', { connections: CONNECTIONS, durationSec: 1 });
+    await load(services[i]!.base, c.path, { connections: CONNECTIONS, durationSec: WARMUP, unique: !!c.unique });
+    if (!c.unique) await load(bares[i]!.base, '/', { connections: CONNECTIONS, durationSec: WARMUP });
   }
   const ours: Round[] = [];
   const ceiling: Round[] = [];
