@@ -1,15 +1,15 @@
 /**
  * The rendered answer of a request URL, reused for the same URL while nothing it was made from can
- * have changed: the snapshot is still the one the engine would read (Engine.holds: at most a
- * second, and dropped at once by a commit or a failure of that key here) and its headers would
- * come out the same (the max-age counts down by the second; the data stays fresh). A repeated
- * request then skips parameter parsing, the engine read and the render lookup, which cost a
- * cached answer more than writing it (BENCHMARKS.md, issue 15).
+ * have changed: the snapshot or the day's history row is still the one the engine would read
+ * (Engine.holds: at most a second, and dropped at once by a commit, a failure or a history write
+ * of that key here) and its headers would come out the same (the max-age counts down by the
+ * second; the data stays fresh). A repeated request then skips parameter parsing, the engine read
+ * and the render lookup, which cost a cached answer more than writing it (BENCHMARKS.md, issue 15).
  *
- * Only answers that depend on nothing but the URL are kept: current stored data (X-Cache HIT, no
- * note), buffered, of routes without a client-address parameter, not feeds (their self link is
- * the caller's Host) and not POST. A URL whose meaning changes with the clock (a default date of
- * today) may answer the previous meaning for the rest of its second.
+ * Only answers that depend on nothing but the URL are kept: current stored data or a day's history
+ * row (X-Cache HIT, no note), buffered, of routes without a client-address parameter, not feeds
+ * (their self link is the caller's Host) and not POST. A URL whose meaning changes with the clock
+ * (a default date of today) may answer the previous meaning for the rest of its second.
  */
 import type { Rendered } from '../encoding/index.ts';
 import { setBounded } from '../kernel/bounded-map.ts';
@@ -45,10 +45,11 @@ export class AnswerMemo {
 
   /** Keeps the answer of a read, rendered at engine time `now`, when it can be reused as is (see the file comment). */
   remember(url: string, encoding: Encoding, r: ReadResult, answer: Rendered, now: number): void {
-    if (!r.lease || r.cache !== 'HIT' || r.note !== undefined || r.expiresAt === null || url.length > MAX_URL_LENGTH || !isBuffered(answer)) return;
+    if (!r.lease || r.cache !== 'HIT' || r.note !== undefined || url.length > MAX_URL_LENGTH || !isBuffered(answer)) return;
     // Cache-Control's max-age is floor((expiresAt - now) / 1000) s: the same until this moment.
-    const maxAge = Math.floor((r.expiresAt - now) / 1000);
-    const until = Math.min(r.expiresAt, r.expiresAt - maxAge * 1000 + 1);
+    // A day's history row never expires (a fixed max-age): only its lease ends the answer.
+    const maxAge = r.expiresAt === null ? 0 : Math.floor((r.expiresAt - now) / 1000);
+    const until = r.expiresAt === null ? Infinity : Math.min(r.expiresAt, r.expiresAt - maxAge * 1000 + 1);
     setBounded(this.entries, url, { answer, encoding, lease: r.lease, until }, MAX_ENTRIES);
   }
 }

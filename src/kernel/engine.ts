@@ -52,8 +52,8 @@ export interface ReadResult {
    */
   historyVersion?: number;
   /**
-   * For a current snapshot: the engine's claim that it is still the one a read of this key would
-   * find (see Engine.holds); absent for computed, archived and history answers.
+   * For a current snapshot or a day's history row: the engine's claim that it is still the one a
+   * read of this key would find (see Engine.holds); absent for computed and archived answers.
    */
   lease?: SnapshotLease;
 }
@@ -61,9 +61,19 @@ export interface ReadResult {
 /** The engine's remembered read of one key (opaque outside the engine). */
 export interface SnapshotLease {
   readonly key: string;
-  readonly snap: Snapshot | undefined;
   /** Date.now() after which the key is read from the store again. */
   readonly until: number;
+}
+
+interface CurrentLease extends SnapshotLease {
+  readonly snap: Snapshot | undefined;
+}
+
+interface HistoryLease extends SnapshotLease {
+  readonly entry: HistoryEntry | undefined;
+  /** historyWrites of `writesKey` when the row was read: a later write here makes it stale. */
+  readonly version: number;
+  readonly writesKey: string;
 }
 
 export interface EngineDeps {
@@ -140,8 +150,8 @@ export class Engine {
   /** Writes of history rows by this process, per `sourceId|historyParamsKey` (see ReadResult.historyVersion). */
   private readonly historyWrites = new Map<string, number>();
   private readonly stored = new StoredData();
-  private readonly memo = new Map<string, SnapshotLease>();
-  private readonly historyMemo = new Map<string, { entry: HistoryEntry | undefined; version: number; until: number }>();
+  private readonly memo = new Map<string, CurrentLease>();
+  private readonly historyMemo = new Map<string, HistoryLease>();
   private readonly feeds = new WeakMap<AnySource, ScheduledSource<Record<string, never>, unknown>>();
   /** The scheduled forms of local sources' feeds: run like scheduled sources, never archived. */
   private readonly feedViews = new WeakSet<AnySource>();
@@ -170,7 +180,7 @@ export class Engine {
    * once a second instead of on every request. Commits and failures here drop the memo at once;
    * another instance's writes (shared database) are seen within the second.
    */
-  private async snapshot(memoKey: string, sourceId: string, key: string): Promise<SnapshotLease> {
+  private async snapshot(memoKey: string, sourceId: string, key: string): Promise<CurrentLease> {
     const now = Date.now();
     const hit = this.remembered(memoKey, now);
     if (hit) return hit;
@@ -182,34 +192,40 @@ export class Engine {
   }
 
   /** The memo entry of a snapshot while its second lasts (read without waiting a turn). */
-  private remembered(memoKey: string, now: number): SnapshotLease | undefined {
+  private remembered(memoKey: string, now: number): CurrentLease | undefined {
     const hit = this.memo.get(memoKey);
     return hit && hit.until > now ? hit : undefined;
   }
 
   /**
-   * Whether a read's snapshot is still the one a read of its key would find now: its second has
-   * not passed and no commit or failure here dropped it (another instance's writes are seen once
-   * the second has passed, as for every read). Answers built from it may be reused meanwhile.
+   * Whether a read's snapshot or history row is still the one a read of its key would find now:
+   * its second has not passed and no commit, failure or history write here dropped it (another
+   * instance's writes are seen once the second has passed, as for every read). Answers built
+   * from it may be reused meanwhile.
    */
   holds(lease: SnapshotLease): boolean {
-    return lease.until > Date.now() && this.memo.get(lease.key) === lease;
+    if (lease.until <= Date.now()) return false;
+    if (this.memo.get(lease.key) === lease) return true;
+    const history = this.historyMemo.get(lease.key);
+    return history === lease && history.version === (this.historyWrites.get(history.writesKey) ?? 0);
   }
 
   /**
    * A day's history row (a dated read such as 60s's `date`), remembered like a snapshot: read from
    * the store about once a second, and at once after this process writes history for the key.
    */
-  private async historyEntry(sourceId: string, historyParamsKey: string, day: string): Promise<HistoryEntry | undefined> {
-    const version = this.historyWrites.get(`${sourceId}|${historyParamsKey}`) ?? 0;
-    const memoKey = `${sourceId}|${historyParamsKey}|${day}`;
+  private async historyEntry(sourceId: string, historyParamsKey: string, day: string): Promise<HistoryLease> {
+    const writesKey = `${sourceId}|${historyParamsKey}`;
+    const version = this.historyWrites.get(writesKey) ?? 0;
+    const memoKey = `${writesKey}|${day}`;
     const now = Date.now();
     const hit = this.historyMemo.get(memoKey);
-    if (hit && hit.until > now && hit.version === version) return hit.entry;
+    if (hit && hit.until > now && hit.version === version) return hit;
     const entry = await this.deps.store.getHistory(sourceId, historyParamsKey, day);
     if (this.historyMemo.size > 5000) this.historyMemo.clear();
-    this.historyMemo.set(memoKey, { entry, version, until: now + SNAPSHOT_MEMO_MS });
-    return entry;
+    const lease = { key: memoKey, entry, version, writesKey, until: now + SNAPSHOT_MEMO_MS };
+    this.historyMemo.set(memoKey, lease);
+    return lease;
   }
 
   /** Abort in-flight runs and refuse new ones. */
@@ -322,7 +338,7 @@ export class Engine {
     return rows.map((h) => ({ data: this.parse(h.payloadHash, h.payload), fetchedAt: h.fetchedAt }));
   }
 
-  private fromSnapshot(source: AnySource, params: AnyParams, key: string, snap: Snapshot, cache: CacheState, note?: string, lease?: SnapshotLease): ReadResult {
+  private fromSnapshot(source: AnySource, params: AnyParams, key: string, snap: Snapshot, cache: CacheState, note?: string, lease?: CurrentLease): ReadResult {
     const payload = snap.payload as string;
     const hash = snap.payloadHash as string;
     // Asked on every read of a hot key: kept per key rather than rebuilt from the parameters.
@@ -462,8 +478,8 @@ export class Engine {
     const historyParam = source.history?.param;
     if (historyParam && params[historyParam] !== undefined && !opts.force) {
       const hk = this.historyParamsKey(source, params);
-      const raw = await this.historyEntry(source.id, hk, String(params[historyParam]));
-      const entry = raw && this.currentHistory(source, raw);
+      const lease = await this.historyEntry(source.id, hk, String(params[historyParam]));
+      const entry = lease.entry && this.currentHistory(source, lease.entry);
       if (entry) {
         return {
           source,
@@ -476,6 +492,7 @@ export class Engine {
           expiresAt: null,
           cache: 'HIT',
           historyParamsKey: hk,
+          lease,
         };
       }
     }

@@ -132,6 +132,75 @@ describe('remembered answers', () => {
   });
 });
 
+const DAY_HOST = 'day.memo.test';
+const DAY = '2026-11-20';
+
+/** One record per day, kept in history under its date (as the 60s digest is). */
+const memoDay = defineSource({
+  id: 'memo-day',
+  name: 'Memo day',
+  description: 'One record per day fetched from a local upstream.',
+  routes: [{ path: '/memo-day' }],
+  params: { date: { type: 'date', doc: 'The day.', example: DAY } },
+  mode: 'scheduled',
+  schedule: '0 * * * *',
+  freshness: { ttlSec: TTL_SEC, timeoutMs: 1_000 },
+  history: { key: (d) => d.date, param: 'date' },
+  async fetch(ctx, params) {
+    const r = asRecord(await ctx.http.json(`https://${DAY_HOST}/day/${params.date ?? DAY}`, { signal: ctx.signal }));
+    const date = asString(r?.date);
+    const title = asString(r?.title);
+    if (!date || !title) throw new SourceError('parse', 'date or title missing');
+    return { date, title };
+  },
+  validate: (d) => (d.title ? undefined : 'no title'),
+  view: {},
+  example: `/v2/apis/memo-day?date=${DAY}`,
+}) as AnySource;
+
+describe("remembered answers of a day's history row", () => {
+  const upstream = new Upstream();
+  let tag = 'a';
+  let svc: TestService;
+  const dayTitle = async () => {
+    const r = await svc.get(`/v2/apis/memo-day?date=${DAY}`);
+    expect(r.headers.get('x-cache')).toBe('HIT');
+    return ((await r.json()) as { data: { title: string } }).data.title;
+  };
+
+  beforeAll(async () => {
+    await upstream.start();
+    upstream.serve(DAY_HOST, /^\/day\//, (req) => ({ body: { date: req.path.slice(5), title: `${tag}-${req.path.slice(5)}` } }));
+    svc = await startService({ upstream, now: () => T0, sources: [memoDay], env: { APIS_RATE_LIMIT: '0' } });
+  });
+  afterAll(async () => {
+    await svc.close();
+    await upstream.stop();
+  });
+
+  it('show a new history row for the day at once', async () => {
+    const params = parseParams(memoDay.params, { date: DAY });
+    await svc.engine.run(memoDay as FetchedSource, params, paramsKey(params));
+    // Read from history, then remembered.
+    expect(await dayTitle()).toBe(`a-${DAY}`);
+    expect(await dayTitle()).toBe(`a-${DAY}`);
+    tag = 'b';
+    await svc.engine.run(memoDay as FetchedSource, params, paramsKey(params));
+    // Within the same second as the remembered answer: the history write drops it.
+    expect(await dayTitle()).toBe(`b-${DAY}`);
+    expect(await dayTitle()).toBe(`b-${DAY}`);
+  });
+
+  it('lease the row to remembered answers until the next history write', async () => {
+    const params = parseParams(memoDay.params, { date: DAY });
+    const r = await svc.engine.read(memoDay as FetchedSource, params);
+    expect(r.historyParamsKey).toBeDefined();
+    expect(!!r.lease && svc.engine.holds(r.lease)).toBe(true);
+    await svc.engine.run(memoDay as FetchedSource, params, paramsKey(params));
+    expect(svc.engine.holds(r.lease!)).toBe(false);
+  });
+});
+
 describe('remembered answers and the caller', () => {
   let svc: TestService;
   beforeAll(async () => {
@@ -235,5 +304,15 @@ describe('AnswerMemo', () => {
     expect(memo.recall('/u299')).toBeDefined();
     expect(memo.recall('/u44')).toBeDefined();
     expect(memo.recall('/u43')).toBeUndefined();
+  });
+
+  it("keeps a day's history answer (no expiry, a fixed max-age) until its lease is dropped", () => {
+    const memo = new AnswerMemo(engine);
+    const r = read({ expiresAt: null });
+    memo.remember('/day', 'json', r, answer, now);
+    now += 86_400_000;
+    expect(memo.recall('/day')?.answer).toBe(answer);
+    held.delete(r.lease!);
+    expect(memo.recall('/day')).toBeUndefined();
   });
 });
