@@ -19,7 +19,7 @@ import type { ApisRequest } from './apis-request.ts';
 import { clientIp, type AppContext } from './middleware.ts';
 
 /** What the abuse checks read of a request. */
-export type CheckedRequest = Pick<ApisRequest, 'ip' | 'socket' | 'req' | 'query'>;
+export type CheckedRequest = Pick<ApisRequest, 'ip' | 'socket' | 'req' | 'query' | 'querystring'>;
 
 export interface LimitDecision {
   allowed: boolean;
@@ -115,6 +115,10 @@ function isApisPath(p: string): boolean {
 }
 
 function forceRequested(ctx: CheckedRequest): boolean {
+  // A query string that neither names the parameter nor percent-encodes anything cannot hold it:
+  // most requests are answered without parsing theirs (a remembered answer needs nothing else of it).
+  const search = ctx.querystring;
+  if (!search || (!search.includes(FORCE_PARAM) && !search.includes('%'))) return false;
   const raw = ctx.query[FORCE_PARAM];
   if (raw === undefined) return false;
   const v = (Array.isArray(raw) ? raw[0] : raw)?.trim().toLowerCase() ?? '';

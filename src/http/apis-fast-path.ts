@@ -71,7 +71,7 @@ class FastRequest implements ApisRequest {
     readonly res: ServerResponse,
     readonly path: string,
     readonly params: Record<string, string>,
-    private readonly search: string,
+    readonly querystring: string,
     private readonly app: KoaInternals,
   ) {
     this.originalUrl = req.url as string;
@@ -86,7 +86,7 @@ class FastRequest implements ApisRequest {
   }
 
   get query(): ParsedUrlQuery {
-    return (this.#query ??= this.search ? querystring.parse(this.search) : EMPTY_QUERY);
+    return (this.#query ??= this.querystring ? querystring.parse(this.querystring) : EMPTY_QUERY);
   }
 
   get ip(): string {

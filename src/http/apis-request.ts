@@ -12,6 +12,8 @@ import { CORS_HEADERS, type ServedRequest } from './middleware.ts';
 /** Koa's context has every field here (some delegated to its request). */
 export interface ApisRequest extends ServedRequest, RequestUrl {
   readonly query: ParsedUrlQuery;
+  /** Koa's `querystring`: the URL's query string as sent, without its `?`. */
+  readonly querystring: string;
   readonly params: Record<string, string>;
   /** Koa's `ip`: the socket's address, or X-Forwarded-For's first when the app trusts proxies. */
   readonly ip: string;

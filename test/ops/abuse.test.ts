@@ -147,6 +147,10 @@ describe('force-update limit', () => {
     expect(res.status).toBe(429);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await envelope(res)).message).toMatch(/force-update.*at most 2 per minute/);
+    // However the name is written: after another parameter, or percent-encoded.
+    expect((await svc.get('/v2/apis/hot-microblog?encoding=json&force-update')).status).toBe(429);
+    expect((await svc.get('/v2/apis/hot-microblog?force%2Dupdate=1')).status).toBe(429);
+    expect((await svc.get('/v2/apis/hot-microblog?%66orce-update')).status).toBe(429);
     expect((await svc.get('/v2/apis/hot-microblog')).status).toBe(200);
     expect((await svc.get('/v2/apis/hot-microblog?force-update=false')).status).toBe(200);
     expect(upstream.hits('m.weibo.cn')).toHaveLength(2);
