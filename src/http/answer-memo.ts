@@ -11,7 +11,7 @@
  * (their self link is the caller's Host) and not POST. A URL whose meaning changes with the clock
  * (a default date of today) may answer the previous meaning for the rest of its second.
  */
-import type { Rendered } from '../encoding/index.ts';
+import { readsRequestUrl, type Rendered } from '../encoding/index.ts';
 import { setBounded } from '../kernel/bounded-map.ts';
 import type { Engine, ReadResult, SnapshotLease } from '../kernel/engine.ts';
 import type { Encoding } from '../kernel/source.ts';
@@ -45,7 +45,7 @@ export class AnswerMemo {
 
   /** Keeps the answer of a read, rendered at engine time `now`, when it can be reused as is (see the file comment). */
   remember(url: string, encoding: Encoding, r: ReadResult, answer: Rendered, now: number): void {
-    if (!r.lease || r.cache !== 'HIT' || r.note !== undefined || url.length > MAX_URL_LENGTH || !isBuffered(answer)) return;
+    if (!r.lease || r.cache !== 'HIT' || r.note !== undefined || readsRequestUrl(encoding) || url.length > MAX_URL_LENGTH || !isBuffered(answer)) return;
     // Cache-Control's max-age is floor((expiresAt - now) / 1000) s: the same until this moment.
     // A day's history row never expires (a fixed max-age): only its lease ends the answer.
     const maxAge = r.expiresAt === null ? 0 : Math.floor((r.expiresAt - now) / 1000);

@@ -4,7 +4,7 @@
  */
 import { Router } from '@koa/router';
 import type Koa from 'koa';
-import { CONTENT_TYPES, readsRequestUrl, render, type Rendered } from '../encoding/index.ts';
+import { CONTENT_TYPES, render, type Rendered } from '../encoding/index.ts';
 import { archiveParamSpecs, parseMoment } from '../kernel/archive-params.ts';
 import type { Engine } from '../kernel/engine.ts';
 import { AppError, badParam, unsupportedEncoding } from '../kernel/errors.ts';
@@ -132,8 +132,9 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
     for (const route of source.routes) {
       const routeEncodings = route.forceEncoding ? [route.forceEncoding] : encodings;
       const fixed = Object.entries(route.fixed ?? {});
-      // Answers that depend on the URL alone may be remembered (a client-address parameter does not).
+      // Answers that depend on the URL alone may be remembered (a client-address parameter does not; nor a POST body).
       const memoable = source.mode !== 'local' && !paramSpecs.some(([, spec]) => spec.in === 'client-ip');
+      const remembers = (ctx: ApisRequest) => memoable && ctx.method !== 'POST';
       const compute = async (ctx: ApisRequest): Promise<Rendered> => {
         const query = ctx.query;
         const requested = firstValue(query[ENCODING_PARAM]);
@@ -184,11 +185,11 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
           serviceName: SERVICE_NAME,
           feedHistory: (r, limit) => deps.engine.feedHistory(r, limit),
         });
-        if (memoable && ctx.method !== 'POST' && !readsRequestUrl(encoding)) memo.remember(ctx.originalUrl, encoding, result, out, now);
+        if (remembers(ctx)) memo.remember(ctx.originalUrl, encoding, result, out, now);
         return out;
       };
       const answer: Answer = (ctx) => {
-        const remembered = memoable && ctx.method !== 'POST' ? memo.recall(ctx.originalUrl) : undefined;
+        const remembered = remembers(ctx) ? memo.recall(ctx.originalUrl) : undefined;
         if (!remembered) return compute(ctx);
         ctx.state.encoding = remembered.encoding;
         return remembered.answer;

@@ -207,7 +207,16 @@ export class Engine {
     if (lease.until <= Date.now()) return false;
     if (this.memo.get(lease.key) === lease) return true;
     const history = this.historyMemo.get(lease.key);
-    return history === lease && history.version === (this.historyWrites.get(history.writesKey) ?? 0);
+    return history === lease && history.version === this.historyVersion(history.writesKey);
+  }
+
+  /** The key of historyWrites, and its count of this process's writes (0 before the first). */
+  private historyWritesKey(sourceId: string, historyParamsKey: string): string {
+    return `${sourceId}|${historyParamsKey}`;
+  }
+
+  private historyVersion(writesKey: string): number {
+    return this.historyWrites.get(writesKey) ?? 0;
   }
 
   /**
@@ -215,8 +224,8 @@ export class Engine {
    * the store about once a second, and at once after this process writes history for the key.
    */
   private async historyEntry(sourceId: string, historyParamsKey: string, day: string): Promise<HistoryLease> {
-    const writesKey = `${sourceId}|${historyParamsKey}`;
-    const version = this.historyWrites.get(writesKey) ?? 0;
+    const writesKey = this.historyWritesKey(sourceId, historyParamsKey);
+    const version = this.historyVersion(writesKey);
     const memoKey = `${writesKey}|${day}`;
     const now = Date.now();
     const hit = this.historyMemo.get(memoKey);
@@ -359,7 +368,7 @@ export class Engine {
       expiresAt: snap.expiresAt,
       cache,
       historyParamsKey,
-      historyVersion: this.historyWrites.get(`${source.id}|${historyParamsKey}`) ?? 0,
+      historyVersion: this.historyVersion(this.historyWritesKey(source.id, historyParamsKey)),
       ...(note ? { note } : {}),
       ...(lease ? { lease } : {}),
     };
@@ -658,8 +667,8 @@ export class Engine {
         });
       }
       if (source.history) {
-        const historyKey = `${source.id}|${this.historyParamsKey(source, params)}`;
-        this.historyWrites.set(historyKey, (this.historyWrites.get(historyKey) ?? 0) + 1);
+        const writesKey = this.historyWritesKey(source.id, this.historyParamsKey(source, params));
+        this.historyWrites.set(writesKey, this.historyVersion(writesKey) + 1);
       }
       await this.recordItems(source, key, data, fetchedAt, changed);
       const ms = this.now() - started;

@@ -285,6 +285,9 @@ describe('AnswerMemo', () => {
       memo.remember(url, 'json', r, out, now);
       expect(memo.recall(url), url.slice(0, 20)).toBeUndefined();
     }
+    // A feed's self link is the caller's Host: never kept.
+    memo.remember('/feed', 'rss', read(), answer, now);
+    expect(memo.recall('/feed')).toBeUndefined();
     const r = read();
     memo.remember('/b', 'json', r, answer, now);
     held.delete(r.lease!);
