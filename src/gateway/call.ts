@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Logger } from '../kernel/log.ts';
 import { setHeaders, type AppContext } from '../http/middleware.ts';
-import { isObject, readWhole, tryParseJson } from './body.ts';
+import { isObject, readWhole, tryParseJson, type JsonObject } from './body.ts';
 import { NO_UNITS } from './billing.ts';
 import { creditLimited } from './credit.ts';
 import { errorBody, GatewayError, creditRefused, modelNotAllowed, upstreamAuthFailed, upstreamBadGateway, upstreamInvalidResponse, upstreamNotConfigured, type GatewayFamily } from './errors.ts';
@@ -23,7 +23,8 @@ import { relayStream } from './stream.ts';
 import type { TaskStore } from './tasks.ts';
 import { ClientGone, classifyUpstreamFailure, headerValue, type UpstreamResponse } from './upstream.ts';
 import type { UpstreamPool } from './upstream-pool.ts';
-import { geminiOutputChars, geminiUsage, openAiOutputChars, openAiUsage, type EndReason, type TokenUsage, type UsageLog, type UsageRow } from './usage.ts';
+import { outputBound, withOutputCap, type OutputBound, type OutputStyle } from './output-bound.ts';
+import { geminiOutput, geminiUsage, openAiOutput, openAiUsage, type EndReason, type TokenUsage, type UsageLog, type UsageRow } from './usage.ts';
 import type { KeyStore } from './keys.ts';
 
 export interface GatewayDeps {
@@ -60,13 +61,14 @@ export interface SendOptions {
 /** What a route expects a request to consume, reserved before it is forwarded. */
 export interface Reservation {
   promptTokens: number;
-  /** The caller's output limit (`max_tokens` …); `undefined` = none given. */
-  maxOutputTokens?: number | undefined;
-  /** Whether the route generates tokens (chat): without a limit, AI_RESERVE_OUTPUT_TOKENS are reserved. */
-  generates?: boolean;
+  /** The most output the request can generate (see output-bound.ts); none for routes that generate no tokens. */
+  output?: OutputBound | undefined;
   /** Units billed instead of tokens (images, seconds, tasks, searches). */
   units?: Partial<Consumption>;
 }
+
+/** The SSE event that ends a stream cut at its reservation, per family (none: the stream just ends). */
+const STOP_TRAILER: Partial<Record<GatewayFamily, Buffer>> = { openai: Buffer.from('data: [DONE]\n\n') };
 
 /** The billable units of a request, set by its route (`units` of a Reservation, then what the answer says). */
 export type Units = Omit<Consumption, 'inputTokens' | 'cachedInputTokens' | 'outputTokens'>;
@@ -133,6 +135,12 @@ export class GatewayCall {
   usage: TokenUsage | undefined;
   /** Characters of generated text delivered (estimates the bill of a cut stream). */
   outputChars = 0;
+  /** Output tokens seen so far: the estimate from the text delivered, or the upstream's running count when larger. */
+  outputTokens = 0;
+  /** The output bound reserved (generating routes). */
+  output: OutputBound | undefined;
+  /** Whether the gateway ended the stream because its output reached what was reserved. */
+  stoppedAtReservation = false;
   /** Units billed when the upstream succeeded (see Reservation.units). */
   units: Units = { ...NO_UNITS };
   /** The credit reservation of a limited key (released when the request is settled). */
@@ -191,17 +199,29 @@ export class GatewayCall {
    */
   async reserve(r: Reservation): Promise<void> {
     this.units = { ...this.units, ...r.units };
+    this.output = r.output;
     if (creditLimited(this.key)) {
-      const outputTokens = r.maxOutputTokens ?? (r.generates ? this.deps.settings.reserveOutputTokens : 0);
+      const outputTokens = r.output?.tokens ?? 0;
       const usd = this.deps.prices.cost(this.model, { ...NOTHING_CONSUMED, ...r.units, inputTokens: r.promptTokens, outputTokens });
       const micros = Math.ceil(usd * 1_000_000 - 1e-6);
       const id = `res_${randomBytes(12).toString('hex')}`;
       const decision = await this.deps.keys.reserve(this.key.id, id, micros);
-      if (!decision.ok) throw creditRefused(this.key, micros, decision.left, decision.heldMicros, { model: this.model, promptTokens: r.promptTokens, outputTokens, outputLimitGiven: r.maxOutputTokens !== undefined });
+      if (!decision.ok) throw creditRefused(this.key, micros, decision.left, decision.heldMicros, { model: this.model, promptTokens: r.promptTokens, outputTokens, outputLimitGiven: r.output?.given ?? false });
       this.reservationId = id;
       this.reservedMicros = micros;
     }
-    await this.reserveTokens(r.promptTokens, r.maxOutputTokens ?? 0);
+    await this.reserveTokens(r.promptTokens, r.output?.given ? r.output.tokens : 0);
+  }
+
+  /**
+   * Reserve a generating request of this style: its prompt and the most output it can generate.
+   * A limited key's request that names no output cap gets the reserved one
+   * (AI_RESERVE_OUTPUT_TOKENS per answer): the body to forward instead is returned.
+   */
+  async reserveGeneration(style: OutputStyle, body: JsonObject, promptTokens: number): Promise<JsonObject | undefined> {
+    const output = outputBound(style, body, this.deps.settings.reserveOutputTokens);
+    await this.reserve({ promptTokens, output });
+    return !output.given && this.reservationId !== null ? withOutputCap(style, body, output.perAnswer) : undefined;
   }
 
   /** Reserve `promptEstimate + extra` tokens of the account's TPM window (429 beyond). */
@@ -346,8 +366,14 @@ export class GatewayCall {
     if (style === 'none') return;
     const usage = style === 'openai' ? openAiUsage(body) : geminiUsage(body);
     if (usage) this.usage = usage;
-    const chars = style === 'openai' ? openAiOutputChars(body) : geminiOutputChars(body);
-    this.outputChars = chunk ? this.outputChars + chars : chars;
+    const seen = style === 'openai' ? openAiOutput(body) : geminiOutput(body);
+    this.outputChars = chunk ? this.outputChars + seen.chars : seen.chars;
+    this.outputTokens = Math.max(chunk ? this.outputTokens + seen.tokens : seen.tokens, usage?.completion ?? 0);
+  }
+
+  /** Whether a limited key's stream has generated all the output that was reserved for it. */
+  private reservationSpent(): boolean {
+    return this.output !== undefined && this.reservationId !== null && this.outputTokens >= this.output.tokens;
   }
 
   /** Stream the upstream body to the client as it arrives (SSE or bytes). */
@@ -375,6 +401,7 @@ export class GatewayCall {
         if (parsed !== undefined) this.takeUsage(parsed, style, true);
       },
       ...(sse && this.hideUsageChunk ? { dropEvent: isUsageOnlyChunk } : {}),
+      ...(this.output && this.reservationId !== null ? { stopWhen: () => this.reservationSpent(), stopTrailer: STOP_TRAILER[this.family] } : {}),
       ...(!sse && style === 'gemini' ? { onChunk: (chunk: Buffer) => (tail = (tail + chunk.toString('utf8')).slice(-16_384)) } : {}),
     });
     if (!sse && style === 'gemini') {
@@ -382,6 +409,7 @@ export class GatewayCall {
       if (usage) this.usage = usage;
     }
     this.endReason = result.end;
+    if (result.stopped) this.stoppedAtReservation = true;
     if (result.error) this.errorCode = result.error.code;
   }
 

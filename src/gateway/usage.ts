@@ -7,6 +7,7 @@ import type { Db } from '../kernel/db.ts';
 import { DAY_MS } from '../kernel/time.ts';
 import { isObject, nonNegativeInt } from './body.ts';
 import { periodStart } from './credit.ts';
+import { stringTokens } from './estimate.ts';
 import { noteKeyWrite } from './keys.ts';
 
 export interface TokenUsage {
@@ -19,11 +20,6 @@ export interface TokenUsage {
 
 export type UsageSource = 'upstream' | 'estimated' | 'none';
 export type EndReason = 'completed' | 'client_closed' | 'upstream_error' | 'rejected';
-
-/** About four bytes of English text or JSON per token: good enough to reserve and to bill a cut stream. */
-export function estimateTokens(chars: number): number {
-  return Math.ceil(chars / 4);
-}
 
 function usageFrom(prompt: unknown, completion: unknown, total: unknown): TokenUsage | undefined {
   const p = nonNegativeInt(prompt);
@@ -51,27 +47,50 @@ export function geminiUsage(body: unknown): TokenUsage | undefined {
   return usage && cached ? { ...usage, cached } : usage;
 }
 
-/** Characters of generated text in a chat completion or one of its stream chunks. */
-export function openAiOutputChars(body: unknown): number {
-  if (!isObject(body) || !Array.isArray(body.choices)) return 0;
-  let n = 0;
+/** Generated output seen in an answer or a stream chunk: its characters and a token estimate. */
+export interface OutputSeen {
+  chars: number;
+  /** Each piece at least one token (a stream sends about one token per piece), else stringTokens. */
+  tokens: number;
+}
+
+const NO_OUTPUT: OutputSeen = { chars: 0, tokens: 0 };
+
+function add(seen: OutputSeen, text: unknown): OutputSeen {
+  if (typeof text !== 'string' || text.length === 0) return seen;
+  return { chars: seen.chars + text.length, tokens: seen.tokens + Math.max(1, stringTokens(text)) };
+}
+
+/** Text, reasoning, refusals and tool-call arguments of a chat completion or one of its stream chunks. */
+export function openAiOutput(body: unknown): OutputSeen {
+  if (!isObject(body) || !Array.isArray(body.choices)) return NO_OUTPUT;
+  let seen = NO_OUTPUT;
   for (const choice of body.choices) {
     if (!isObject(choice)) continue;
     const part = isObject(choice.delta) ? choice.delta : isObject(choice.message) ? choice.message : undefined;
-    if (part && typeof part.content === 'string') n += part.content.length;
+    if (!part) {
+      seen = add(seen, choice.text);
+      continue;
+    }
+    seen = add(add(add(add(seen, part.content), part.reasoning_content), part.reasoning), part.refusal);
+    if (Array.isArray(part.tool_calls)) for (const t of part.tool_calls) if (isObject(t) && isObject(t.function)) seen = add(seen, t.function.arguments);
   }
-  return n;
+  return seen;
 }
 
-/** Characters of generated text in a Gemini answer or one of its stream chunks. */
-export function geminiOutputChars(body: unknown): number {
-  if (!isObject(body) || !Array.isArray(body.candidates)) return 0;
-  let n = 0;
+/** Text (thoughts included) and function-call arguments of a Gemini answer or one of its stream chunks. */
+export function geminiOutput(body: unknown): OutputSeen {
+  if (!isObject(body) || !Array.isArray(body.candidates)) return NO_OUTPUT;
+  let seen = NO_OUTPUT;
   for (const cand of body.candidates) {
     if (!isObject(cand) || !isObject(cand.content) || !Array.isArray(cand.content.parts)) continue;
-    for (const part of cand.content.parts) if (isObject(part) && typeof part.text === 'string') n += part.text.length;
+    for (const part of cand.content.parts) {
+      if (!isObject(part)) continue;
+      seen = add(seen, part.text);
+      if (isObject(part.functionCall)) seen = add(seen, JSON.stringify(part.functionCall.args ?? {}));
+    }
   }
-  return n;
+  return seen;
 }
 
 export interface UsageRow {

@@ -127,7 +127,8 @@ describe('streamed', () => {
     await res.text();
     const [row] = await usageRows(h.svc, k.record.id);
     expect(row).toMatchObject({ usageSource: 'estimated', endReason: 'completed' });
-    expect(row!.completionTokens).toBe(Math.ceil('c0c1c2c3c4'.length / 4));
+    // Five streamed pieces of two characters: a stream sends about one token per piece, so each counts at least one.
+    expect(row!.completionTokens).toBe(5);
   });
 
   it('chunks arrive as the upstream sends them, with keep-alive comments while it is quiet', async () => {

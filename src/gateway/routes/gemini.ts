@@ -3,7 +3,7 @@
  * Gemini layout. `:streamGenerateContent` is a stream whatever `alt` says; the query string
  * (e.g. `alt=sse`) is forwarded, without our `key` parameter.
  */
-import { isObject, nonNegativeInt, parseJsonObject, readBody } from '../body.ts';
+import { parseJsonObject, readBody } from '../body.ts';
 import type { GatewayCall } from '../call.ts';
 import { badRequest } from '../errors.ts';
 import { estimatePrompt } from '../estimate.ts';
@@ -21,8 +21,7 @@ export async function generateContent(call: GatewayCall, params: readonly string
   if (!Array.isArray(body.contents) || body.contents.length === 0) throw badRequest('Field "contents" must be a non-empty array of {role, parts:[{text}]} objects.', 'contents');
   call.permitModel(model);
   call.stream = streaming;
-  const maxOutput = isObject(body.generationConfig) ? nonNegativeInt(body.generationConfig.maxOutputTokens) : undefined;
-  await call.reserve({ promptTokens: estimatePrompt(raw.length, body, 'gemini').tokens, maxOutputTokens: maxOutput, generates: true });
-  const up = await call.send({ body: raw, contentType: 'application/json' });
+  const capped = await call.reserveGeneration('gemini', body, estimatePrompt(raw.length, body, 'gemini').tokens);
+  const up = await call.send({ body: capped ? Buffer.from(JSON.stringify(capped), 'utf8') : raw, contentType: 'application/json' });
   await call.relay(up, { usage: 'gemini', streamJson: streaming });
 }
