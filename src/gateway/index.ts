@@ -26,6 +26,7 @@ import { ClientGone } from './upstream.ts';
 import { UpstreamPool, type UpstreamAttempt, type UpstreamStatus } from './upstream-pool.ts';
 import type { UsageLog, UsageRow } from './usage.ts';
 import { settlement, type Ended } from './settlement.ts';
+import { DurableUsageLog } from './settlement-journal.ts';
 
 export interface Gateway {
   middleware: Koa.Middleware<AppState>;
@@ -85,13 +86,14 @@ export function createGateway(opts: GatewayOptions): Gateway {
         onFailover: (from, reason) => log.warn({ upstream: from, reason }, 'upstream failed; trying the next one'),
       })
     : undefined;
+  const usage = new DurableUsageLog(opts.store.usage, { path: settings.settlementJournal, log });
   const deps: GatewayDeps = {
     settings,
     keys: opts.store.keys,
     levels,
     prices,
     limits: new RateLimits(opts.createLimiter),
-    usage: opts.store.usage,
+    usage,
     tasks: opts.store.tasks,
     upstream,
     log,
@@ -134,6 +136,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     async close() {
       closed = true;
       await Promise.all(accounting);
+      await usage.close();
       await upstream?.close();
     },
   };
@@ -228,7 +231,9 @@ async function account(call: GatewayCall, deps: GatewayDeps, ended: Ended): Prom
     const { row, uncappedMicros } = settlement(call, deps.prices, ended);
     if (uncappedMicros > row.costMicros)
       deps.log.warn({ key: row.keyId, model: row.model, costMicros: uncappedMicros, chargedMicros: row.costMicros }, 'usage exceeded the credit reserved; the key is charged its reservation');
-    await Promise.all([deps.limits.correctTokens(call.key.accountId, call.level, row.chargedTokens - call.reservedTokens), deps.usage.record(row)]);
+    const [tokens, recorded] = await Promise.allSettled([deps.limits.correctTokens(call.key.accountId, call.level, row.chargedTokens - call.reservedTokens), deps.usage.record(row)]);
+    if (tokens.status === 'rejected') deps.log.warn({ err: { message: (tokens.reason as Error).message }, route: call.route }, 'TPM window correction failed');
+    if (recorded.status === 'rejected') throw recorded.reason;
     deps.onUsage?.(row);
   } catch (err) {
     deps.log.error({ err: { message: (err as Error).message }, route: call.route }, 'gateway accounting failed');

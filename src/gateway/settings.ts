@@ -1,4 +1,5 @@
 /** The gateway's settings, read from the one config loader (declared in src/config.ts). */
+import path from 'node:path';
 import type { Config, ConfigValue } from '../config.ts';
 import type { UpstreamSpec } from './upstream-settings.ts';
 
@@ -20,6 +21,8 @@ export interface GatewaySettings {
   pricesJson: string | undefined;
   pricesFile: string | undefined;
   reserveOutputTokens: number;
+  /** Where settlements wait while the store is down (`undefined`: in memory only). */
+  settlementJournal: string | undefined;
 }
 
 function num(values: Readonly<Record<string, ConfigValue>>, name: string): number {
@@ -52,5 +55,6 @@ export function gatewaySettings(config: Config): GatewaySettings {
     pricesJson: str(v, 'AI_PRICES'),
     pricesFile: str(v, 'AI_PRICES_FILE'),
     reserveOutputTokens: num(v, 'AI_RESERVE_OUTPUT_TOKENS'),
+    settlementJournal: str(v, 'AI_SETTLEMENT_JOURNAL') ?? (config.dbPath === ':memory:' ? undefined : path.join(path.dirname(config.dbPath), 'gateway-settlements.jsonl')),
   };
 }

@@ -95,6 +95,8 @@ export function geminiOutput(body: unknown): OutputSeen {
 
 export interface UsageRow {
   requestId: string;
+  /** This settlement's own id (unique): a replay of it from the journal is recognised and skipped. */
+  settleId: string;
   keyId: string;
   accountId: string;
   route: string;
@@ -118,7 +120,7 @@ export interface UsageRow {
   reservationId?: string | null | undefined;
 }
 
-export interface StoredUsageRow extends Omit<UsageRow, 'reservationId'> {
+export interface StoredUsageRow extends Omit<UsageRow, 'reservationId' | 'settleId'> {
   id: number;
   createdAt: number;
 }
@@ -157,13 +159,13 @@ export interface DbUsageRow {
 }
 
 export const USAGE_INSERT_COLUMNS =
-  'request_id, created_at, key_id, account_id, route, method, model, stream, status, upstream_status, error_code, prompt_tokens, completion_tokens, total_tokens, charged_tokens, cost_micros, usage_source, end_reason, ttfb_ms, duration_ms';
+  'request_id, created_at, key_id, account_id, route, method, model, stream, status, upstream_status, error_code, prompt_tokens, completion_tokens, total_tokens, charged_tokens, cost_micros, usage_source, end_reason, ttfb_ms, duration_ms, settle_id';
 
 /** The values of one row in USAGE_INSERT_COLUMNS order (`stream` as the backend stores it). */
 export function usageValues(r: UsageRow, createdAt: number, stream: number | boolean): unknown[] {
   return [
     r.requestId, createdAt, r.keyId, r.accountId, r.route, r.method, r.model, stream, r.status, r.upstreamStatus, r.errorCode,
-    r.promptTokens, r.completionTokens, r.totalTokens, r.chargedTokens, Math.max(0, Math.round(r.costMicros)), r.usageSource, r.endReason, r.ttfbMs === null ? null : Math.round(r.ttfbMs), Math.round(r.durationMs),
+    r.promptTokens, r.completionTokens, r.totalTokens, r.chargedTokens, Math.max(0, Math.round(r.costMicros)), r.usageSource, r.endReason, r.ttfbMs === null ? null : Math.round(r.ttfbMs), Math.round(r.durationMs), r.settleId,
   ];
 }
 
@@ -197,9 +199,11 @@ export function toStoredUsage(r: DbUsageRow): StoredUsageRow {
 export interface UsageLog {
   /**
    * Settle one request in one transaction: its row; its cost, charged tokens and count added to
-   * its key (the cost to the current budget period too); its credit reservation released.
+   * its key (the cost to the current budget period too); its credit reservation released. A
+   * settlement whose `settleId` is already recorded changes nothing (a replay). `at`: when it
+   * was settled (default now).
    */
-  record(row: UsageRow): Promise<void>;
+  record(row: UsageRow, at?: number): Promise<void>;
   /** The newest rows of one key, newest first. */
   forKey(keyId: string, limit?: number): Promise<StoredUsageRow[]>;
   /** A key's spend per UTC day and model in [from, to) (ms). */
@@ -251,13 +255,14 @@ export class SqliteUsageLog implements UsageLog {
     private readonly db: Db,
     private readonly now: () => number = Date.now,
   ) {
-    const insert = db.prepare(`INSERT INTO gateway_usage (${USAGE_INSERT_COLUMNS}) VALUES (${USAGE_INSERT_COLUMNS.split(',').map(() => '?').join(', ')})`);
+    const insert = db.prepare(`INSERT INTO gateway_usage (${USAGE_INSERT_COLUMNS}) VALUES (${USAGE_INSERT_COLUMNS.split(',').map(() => '?').join(', ')}) ON CONFLICT (settle_id) DO NOTHING`);
     const charge = db.prepare(SETTLE_KEY_SQL);
     const release = db.prepare('DELETE FROM gateway_reservations WHERE id = ?');
     this.settleOne = (r, at) => {
-      charge.run(settleParams(r, at));
       if (r.reservationId) release.run(r.reservationId);
-      insert.run(...usageValues(r, at, r.stream ? 1 : 0));
+      // Already settled (a replay from the journal): not charged again.
+      if (insert.run(...usageValues(r, at, r.stream ? 1 : 0)).changes === 0) return;
+      charge.run(settleParams(r, at));
     };
     const one = db.transaction(this.settleOne);
     const all = db.transaction((batch: readonly PendingSettlement[]) => {
@@ -269,9 +274,9 @@ export class SqliteUsageLog implements UsageLog {
     };
   }
 
-  record(r: UsageRow): Promise<void> {
+  record(r: UsageRow, at = this.now()): Promise<void> {
     return new Promise((done, fail) => {
-      this.pending.push({ row: r, at: this.now(), done, fail });
+      this.pending.push({ row: r, at, done, fail });
       if (this.pending.length === 1) this.timer = setTimeout(() => this.flush(), SETTLE_BATCH_MS);
       else if (this.pending.length >= SETTLE_BATCH_ROWS) this.flush();
     });
