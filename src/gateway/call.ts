@@ -410,7 +410,10 @@ export class GatewayCall {
     }
     this.endReason = result.end;
     if (result.stopped) this.stoppedAtReservation = true;
-    if (result.error) this.errorCode = result.error.code;
+    if (result.error) {
+      this.errorCode = result.error.code;
+      this.deps.upstream?.bodyFailed(this.upstreamUrl, `${result.error.code}: ${result.error.message}`);
+    }
   }
 
   /** Answer from the upstream response however it came: error, stream, or whole JSON. */

@@ -39,8 +39,11 @@ export interface UpstreamStatus {
 /** What the metrics see of each attempt. */
 export interface UpstreamAttempt {
   upstream: string;
-  /** ok, or the failure kind: connect, timeout, status_5xx, status_429. */
-  outcome: 'ok' | 'connect' | 'timeout' | 'status_5xx' | 'status_429';
+  /**
+   * ok, or the failure kind: connect, timeout, status_5xx, status_429, or stream_cut (a response
+   * body that failed after its headers, which were counted ok).
+   */
+  outcome: 'ok' | 'connect' | 'timeout' | 'status_5xx' | 'status_429' | 'stream_cut';
   ms: number;
 }
 
@@ -253,6 +256,15 @@ export class UpstreamPool {
     m.lastLatencyMs = Math.round(ms);
     m.latencyMs = Math.round(m.latencyMs === null ? ms : m.latencyMs + LATENCY_WEIGHT * (ms - m.latencyMs));
     this.opts.onAttempt?.({ upstream: m.spec.name, outcome: 'ok', ms });
+  }
+
+  /**
+   * The answer of the upstream at `url` failed after its headers (a stream cut mid-way, a body
+   * that stopped): a failure of that upstream, as one before the headers would be.
+   */
+  bodyFailed(url: string | undefined, message: string): void {
+    const m = this.members.find((x) => x.spec.url === url);
+    if (m) this.fail(m, 'stream_cut', message, 0);
   }
 
   names(): string[] {
