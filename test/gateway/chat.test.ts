@@ -202,6 +202,30 @@ describe('streamed', () => {
     expect((await h.svc.gateway.keys.get(k.record.id))!.usedTokens).toBe(row!.chargedTokens);
   });
 
+  it('a client that leaves after the upstream accepted the request, before any output: its prompt is charged (the upstream bills it)', async () => {
+    // Issue 20 item 4: a large prompt must not reach the upstream for free.
+    h.upstream.script('POST', '/v1/chat/completions', async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.flushHeaders();
+      await sleep(2000);
+      res.end('data: [DONE]\n\n');
+    });
+    const k = await makeKey(h.svc);
+    const prompt = 'x'.repeat(200_000);
+    const req = http.request(`${h.base}/v1/chat/completions`, { method: 'POST', headers: { ...bearer(k.key), 'content-type': 'application/json' } });
+    req.on('error', () => undefined);
+    const answered = new Promise<http.IncomingMessage>((resolve) => req.on('response', resolve));
+    req.end(JSON.stringify({ ...CHAT, stream: true, messages: [{ role: 'user', content: prompt }] }));
+    expect((await answered).statusCode).toBe(200);
+    req.destroy();
+    expect(await waitFor(() => h.upstream.aborted.includes('/v1/chat/completions'))).toBe(true);
+    const [row] = await usageRows(h.svc, k.record.id);
+    expect(row).toMatchObject({ endReason: 'client_closed', usageSource: 'estimated', completionTokens: 0 });
+    expect(row!.promptTokens).toBeGreaterThanOrEqual(50_000);
+    expect(row!.costMicros).toBeGreaterThan(0);
+    expect((await h.svc.gateway.keys.get(k.record.id))!.spentMicros).toBe(row!.costMicros);
+  });
+
   it('a client that leaves before the first byte is charged nothing', async () => {
     const k = await makeKey(h.svc);
     const req = http.request(`${h.base}/v1/chat/completions`, { method: 'POST', headers: { ...bearer(k.key), 'content-type': 'application/json' } });
