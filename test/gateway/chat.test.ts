@@ -68,6 +68,26 @@ describe('non-streamed', () => {
       const res = await postJson(small.base, '/v1/chat/completions', { ...CHAT, messages: [{ role: 'user', content: 'x'.repeat(5000) }] }, bearer(k.key));
       expect(res.status).toBe(413);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('request_too_large');
+      // Issue 20 item 9: a chunked body (no Content-Length) over the limit gets the same 413, not a reset (which SDKs retry).
+      for (const size of [5_000, 3_000_000]) {
+        const answer = await new Promise<{ status: number | undefined; body: string }>((resolve, reject) => {
+          const req = http.request(`${small.base}/v1/chat/completions`, { method: 'POST', headers: { ...bearer(k.key), 'content-type': 'application/json', 'transfer-encoding': 'chunked' } });
+          req.on('error', reject);
+          req.on('response', (res) => {
+            let body = '';
+            res.on('data', (c: Buffer) => (body += c.toString()));
+            res.on('end', () => resolve({ status: res.statusCode, body }));
+            res.on('error', reject);
+          });
+          const text = JSON.stringify({ ...CHAT, messages: [{ role: 'user', content: 'x'.repeat(size) }] });
+          // Written in pieces, as a streaming client does.
+          for (let i = 0; i < text.length; i += 1000) req.write(text.slice(i, i + 1000));
+          req.end();
+        });
+        expect(answer.status).toBe(413);
+        expect(JSON.parse(answer.body)).toMatchObject({ error: { code: 'request_too_large' } });
+      }
+      expect(h.upstream.requests).toHaveLength(0);
     } finally {
       await small.close();
     }
