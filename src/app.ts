@@ -15,6 +15,7 @@ import { cors, errorHandler, requestLog, type AppState } from './http/middleware
 import { apisAbuseCheck, limitApisRequests } from './http/abuse.ts';
 import { apisFastPath, type FastPath, type KoaInternals } from './http/apis-fast-path.ts';
 import { exactPathIndex, routesWithExactPaths } from './http/exact-routes.ts';
+import { methodNotAllowed } from './http/method-not-allowed.ts';
 import { opsRouters, type OpsDeps } from './http/ops.ts';
 import { createAliasResolver, rewriteAlias, type AliasResolver } from './http/sixty-aliases.ts';
 
@@ -76,7 +77,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const exact = exactPathIndex(apis.router);
   app.use(routesWithExactPaths(apis.router, exact));
   app.fastPath = apisFastPath({ app: app as unknown as KoaInternals, log: deps.log, metrics: deps.ops?.metrics, checkAbuse, router: apis.router, exact, answers: apis.answers });
-  app.use(apis.router.allowedMethods({ throw: true, methodNotAllowed: () => new AppError(405, 'Method not allowed: the /v2/apis endpoints answer GET (some also POST).') }));
+  app.use(methodNotAllowed());
   app.use(meta.routes());
   for (const router of opsRouters({ ...deps.ops, registry: deps.registry, store: deps.store, scheduler: deps.scheduler, backfill: deps.backfill, now: deps.engine.now, startedAt })) app.use(router.routes());
   app.use(async function notFoundFallback(ctx) {
