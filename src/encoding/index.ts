@@ -151,7 +151,8 @@ async function proxied(url: string | undefined, deps: RenderDeps, what: 'image' 
   if (!url) throw new AppError(404, `This item has no ${what}.`);
   let res;
   try {
-    res = await deps.http.stream(url, { maxBytes: 20 * 1024 * 1024, timeoutMs: 15_000 });
+    // The URL is the upstream's data, not ours: fetched under the same address checks as og's.
+    res = await deps.http.stream(url, { untrusted: true, maxBytes: 20 * 1024 * 1024, timeoutMs: 15_000 });
   } catch (err) {
     throw new AppError(502, `Could not fetch the ${what} from its upstream: ${(err as Error).message}`, { expose: true });
   }
