@@ -7,7 +7,7 @@
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource, type Row } from '../src/kernel/source.ts';
 import { addDays, formatDate, formatDateTime, shanghaiMidnight, weekdayZh } from '../src/kernel/time.ts';
-import { escapeHtml } from '../src/encoding/escape.ts';
+import { escapeHtml, htmlUrl, markdownUrl } from '../src/encoding/escape.ts';
 import { SolarDay } from 'tyme4ts';
 import { asArray, asNumber, asRecord, asString } from './_shared/hot-list.ts';
 
@@ -98,7 +98,7 @@ export function parse(raw: unknown, requestedDate: string, now: Date): Digest {
 function digestHtml(d: Digest): string {
   const items = d.news.map((n, i) => `<p>${i + 1}. ${escapeHtml(n)}</p>`).join('');
   return `<p>${escapeHtml(d.date)} ${escapeHtml(d.day_of_week)} 农历${escapeHtml(d.lunar_date)}</p>${items}<p>【微语】${escapeHtml(d.tip)}</p>${
-    d.image ? `<p><img src="${escapeHtml(d.image)}" alt="${escapeHtml(d.date)}"></p>` : ''
+    d.image ? `<p><img src="${htmlUrl(d.image)}" alt="${escapeHtml(d.date)}"></p>` : ''
   }`;
 }
 
@@ -171,7 +171,7 @@ export default defineSource({
       const note = notTodayNote(d);
       return `# ${heading(d)}\n\n> ${d.date} ${d.day_of_week} · 农历${d.lunar_date}${note ? `\n>\n> ${note}` : ''}\n\n${d.news
         .map((n, i) => `${i + 1}. ${n}`)
-        .join('\n')}\n\n_【微语】${d.tip}_\n${d.image ? `\n![${d.date}](${d.image})\n` : ''}`;
+        .join('\n')}\n\n_【微语】${d.tip}_\n${d.image ? `\n![${d.date}](${markdownUrl(d.image)})\n` : ''}`;
     },
     htmlBody(d) {
       const note = notTodayNote(d);

@@ -5,7 +5,7 @@
  * requests without a y.qq.com Referer; the lyric endpoint then answers `code: -1310`.
  */
 import { SourceError } from '../src/kernel/errors.ts';
-import { escapeHtml, escapeMarkdown } from '../src/encoding/escape.ts';
+import { escapeHtml, escapeMarkdown, htmlUrl, markdownUrl } from '../src/encoding/escape.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
 import { asArray, asNumber, asRecord, asString, pick } from './_shared/hot-list.ts';
@@ -182,9 +182,9 @@ export default defineSource({
   view: {
     title: (d) => d.title,
     text: (d) => `${d.title}${d.artists.length ? ` - ${d.artists.join(' / ')}` : ''}\n\n${d.formatted}\n`,
-    markdown: (d) => `# ${escapeMarkdown(d.title)}\n\n> ${escapeMarkdown(byline(d))}\n\n---\n\n${d.lyrics.map((l) => `${escapeMarkdown(l.lyric)}  `).join('\n')}\n\n[QQ 音乐](${d.link})\n`,
+    markdown: (d) => `# ${escapeMarkdown(d.title)}\n\n> ${escapeMarkdown(byline(d))}\n\n---\n\n${d.lyrics.map((l) => `${escapeMarkdown(l.lyric)}  `).join('\n')}\n\n[QQ 音乐](${markdownUrl(d.link)})\n`,
     htmlBody: (d) =>
-      [`<p class="s">${escapeHtml(byline(d))}</p>`, `<div>${d.lyrics.map((l) => `<p data-ms="${l.ms}">${escapeHtml(l.lyric)}</p>`).join('\n')}</div>`, `<p><a href="${escapeHtml(d.link)}">QQ 音乐</a></p>`].join('\n'),
+      [`<p class="s">${escapeHtml(byline(d))}</p>`, `<div>${d.lyrics.map((l) => `<p data-ms="${l.ms}">${escapeHtml(l.lyric)}</p>`).join('\n')}</div>`, `<p><a href="${htmlUrl(d.link)}">QQ 音乐</a></p>`].join('\n'),
     encodings: ['json', 'text', 'markdown', 'html'],
   },
   example: '/v2/apis/lyric?query=%E6%99%B4%E5%A4%A9&encoding=text',

@@ -5,7 +5,7 @@
  * a day into the store through the source's feed. Until a first fetch succeeds (offline, first
  * start) the bundled corpus data/corpus/one-liner.json, written for this project, answers.
  */
-import { escapeMarkdown } from '../src/encoding/escape.ts';
+import { escapeMarkdown, markdownUrl } from '../src/encoding/escape.ts';
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { activeCorpus, idParam, loadCorpus, pickItem, text, type CorpusOrigin } from './_shared/corpus.ts';
@@ -153,7 +153,7 @@ export default defineSource({
     text: (d) => `${d.content}${attribution(d) ? `\n${attribution(d)}` : ''}\n`,
     markdown: (d) => {
       const by = attribution(d);
-      return `# 一言\n\n> ${escapeMarkdown(d.content)}${by ? `\n>\n> ${escapeMarkdown(by)}` : ''}\n\n_${escapeMarkdown(d.category_name)} · 第 ${d.id} 条，共 ${d.total} 条${d.link ? ` · [出处](${d.link})` : ''}_\n`;
+      return `# 一言\n\n> ${escapeMarkdown(d.content)}${by ? `\n>\n> ${escapeMarkdown(by)}` : ''}\n\n_${escapeMarkdown(d.category_name)} · 第 ${d.id} 条，共 ${d.total} 条${d.link ? ` · [出处](${markdownUrl(d.link)})` : ''}_\n`;
     },
   },
   example: '/v2/apis/one-liner?encoding=text',

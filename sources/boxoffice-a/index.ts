@@ -394,7 +394,11 @@ async function digitsFor(ctx: FetchContext<BoxOfficeData>, raw: unknown): Promis
   if (!url) throw new SourceError('parse', 'film dashboard has encoded numbers but no font URL in fontStyle');
   let digits = fontCache.get(url);
   if (!digits) {
-    const res = await ctx.http.request(url, { signal: ctx.signal, maxBytes: 2 * 1024 * 1024, headers: { referer: `${ORIGIN}/`, accept: '*/*' } });
+    // The font's URL is the upstream's data: fetched under the address checks of untrusted URLs,
+    // whose refusals are the upstream's fault here, not the caller's.
+    const res = await ctx.http.request(url, { untrusted: true, signal: ctx.signal, maxBytes: 2 * 1024 * 1024, headers: { referer: `${ORIGIN}/`, accept: '*/*' } }).catch((err: unknown) => {
+      throw err instanceof SourceError && err.kind === 'bad_input' ? new SourceError('parse', `the font URL in fontStyle was refused: ${err.message}`) : err;
+    });
     digits = decodeDigitFont(res.body);
     setBounded(fontCache, url, digits, 16);
   }

@@ -12,7 +12,7 @@ import { rowGuid, sha1, type ReadResult } from '../kernel/engine.ts';
 import type { Encoding, FeedHistoryEntry, Row } from '../kernel/source.ts';
 import type { Store } from '../kernel/store.ts';
 import { formatDateTime } from '../kernel/time.ts';
-import { escapeHtml } from './escape.ts';
+import { escapeHtml, safeUrl } from './escape.ts';
 import { renderHtml, renderMarkdown, renderText, type GenericInput, type HtmlInput } from './generic.ts';
 
 export const CONTENT_TYPES = {
@@ -134,13 +134,14 @@ async function renderRss(r: ReadResult, deps: RenderDeps): Promise<string> {
       title: row.title,
       id: guid,
       guid,
-      link: row.link ?? source.homepage ?? selfUrl,
+      link: safeUrl(row.link) ?? source.homepage ?? selfUrl,
       date: new Date(row.date ?? seen.get(guid) ?? r.fetchedAt),
     };
     const description = row.contentHtml ?? (row.summary ? escapeHtml(row.summary) : undefined);
     if (description) item.description = description;
     // feed 5 writes the enclosure url attribute unescaped (links it escapes): a signed CDN URL's `&` would break the XML.
-    if (row.cover) item.image = row.cover.replace(/&/g, '&amp;');
+    const cover = safeUrl(row.cover);
+    if (cover) item.image = cover.replace(/&/g, '&amp;');
     feed.addItem(item);
   });
   return feed.rss2();
@@ -150,7 +151,8 @@ async function proxied(url: string | undefined, deps: RenderDeps, what: 'image' 
   if (!url) throw new AppError(404, `This item has no ${what}.`);
   let res;
   try {
-    res = await deps.http.stream(url, { maxBytes: 20 * 1024 * 1024, timeoutMs: 15_000 });
+    // The URL is the upstream's data, not ours: fetched under the same address checks as og's.
+    res = await deps.http.stream(url, { untrusted: true, maxBytes: 20 * 1024 * 1024, timeoutMs: 15_000 });
   } catch (err) {
     throw new AppError(502, `Could not fetch the ${what} from its upstream: ${(err as Error).message}`, { expose: true });
   }
@@ -283,12 +285,12 @@ async function renderBody(r: ReadResult, encoding: Encoding, deps: RenderDeps, f
         const headers = { ...freshness, ETag: `"${sha1(img.body).slice(0, 20)}"` };
         return { status: 200, type: img.type, body: img.body, headers };
       }
-      const url = view.imageUrl?.(r.data, r.params);
+      const url = safeUrl(view.imageUrl?.(r.data, r.params));
       if (!url) throw new AppError(404, 'This item has no image.');
       return { status: 302, body: null, headers: { Location: url, 'Cache-Control': 'no-cache', 'X-Cache': freshness['X-Cache'] as string } };
     }
     case 'audio': {
-      const url = view.audioUrl?.(r.data, r.params);
+      const url = safeUrl(view.audioUrl?.(r.data, r.params));
       if (!url) throw new AppError(404, 'This item has no audio.');
       return { status: 302, body: null, headers: { Location: url, 'Cache-Control': 'no-cache', 'X-Cache': freshness['X-Cache'] as string } };
     }

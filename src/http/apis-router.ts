@@ -64,6 +64,11 @@ function isConditional(ctx: Pick<ApisRequest, 'req'>): boolean {
   return !!(requestHeader(ctx.req, 'if-none-match') || requestHeader(ctx.req, 'if-modified-since'));
 }
 
+function describePathParam(source: AnySource, name: string): string {
+  const spec = paramEntries(source).find(([n]) => n === name)?.[1];
+  return spec ? describeAccepted(spec) : 'give a value';
+}
+
 function firstValue(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
@@ -155,7 +160,12 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
           else if (spec.in !== 'path') raw[name] = firstValue(query[name]) ?? body[name];
         }
         if (body[''] !== undefined && plainBodyTarget !== undefined && raw[plainBodyTarget] === undefined) raw[plainBodyTarget] = body[''];
-        for (const name in ctx.params) raw[name] = ctx.params[name];
+        for (const name in ctx.params) {
+          const value = ctx.params[name] as string;
+          // A blank path segment (`/music-rank/%20`) would count as absent and answer another resource.
+          if (value.trim() === '') throw badParam(name, `a blank value is not accepted in the path; ${describePathParam(source, name)}`);
+          raw[name] = value;
+        }
         for (const [name, value] of fixed) raw[name] = value;
         const params = parseParams(source.params, raw, deps.engine.now());
 

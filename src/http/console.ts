@@ -46,7 +46,7 @@ export function sessionCookieValue(token: string, nowMs: number): string {
   return `${exp}.${sign(token, exp)}`;
 }
 
-function sameSecret(a: string, b: string): boolean {
+export function sameSecret(a: string, b: string): boolean {
   const x = createHash('sha256').update(a).digest();
   const y = createHash('sha256').update(b).digest();
   return timingSafeEqual(x, y);

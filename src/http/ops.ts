@@ -16,6 +16,7 @@ import { createConsoleOffRouter, createConsoleRouter, type ConsoleDeps } from '.
 import { createDocsRouter } from './docs.ts';
 import { createMetricsRouter, type Metrics } from './metrics.ts';
 import type { AppState } from './middleware.ts';
+import { operatorCheck, type OperatorCheck } from './operator-view.ts';
 import { createStatusPageRouter } from './status-page.ts';
 
 export interface OpsDeps {
@@ -27,6 +28,8 @@ export interface OpsDeps {
   console?: ConsoleDeps | undefined;
   /** The gateway's upstreams for /v2/status and /status. */
   upstreams?: (() => UpstreamStatus[]) | undefined;
+  /** Who sees operator detail on /metrics, /v2/status and /status (loopback only when absent). */
+  operator?: OperatorCheck | undefined;
 }
 
 /** Read the operations settings; `gateway` gives the key store shared with /v1 and `npm run keys`. */
@@ -41,16 +44,22 @@ export function opsFromConfig(opts: { config: Config; gateway?: { keys: KeyStore
       verifyKey: gateway ? keyVerifier(gateway.keys, opts.now) : undefined,
     },
     upstreams: gateway?.upstreams,
+    operator: operatorCheck({
+      metricsToken: typeof config.values.METRICS_TOKEN === 'string' ? config.values.METRICS_TOKEN : undefined,
+      consoleToken: typeof token === 'string' ? token : undefined,
+      ...(opts.now ? { now: opts.now } : {}),
+    }),
     console: typeof token === 'string' && token && gateway ? { adminToken: token, keys: gateway.keys, levels: gateway.levels, ...(opts.now ? { now: opts.now } : {}) } : undefined,
   };
 }
 
 /** The routers of the operations pages, in mounting order. */
-export function opsRouters(deps: OpsDeps & { registry: Registry; store: Store; scheduler?: Scheduler | undefined; backfill?: Backfiller | undefined; now: () => number; startedAt: number }): Router<AppState>[] {
+export function opsRouters(input: OpsDeps & { registry: Registry; store: Store; scheduler?: Scheduler | undefined; backfill?: Backfiller | undefined; now: () => number; startedAt: number }): Router<AppState>[] {
+  const deps = { ...input, operator: input.operator ?? operatorCheck({}) };
   return [
     createDocsRouter({ registry: deps.registry }),
     createStatusPageRouter(deps),
-    ...(deps.metrics ? [createMetricsRouter(deps.metrics)] : []),
+    ...(deps.metrics ? [createMetricsRouter(deps.metrics, deps.operator)] : []),
     deps.console ? createConsoleRouter(deps.console) : createConsoleOffRouter(),
   ];
 }

@@ -411,6 +411,9 @@ describe('boxoffice-a through the server', () => {
     await expectKeptAfterFailure(svc, clock, url, 'boxoffice-a', /^parse: digit font could not be read/);
     upstream.serve(HOST, MOVIE, signed(() => ({ ...(obfuscatedMovie() as object), fontStyle: '' })));
     await expectKeptAfterFailure(svc, clock, url, 'boxoffice-a', /^parse: .*no font URL/);
+    // The font URL is the upstream's data: an internal address in it is never fetched (issue 20 item 6).
+    upstream.serve(HOST, MOVIE, signed(() => ({ ...(obfuscatedMovie() as object), fontStyle: '@font-face{src:url("http://169.254.169.254/latest/x.woff")}' })));
+    await expectKeptAfterFailure(svc, clock, url, 'boxoffice-a', /^parse: the font URL in fontStyle was refused: 169\.254\.169\.254 is a link-local/);
   });
 
   it('answers 503 with Retry-After when cold and the upstream is slow or failing', async () => {
