@@ -46,8 +46,9 @@ export interface SixtySecondsIpFields {
   /** Chinese administrative division code; the lookup services give none, so always empty. */
   adcode: string;
   asnumber: string;
-  lat: string;
-  lng: string;
+  /** 60s passes ip.sb's numbers through, and '' when the service gives none. */
+  lat: number | '';
+  lng: number | '';
   /** Radius of the location in km; the lookup services give none, so always empty. */
   radius: string;
   prov: string;
@@ -152,6 +153,12 @@ export function parseIpApi(raw: unknown): Geo {
   };
 }
 
+/** A coordinate stored as text by an older release, as the number 60s answers. */
+function coordinate(v: unknown): number | '' {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : '';
+}
+
 const str = (v: string | number | null) => (v === null ? '' : String(v));
 
 export function build(ip: string, version: 4 | 6, range: string, isPrivate: boolean, geo: Geo, source: IpData['source'], now: Date): IpData {
@@ -173,8 +180,8 @@ export function build(ip: string, version: 4 | 6, range: string, isPrivate: bool
     areacode: str(geo.country_code),
     adcode: '',
     asnumber: str(geo.asn),
-    lat: str(geo.latitude),
-    lng: str(geo.longitude),
+    lat: geo.latitude ?? '',
+    lng: geo.longitude ?? '',
     radius: '',
     prov: str(geo.region),
     district: '',
@@ -191,7 +198,8 @@ export function build(ip: string, version: 4 | 6, range: string, isPrivate: bool
  */
 export function migrate(stored: unknown): IpData | undefined {
   const d = asRecord(stored);
-  if (!d || 'prov' in d) return d as IpData | undefined;
+  if (d && 'prov' in d) return (typeof d.lat === 'string' && d.lat !== '') || (typeof d.lng === 'string' && d.lng !== '') ? ({ ...d, lat: coordinate(d.lat), lng: coordinate(d.lng) } as unknown as IpData) : (d as unknown as IpData);
+  if (!d) return undefined;
   if (typeof d.ip !== 'string' || (d.version !== 4 && d.version !== 6) || typeof d.updated_at !== 'number') return undefined;
   const geo = Object.fromEntries(Object.keys(NO_GEO).map((k) => [k, d[k] ?? null])) as unknown as Geo;
   const source = d.source === 'ip.sb' || d.source === 'ip-api.com' ? d.source : '';
