@@ -64,7 +64,7 @@ export default defineSource({
   },
   view: {
     title: () => '疯狂星期四文案',
-    text: (d) => `${d.content}\n`,
+    text: (d) => d.content,
     markdown: (d) => `# 🍗 疯狂星期四文案\n\n${markdownBlock(d.content)}\n\n_第 ${d.id} 条，共 ${d.total} 条_\n`,
   },
   example: '/v2/apis/fast-food-copy?encoding=text',

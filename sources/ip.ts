@@ -281,7 +281,7 @@ export default defineSource({
   count: () => 1,
   view: {
     title: (d: IpData) => `IP ${d.ip}`,
-    text: (d) => `${d.ip}\n`,
+    text: (d) => d.ip,
     markdown: (d) =>
       `## ${d.ip}\n\n| 项目 | 内容 |\n| --- | --- |\n${fieldList(d)
         .map(([k, v]) => `| ${k} | ${escapeMarkdown(v)} |`)

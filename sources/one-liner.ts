@@ -113,7 +113,7 @@ function attribution(d: OneLiner): string {
 export default defineSource({
   id: 'one-liner',
   name: '一言',
-  description: 'One sentence (一言) with its work and author: random, or a given id (0-based). The corpus is the hitokoto sentence bundle, refreshed daily; a bundled corpus answers until the first fetch.',
+  description: 'One sentence (一言) with its work and author (text: the sentence alone, as 60s): random, or a given id (0-based). The corpus is the hitokoto sentence bundle, refreshed daily; a bundled corpus answers until the first fetch.',
   homepage: 'https://hitokoto.cn',
   routes: [{ path: '/one-liner' }],
   params: { id: idParam('sentence') },
@@ -150,7 +150,8 @@ export default defineSource({
   },
   view: {
     title: () => '一言',
-    text: (d) => `${d.content}${attribution(d) ? `\n${attribution(d)}` : ''}\n`,
+    // 60s's text is the sentence alone.
+    text: (d) => d.content,
     markdown: (d) => {
       const by = attribution(d);
       return `# 一言\n\n> ${escapeMarkdown(d.content)}${by ? `\n>\n> ${escapeMarkdown(by)}` : ''}\n\n_${escapeMarkdown(d.category_name)} · 第 ${d.id} 条，共 ${d.total} 条${d.link ? ` · [出处](${d.link})` : ''}_\n`;

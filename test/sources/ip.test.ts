@@ -75,7 +75,7 @@ describe('ip without TRUST_PROXY', () => {
     const d = await readData<IpData>(await svc.get('/v2/apis/ip', { headers: { 'x-forwarded-for': '114.114.114.114' } }));
     expect(d).toMatchObject({ ip: '127.0.0.1', version: 4, is_private: true, range: 'loopback', country: '', source: '' });
     const out = await getEncodings(svc, '/v2/apis/ip');
-    expect(out.text).toBe('127.0.0.1\n');
+    expect(out.text).toBe('127.0.0.1');
     expect(out.markdown).toContain('## 127.0.0.1');
     expect(out.markdown).toContain('不做地理定位');
     expect(out.html).toContain('<h1>IP 127.0.0.1</h1>');
@@ -131,7 +131,7 @@ describe('ip behind a trusted proxy', () => {
 
     const text = await svc.get('/v2/apis/ip?encoding=text', as('114.114.114.114'));
     expect(text.headers.get('x-cache')).toBe('HIT');
-    expect(await text.text()).toBe('114.114.114.114\n');
+    expect(await text.text()).toBe('114.114.114.114');
     const md = await (await svc.get('/v2/apis/ip?encoding=markdown', as('114.114.114.114'))).text();
     expect(md).toContain('| 位置 | China Jiangsu Nanjing |');
     expect(md).toContain('| ASN | AS21859 Zenlayer Inc |');
