@@ -11,6 +11,7 @@ import { randomInt } from 'node:crypto';
 import { load } from './_shared/html.ts';
 import { escapeMarkdown, markdownUrl } from '../src/encoding/escape.ts';
 import { AppError, SourceError } from '../src/kernel/errors.ts';
+import { need } from '../src/kernel/json-path.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
 import { pickItem, text } from './_shared/corpus.ts';
@@ -117,8 +118,7 @@ export function parsePage(html: string): Piece[] {
   } catch {
     throw new SourceError('parse', '__NEXT_DATA__ is not JSON');
   }
-  const pieces = asArray(pick(data, 'props', 'pageProps', 'pieces'));
-  if (!pieces) throw new SourceError('parse', '__NEXT_DATA__ has no props.pageProps.pieces');
+  const pieces = need(data, 'props.pageProps.pieces', asArray, 'an array in __NEXT_DATA__');
   const out: Piece[] = [];
   for (const entry of pieces) {
     const p = asRecord(entry);

@@ -6,6 +6,7 @@
  * "Mystery Game"; vault entries carry no promotions at all.
  */
 import { SourceError } from '../src/kernel/errors.ts';
+import { missingPath } from '../src/kernel/json-path.ts';
 import { defineSource, type Row } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
 import { asArray, asNumber, asRecord, asString, migrateHotList, pick, type HotItem, type HotList } from './_shared/hot-list.ts';
@@ -82,7 +83,7 @@ export function parse(raw: unknown, now: Date): HotList<FreeGame> {
   const elements = asArray(pick(raw, 'data', 'Catalog', 'searchStore', 'elements'));
   if (!elements) {
     const error = asString(pick(raw, 'errors', 0, 'message'));
-    throw new SourceError('parse', error ? `upstream error: ${error}` : 'data.Catalog.searchStore.elements is missing');
+    throw error ? new SourceError('parse', `upstream error: ${error}`) : missingPath(raw, 'data.Catalog.searchStore.elements', 'an array');
   }
   const at = now.getTime();
   const games: { order: number; game: FreeGame }[] = [];

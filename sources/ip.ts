@@ -9,6 +9,7 @@
  */
 import { escapeHtml, escapeMarkdown } from '../src/encoding/escape.ts';
 import { SourceError } from '../src/kernel/errors.ts';
+import { missingPath, need } from '../src/kernel/json-path.ts';
 import { classifyAddress } from '../src/kernel/net-address.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
@@ -102,12 +103,11 @@ function num(v: unknown): number | null {
 
 /** api.ip.sb/geoip/<ip>: flat object with `ip`, `country_code`, `asn`, `latitude`... */
 export function parseIpSb(raw: unknown, ip: string): Geo {
-  const r = asRecord(raw);
-  if (!r) throw new SourceError('parse', 'ip.sb answer is not a JSON object');
+  const r = need(raw, '', asRecord, 'a JSON object');
   if (!text(r.ip)) {
     const message = text(r.message);
     if (message) throw new SourceError('transient', `ip.sb refused the lookup: ${message}`);
-    throw new SourceError('parse', 'ip.sb answer has no ip field');
+    throw missingPath(r, 'ip', 'the looked-up address');
   }
   if (classifyAddress(text(r.ip) as string)?.address !== classifyAddress(ip)?.address) throw new SourceError('parse', `ip.sb answered for ${String(r.ip)} instead of ${ip}`);
   return {
@@ -130,8 +130,7 @@ export function parseIpSb(raw: unknown, ip: string): Geo {
 
 /** ip-api.com/json/<ip>: `status: success|fail`, `countryCode`, `regionName`, `lat`/`lon`, `as: "AS15169 Google LLC"`. */
 export function parseIpApi(raw: unknown): Geo {
-  const r = asRecord(raw);
-  if (!r) throw new SourceError('parse', 'ip-api answer is not a JSON object');
+  const r = need(raw, '', asRecord, 'a JSON object');
   if (r.status !== 'success') throw new SourceError(r.status === 'fail' ? 'transient' : 'parse', `ip-api answered status=${JSON.stringify(r.status)}${text(r.message) ? ` (${text(r.message)})` : ''}`);
   const as = text(r.as);
   const asMatch = as ? /^AS(\d+)\s*(.*)$/i.exec(as) : null;

@@ -7,6 +7,7 @@
  */
 import { escapeMarkdown } from '../src/encoding/escape.ts';
 import { SourceError } from '../src/kernel/errors.ts';
+import { need } from '../src/kernel/json-path.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { activeCorpus, idParam, loadCorpus, pickItem, text, type CorpusOrigin } from './_shared/corpus.ts';
 import { asArray, asRecord, asString } from './_shared/hot-list.ts';
@@ -59,8 +60,7 @@ export const CORPUS = loadCorpus<OneLinerEntry>('one-liner', (v) => {
 
 /** Parse one category file of the bundle; records without a sentence are skipped. */
 export function parseBundle(raw: unknown, category: string): OneLinerEntry[] {
-  const list = asArray(raw);
-  if (!list) throw new SourceError('parse', `sentences/${category}.json is not a JSON array`);
+  const list = need(raw, '', asArray, `a JSON array (sentences/${category}.json)`);
   const out: OneLinerEntry[] = [];
   for (const entry of list) {
     const r = asRecord(entry);

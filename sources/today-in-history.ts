@@ -6,6 +6,7 @@
  * month file is fetched once and answers all of its days (see `monthFile`).
  */
 import { SourceError } from '../src/kernel/errors.ts';
+import { missingPath } from '../src/kernel/json-path.ts';
 import type { HttpClient } from '../src/kernel/http.ts';
 import { defineSource, type FetchContext, type Row } from '../src/kernel/source.ts';
 import { formatDate, formatDateTime, shanghaiMidnight } from '../src/kernel/time.ts';
@@ -55,7 +56,7 @@ function withEllipsis(text: string): string {
 export function parse(raw: unknown, date: string, now: Date): DayInHistory {
   const [, mm = '', dd = ''] = date.split('-');
   const month = asRecord(asRecord(raw)?.[mm]);
-  if (!month) throw new SourceError('parse', `month file has no "${mm}" object`);
+  if (!month) throw missingPath(raw, mm, 'the month object');
   const entries = asArray(month[`${mm}${dd}`]) ?? [];
   const events: HistoryEvent[] = [];
   for (const entry of entries) {
@@ -136,7 +137,7 @@ function monthFile(ctx: FetchContext<DayInHistory>, mm: string): Promise<unknown
   const cached = files.get(mm);
   if (cached && now - cached.at < MONTH_FILE_TTL_MS) return cached.file;
   const file = ctx.http.json(monthUrl(mm), { signal: ctx.signal }).then((raw) => {
-    if (!asRecord(asRecord(raw)?.[mm])) throw new SourceError('parse', `month file ${mm}.json has no "${mm}" object`);
+    if (!asRecord(asRecord(raw)?.[mm])) throw missingPath(raw, mm, `the month object of ${mm}.json`);
     return raw;
   });
   files.set(mm, { at: now, file });

@@ -191,7 +191,7 @@ describe('ip behind a trusted proxy', () => {
     expect(stale.headers.get('x-cache')).toBe('STALE');
     expect((await readData<IpData>(stale)).city).toBe('Nanjing');
     await settle();
-    expect((await sourceStatus(svc, 'ip')).last_error).toMatch(/^parse: ip.sb answer has no ip field/);
+    expect((await sourceStatus(svc, 'ip')).last_error).toMatch(/^parse: missing ip \(the looked-up address\)/);
 
     clock.advance(1000);
     upstream.serve('api.ip.sb', /^\/geoip\//, (req) => ({ body: { ip: req.path.slice('/geoip/'.length) } }));

@@ -55,7 +55,7 @@ describe('today-in-history parse', () => {
     untitled['11']['1121'] = [{ year: '1900', title: '', link: 'https://baike.baidu.com/item/x' }];
     expect(validateDay(parse(untitled, '2026-11-21', now))).toMatch(/no events/);
     expect(() => parse({ data: [] }, '2026-11-21', now)).toThrow(SourceError);
-    expect(() => parse(fixture(), '2026-12-01', now)).toThrow(/"12"/);
+    expect(() => parse(fixture(), '2026-12-01', now)).toThrow(/^missing 12 \(the month object\): the answer is an object with keys 11$/);
   });
 });
 
