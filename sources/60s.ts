@@ -5,6 +5,7 @@
  * reference project is yesterday's digest served silently as today's.
  */
 import { SourceError } from '../src/kernel/errors.ts';
+import { need } from '../src/kernel/json-path.ts';
 import { defineSource, type Row } from '../src/kernel/source.ts';
 import { addDays, formatDate, formatDateTime, shanghaiMidnight, weekdayZh } from '../src/kernel/time.ts';
 import { escapeHtml, htmlUrl, markdownUrl } from '../src/encoding/escape.ts';
@@ -62,10 +63,8 @@ function lunarDate(date: string): string {
 
 /** Parse one day's file. The `news` entries were `{title, link}` objects before Feb 2025 and are strings since. */
 export function parse(raw: unknown, requestedDate: string, now: Date): Digest {
-  const r = asRecord(raw);
-  if (!r) throw new SourceError('parse', 'digest is not a JSON object');
-  const date = asString(r.date);
-  if (!date || !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new SourceError('parse', 'digest has no date');
+  const r = need(raw, '', asRecord, 'a JSON object');
+  const date = need(r, 'date', (v) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) ? v : undefined), 'a YYYY-MM-DD date');
   const news = (asArray(r.news) ?? [])
     .map((n) => (typeof n === 'string' ? n : asString(asRecord(n)?.title)))
     .filter((n): n is string => !!n && n.trim() !== '')

@@ -7,6 +7,7 @@
  */
 import { escapeHtml, escapeMarkdown, markdownUrl, htmlUrl } from '../src/encoding/escape.ts';
 import { SourceError } from '../src/kernel/errors.ts';
+import { need } from '../src/kernel/json-path.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
 import { asArray, asNumber, asRecord, asString } from './_shared/hot-list.ts';
@@ -52,8 +53,7 @@ function plain(text: string): string {
 
 export function parse(raw: unknown, word: string, now: Date): BaikeEntry {
   if (Array.isArray(raw) && raw.length === 0) throw new SourceError('not_found', `Baidu Baike has no entry for "${word}"`);
-  const r = asRecord(raw);
-  if (!r) throw new SourceError('parse', 'answer is not a JSON object');
+  const r = need(raw, '', asRecord, 'a JSON object');
   const title = asString(r.title)?.trim();
   if (!title) {
     if (r.errno !== undefined || Object.keys(r).length === 0) throw new SourceError('not_found', `Baidu Baike has no entry for "${word}"`);

@@ -5,6 +5,7 @@
  * requests without a y.qq.com Referer; the lyric endpoint then answers `code: -1310`.
  */
 import { SourceError } from '../src/kernel/errors.ts';
+import { missingPath, need } from '../src/kernel/json-path.ts';
 import { escapeHtml, escapeMarkdown, htmlUrl, markdownUrl } from '../src/encoding/escape.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
@@ -45,13 +46,12 @@ export interface Lyrics extends Song {
 
 /** The first song of a search answer. */
 export function parseSearch(raw: unknown, query: string): Song {
-  const r = asRecord(raw);
-  if (!r) throw new SourceError('parse', 'search answer is not a JSON object');
+  const r = need(raw, '', asRecord, 'a JSON object');
   const code = asNumber(r.code) ?? 0;
   const reqCode = asNumber(pick(r, 'req', 'code')) ?? 0;
   if (code !== 0 || reqCode !== 0) throw new SourceError('blocked', `search refused the request (code ${code}/${reqCode}; Referer or risk control)`);
   const list = asArray(pick(r, 'req', 'data', 'body', 'song', 'list'));
-  if (!list) throw new SourceError('parse', 'search answer has no req.data.body.song.list');
+  if (!list) throw missingPath(r, 'req.data.body.song.list', 'an array');
   const song = asRecord(list[0]);
   const mid = asString(song?.mid);
   const title = asString(song?.title) || asString(song?.name);
@@ -126,7 +126,7 @@ export function parse(searchRaw: unknown, lyricRaw: unknown, query: string, clea
   const code = asNumber(r.code) ?? asNumber(r.retcode) ?? 0;
   if (code === -1310) throw new SourceError('blocked', 'lyric service answered -1310 (missing Referer or risk control)');
   if (code !== 0) throw new SourceError('transient', `lyric service answered code ${code}`);
-  if (typeof r.lyric !== 'string') throw new SourceError('parse', 'lyric answer has no "lyric" text');
+  if (typeof r.lyric !== 'string') throw missingPath(r, 'lyric', 'a string');
   const lrc = r.lyric;
   const { offset, lines } = parseLrc(lrc, song, clean);
   if (!lines.length) throw new SourceError('not_found', `"${song.title}" (${song.artists.join(' / ') || 'unknown singer'}) has no lyrics on QQ Music.`);

@@ -179,7 +179,7 @@ function storyHtml(d: Wallpaper): string {
 export default defineSource({
   id: 'wallpaper-daily',
   name: '必应每日壁纸',
-  description: 'Bing\'s wallpaper of the day (China market): title, story, copyright, 1080p and 4K image links. `encoding=image` redirects to the picture, `image-proxy` streams it; `date` reads one of the last days.',
+  description: 'Bing\'s wallpaper of the day (China market): title, story, copyright, 1080p and 4K image links. `encoding=image` redirects to the picture, `image-proxy` streams it, `text` is the bare image URL (as 60s); `date` reads one of the last days.',
   homepage: 'https://cn.bing.com/',
   routes: [{ path: '/wallpaper-daily' }],
   params: {
@@ -217,7 +217,8 @@ export default defineSource({
   count: () => 1,
   view: {
     title: caption,
-    text: (d) => `${d.cover}\n\n${d.title}${d.headline && d.headline !== d.title ? `\n${d.headline}` : ''}${d.description ? `\n${d.description}` : ''}\n${d.copyright}\n4K: ${d.cover_4k}\n`,
+    // 60s's text is the image URL alone, which scripts use as it is.
+    text: (d) => d.cover,
     markdown: (d) => {
       const md = escapeMarkdown;
       return `# ${md(d.title)}\n\n${d.headline && d.headline !== d.title ? `## ${md(d.headline)}\n\n` : ''}![${md(d.title)}](${markdownUrl(d.cover)})\n\n${d.description ? `${md(d.description)}\n\n` : ''}${

@@ -230,6 +230,36 @@ describe('boxoffice-a parse', () => {
     expect(validate(web)).toBeUndefined();
   });
 
+  it('reads the layout the dashboards answer since 60s v2.53.1 (movieList + nationBoxInfo, tvListAll.data, dataList) like the older one', () => {
+    const movie = parseRealtimeMovie(json('i/api/dashboard-ajax/movie.v2.53.json'), new Map(), now);
+    expect(movie).toEqual(parseRealtimeMovie(json('i/api/dashboard-ajax/movie.json'), new Map(), now));
+    expect(movie).toMatchObject({ title: '今日实时', box_office_desc: '15081.91万', total: 7, source_updated_at: 1763690397000 });
+    expect(fontUrl(json('i/api/dashboard-ajax/movie.v2.53.json'))).toBe(fontUrl(json('i/api/dashboard-ajax/movie.json')));
+    const tv = parseTv(json('i/api/dashboard/getTVData.v2.53.json'), now);
+    expect(tv).toEqual(parseTv(json('i/api/dashboard/getTVData.json'), now));
+    expect(tv.total).toBe(6);
+    const web = parseWeb(json('i/api/dashboard/webHeatData.v2.53.json'), now);
+    expect(web).toEqual(parseWeb(json('i/api/dashboard/webHeatData.json'), now));
+    expect(web.total).toBe(6);
+    expect(validate(movie) ?? validate(tv) ?? validate(web)).toBeUndefined();
+  });
+
+  it('a changed answer is a parse error naming the JSON path it missed and what it found there', () => {
+    const err = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return e as SourceError;
+      }
+      throw new Error('no error');
+    };
+    const tv = err(() => parseTv({ tvListAll: { data: { rows: [] } } }, now));
+    expect(tv).toMatchObject({ kind: 'parse', path: 'tvListAll.data.list' });
+    expect(tv.message).toBe('missing tvListAll.data.list (the list; tvList.data.list and data.list are missing too): tvListAll.data is an object with keys rows');
+    expect(err(() => parseRealtimeMovie({ movieList: 3 }, new Map(), now)).message).toMatch(/^missing movieList\.list .*: movieList is number 3$/);
+    expect(err(() => parseWeb('<html>', now)).message).toBe('the answer is not a JSON object: it is the string "<html>"');
+  });
+
   it('rejects broken copies and refusals', () => {
     const tv = parseTv(json('i/api/dashboard/getTVData.json'), now);
     expect(validate({ ...tv, list: [], total: 0 })).toMatch(/at least 3/);
@@ -391,7 +421,7 @@ describe('boxoffice-a through the server', () => {
     await expectKeptAfterFailure(svc, clock, url, 'boxoffice-a', /^blocked: .*HTML page/);
 
     upstream.serve(HOST, TV, { body: { tvList: { status: true, data: { programmes: [] } }, status: true } });
-    await expectKeptAfterFailure(svc, clock, url, 'boxoffice-a', /^parse: TV dashboard answer has no list/);
+    await expectKeptAfterFailure(svc, clock, url, 'boxoffice-a', /^parse: missing tvListAll\.data\.list/);
 
     upstream.serve(HOST, TV, { body: { tvList: { status: true, data: { list: [] } }, status: true } });
     await expectKeptAfterFailure(svc, clock, url, 'boxoffice-a', /^empty: rejected: expected at least 3/);
