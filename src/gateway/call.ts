@@ -24,7 +24,8 @@ import type { TaskStore } from './tasks.ts';
 import { ClientGone, classifyUpstreamFailure, headerValue, type UpstreamResponse } from './upstream.ts';
 import type { UpstreamPool } from './upstream-pool.ts';
 import { outputBound, withOutputCap, type OutputBound, type OutputStyle } from './output-bound.ts';
-import { geminiOutput, geminiUsage, openAiOutput, openAiUsage, type EndReason, type TokenUsage, type UsageLog, type UsageRow } from './usage.ts';
+import { anthropicOutput, geminiOutput, openAiOutput, type EndReason, type TokenUsage, type UsageLog, type UsageRow } from './usage.ts';
+import { lastGeminiFields, normalizeUsage, usageFields, type UsageFields, type UsageStyle } from './usage-reading.ts';
 import type { KeyStore } from './keys.ts';
 
 export interface GatewayDeps {
@@ -40,8 +41,7 @@ export interface GatewayDeps {
   onUsage: ((row: UsageRow) => void) | undefined;
 }
 
-/** How generated text and usage are read from an answer of this interface family. */
-export type UsageStyle = 'openai' | 'gemini' | 'none';
+export type { UsageStyle } from './usage-reading.ts';
 
 const ERROR_BODY_LIMIT = 1024 * 1024;
 
@@ -71,7 +71,7 @@ export interface Reservation {
 const STOP_TRAILER: Partial<Record<GatewayFamily, Buffer>> = { openai: Buffer.from('data: [DONE]\n\n') };
 
 /** The billable units of a request, set by its route (`units` of a Reservation, then what the answer says). */
-export type Units = Omit<Consumption, 'inputTokens' | 'cachedInputTokens' | 'outputTokens'>;
+export type Units = Omit<Consumption, 'inputTokens' | 'cachedInputTokens' | 'cacheWriteTokens' | 'cacheWrite1hTokens' | 'audioInputTokens' | 'outputTokens' | 'audioOutputTokens'>;
 
 export interface JsonRelayOptions {
   usage: UsageStyle;
@@ -89,18 +89,6 @@ async function readCapped(body: Readable, limit: number): Promise<{ buf: Buffer;
     body.on('error', () => undefined);
   });
   return { buf, truncated };
-}
-
-/** The last usage counts mentioned in a JSON-array stream (Gemini without `alt=sse`). */
-function lastGeminiUsage(tail: string): TokenUsage | undefined {
-  const last = (name: string): number | undefined => {
-    const all = [...tail.matchAll(new RegExp(`"${name}"\\s*:\\s*(\\d+)`, 'g'))];
-    const m = all.at(-1);
-    return m ? Number(m[1]) : undefined;
-  };
-  const total = last('totalTokenCount');
-  if (total === undefined) return undefined;
-  return { prompt: last('promptTokenCount') ?? 0, completion: last('candidatesTokenCount') ?? 0, total };
 }
 
 /** The wait an upstream 429 asks for (retry-after-ms, else retry-after in seconds or as a date); 0 if none. */
@@ -133,6 +121,8 @@ export class GatewayCall {
   /** The URL of the upstream that answered. */
   upstreamUrl: string | undefined;
   usage: TokenUsage | undefined;
+  /** The upstream's usage counters seen so far (a stream's events merged field by field). */
+  private usageCounters: UsageFields | undefined;
   /** Characters of generated text delivered (estimates the bill of a cut stream). */
   outputChars = 0;
   /** Output tokens seen so far: the estimate from the text delivered, or the upstream's running count when larger. */
@@ -364,16 +354,24 @@ export class GatewayCall {
 
   private takeUsage(body: unknown, style: UsageStyle, chunk: boolean): void {
     if (style === 'none') return;
-    const usage = style === 'openai' ? openAiUsage(body) : geminiUsage(body);
-    if (usage) this.usage = usage;
-    const seen = style === 'openai' ? openAiOutput(body) : geminiOutput(body);
+    const fields = usageFields(style, body);
+    const usage = fields && this.countUsage(style, fields, chunk);
+    const seen = style === 'openai' ? openAiOutput(body) : style === 'anthropic' ? anthropicOutput(body) : geminiOutput(body);
     this.outputChars = chunk ? this.outputChars + seen.chars : seen.chars;
     this.outputTokens = Math.max(chunk ? this.outputTokens + seen.tokens : seen.tokens, usage?.completion ?? 0);
   }
 
+  /** Merge the counters of one answer or stream event into what was seen; the usage they now make. */
+  private countUsage(style: UsageStyle, fields: UsageFields, merge: boolean): TokenUsage | undefined {
+    this.usageCounters = merge && this.usageCounters ? { ...this.usageCounters, ...fields } : fields;
+    const usage = normalizeUsage(style, this.usageCounters);
+    if (usage) this.usage = usage;
+    return usage;
+  }
+
   /** Whether a limited key's stream has generated all the output that was reserved for it. */
   private reservationSpent(): boolean {
-    return this.output !== undefined && this.reservationId !== null && this.outputTokens >= this.output.tokens;
+    return this.output !== undefined && this.reservationId !== null && this.outputTokens > 0 && this.outputTokens >= this.output.tokens;
   }
 
   /** Stream the upstream body to the client as it arrives (SSE or bytes). */
@@ -405,8 +403,8 @@ export class GatewayCall {
       ...(!sse && style === 'gemini' ? { onChunk: (chunk: Buffer) => (tail = (tail + chunk.toString('utf8')).slice(-16_384)) } : {}),
     });
     if (!sse && style === 'gemini') {
-      const usage = lastGeminiUsage(tail);
-      if (usage) this.usage = usage;
+      const fields = lastGeminiFields(tail);
+      if (fields) this.countUsage(style, fields, false);
     }
     this.endReason = result.end;
     if (result.stopped) this.stoppedAtReservation = true;

@@ -27,6 +27,7 @@ import { UpstreamPool, type UpstreamAttempt, type UpstreamStatus } from './upstr
 import type { UsageLog, UsageRow } from './usage.ts';
 import { settlement, type Ended } from './settlement.ts';
 import { DurableUsageLog } from './settlement-journal.ts';
+import { storeUnavailableError } from '../kernel/store-unavailable.ts';
 
 export interface Gateway {
   middleware: Koa.Middleware<AppState>;
@@ -212,8 +213,11 @@ async function handle(ctx: AppContext, family: GatewayFamily, unversioned: boole
     call?.noteFailure(err);
     if (err instanceof ClientGone || call?.clientGone || ctx.respond === false || ctx.headerSent) return;
     await call?.tokenHeaders().catch(() => undefined);
-    const gerr = err instanceof GatewayError ? err : internalError();
-    if (!(err instanceof GatewayError)) deps.log.error({ err: { message: (err as Error).message, stack: (err as Error).stack }, route: call?.route }, 'gateway request failed');
+    // A database that cannot answer (down, disk full, busy) is a 503 with Retry-After, never a 500.
+    const unavailable = !(err instanceof GatewayError) && storeUnavailableError(err);
+    const gerr = err instanceof GatewayError ? err : unavailable ? storeUnavailable() : internalError();
+    if (unavailable) deps.log.warn({ err: { message: (err as Error).message }, route: call?.route }, 'gateway request refused: the database is unavailable');
+    else if (!(err instanceof GatewayError)) deps.log.error({ err: { message: (err as Error).message, stack: (err as Error).stack }, route: call?.route }, 'gateway request failed');
     ctx.status = gerr.status;
     for (const [k, v] of Object.entries(gerr.headers)) ctx.set(k, v);
     // An upload refused part-way: close the connection rather than read the rest of it.

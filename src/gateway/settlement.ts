@@ -47,7 +47,11 @@ export function settlement(call: GatewayCall, prices: PriceTable, ended: Ended):
       ...billedUnits(call.units, succeeded),
       inputTokens: prompt,
       cachedInputTokens: call.usage?.cached ?? 0,
+      cacheWriteTokens: call.usage?.cacheWrite ?? 0,
+      cacheWrite1hTokens: call.usage?.cacheWrite1h ?? 0,
+      audioInputTokens: call.usage?.audioIn ?? 0,
       outputTokens: completion,
+      audioOutputTokens: call.usage?.audioOut ?? 0,
     }),
   );
   let costMicros = cost;

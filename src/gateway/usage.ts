@@ -1,51 +1,19 @@
 /**
- * Token usage: read from upstream answers (OpenAI `usage`, Gemini `usageMetadata`), estimated
- * when absent, and written as one row per request. Rows hold ids, counts and timings only:
+ * Token usage rows (usage-reading.ts reads the upstream's counts; output is estimated here when
+ * they are absent), written as one row per request. Rows hold ids, counts and timings only:
  * never keys, prompts or answers.
  */
 import type { Db } from '../kernel/db.ts';
 import { DAY_MS } from '../kernel/time.ts';
-import { isObject, nonNegativeInt } from './body.ts';
+import { isObject } from './body.ts';
 import { periodStart } from './credit.ts';
 import { stringTokens } from './estimate.ts';
 import { noteKeyWrite } from './keys.ts';
 
-export interface TokenUsage {
-  prompt: number;
-  completion: number;
-  total: number;
-  /** Prompt tokens served from the upstream's cache (billed at the cached-input price). */
-  cached?: number;
-}
+export type { TokenUsage } from './usage-reading.ts';
 
 export type UsageSource = 'upstream' | 'estimated' | 'none';
 export type EndReason = 'completed' | 'client_closed' | 'upstream_error' | 'rejected';
-
-function usageFrom(prompt: unknown, completion: unknown, total: unknown): TokenUsage | undefined {
-  const p = nonNegativeInt(prompt);
-  const c = nonNegativeInt(completion);
-  const t = nonNegativeInt(total);
-  if (p === undefined && c === undefined && t === undefined) return undefined;
-  return { prompt: p ?? 0, completion: c ?? 0, total: t ?? (p ?? 0) + (c ?? 0) };
-}
-
-/** OpenAI-style `usage` (chat, embeddings, rerank) or the images style (`input_tokens`/`output_tokens`). */
-export function openAiUsage(body: unknown): TokenUsage | undefined {
-  if (!isObject(body) || !isObject(body.usage)) return undefined;
-  const u = body.usage;
-  const usage = usageFrom(u.prompt_tokens ?? u.input_tokens, u.completion_tokens ?? u.output_tokens, u.total_tokens);
-  const details = isObject(u.prompt_tokens_details) ? u.prompt_tokens_details : isObject(u.input_tokens_details) ? u.input_tokens_details : undefined;
-  const cached = details ? nonNegativeInt(details.cached_tokens) : undefined;
-  return usage && cached ? { ...usage, cached } : usage;
-}
-
-export function geminiUsage(body: unknown): TokenUsage | undefined {
-  if (!isObject(body) || !isObject(body.usageMetadata)) return undefined;
-  const u = body.usageMetadata;
-  const usage = usageFrom(u.promptTokenCount, u.candidatesTokenCount, u.totalTokenCount);
-  const cached = nonNegativeInt(u.cachedContentTokenCount);
-  return usage && cached ? { ...usage, cached } : usage;
-}
 
 /** Generated output seen in an answer or a stream chunk: its characters and a token estimate. */
 export interface OutputSeen {
@@ -74,6 +42,20 @@ export function openAiOutput(body: unknown): OutputSeen {
     }
     seen = add(add(add(add(seen, part.content), part.reasoning_content), part.reasoning), part.refusal);
     if (Array.isArray(part.tool_calls)) for (const t of part.tool_calls) if (isObject(t) && isObject(t.function)) seen = add(seen, t.function.arguments);
+  }
+  return seen;
+}
+
+/** Text, thinking and tool-input JSON of an Anthropic message or one of its stream events (`content_block_delta`). */
+export function anthropicOutput(body: unknown): OutputSeen {
+  if (!isObject(body)) return NO_OUTPUT;
+  if (isObject(body.delta)) return add(add(add(NO_OUTPUT, body.delta.text), body.delta.thinking), body.delta.partial_json);
+  if (!Array.isArray(body.content)) return NO_OUTPUT;
+  let seen = NO_OUTPUT;
+  for (const block of body.content) {
+    if (!isObject(block)) continue;
+    seen = add(add(seen, block.text), block.thinking);
+    if (isObject(block.input)) seen = add(seen, JSON.stringify(block.input));
   }
   return seen;
 }
