@@ -7,7 +7,7 @@
 import * as cheerio from 'cheerio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.ts';
-import { parseKeyForm, sessionCookieValue, validSession } from '../../src/http/console.ts';
+import { parseKeyForm, sessionCookieValue, validSession } from '../../src/web/console.ts';
 import { loadLevels } from '../../src/gateway/levels.ts';
 import { usageRows } from '../gateway/helpers.ts';
 import { startService, type TestService } from '../support/service.ts';

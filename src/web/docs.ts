@@ -7,8 +7,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Router } from '@koa/router';
 import type { Registry } from '../kernel/registry.ts';
-import { buildOpenApi } from './openapi.ts';
-import type { AppState } from './middleware.ts';
+import { buildOpenApi } from '../http/openapi.ts';
+import type { AppState } from '../http/middleware.ts';
 
 const ASSET_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 

@@ -21,7 +21,7 @@ import type { KeyPatch, KeyRecord, KeyStore, NewKey } from '../gateway/keys.ts';
 import type { Levels } from '../gateway/levels.ts';
 import { parseExpiry } from '../cli/keys.ts';
 import { formatDateTime } from '../kernel/time.ts';
-import type { AppContext, AppState } from './middleware.ts';
+import type { AppContext, AppState } from '../http/middleware.ts';
 
 export const CONSOLE_COOKIE = 'console_session';
 export const MIN_ADMIN_TOKEN_LENGTH = 16;

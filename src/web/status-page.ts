@@ -12,10 +12,10 @@ import type { Registry } from '../kernel/registry.ts';
 import type { Scheduler } from '../kernel/scheduler.ts';
 import type { RunRecord, Store } from '../kernel/store.ts';
 import { formatDateTime } from '../kernel/time.ts';
-import { SERVICE_NAME } from './apis-router.ts';
-import { sourceStatuses, type SourceStatus } from './meta-router.ts';
-import type { GatewayCounts, Metrics } from './metrics.ts';
-import type { AppState } from './middleware.ts';
+import { SERVICE_NAME } from '../http/apis-router.ts';
+import { sourceStatuses, type SourceStatus } from '../http/meta-router.ts';
+import type { GatewayCounts, Metrics } from '../http/metrics.ts';
+import type { AppState } from '../http/middleware.ts';
 
 const RUNS_SHOWN = 30;
 
