@@ -17,6 +17,8 @@ import { apisFastPath, type FastPath, type KoaInternals } from './http/apis-fast
 import { exactPathIndex, routesWithExactPaths } from './http/exact-routes.ts';
 import { opsRouters, type OpsDeps } from './http/ops.ts';
 import { createAliasResolver, rewriteAlias, type AliasResolver } from './http/sixty-aliases.ts';
+import { createHomeRouter } from './web/home.ts';
+import { Snapshots } from './web/snapshots.ts';
 
 export interface AppDeps {
   config: Config;
@@ -77,6 +79,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(routesWithExactPaths(apis.router, exact));
   app.fastPath = apisFastPath({ app: app as unknown as KoaInternals, log: deps.log, metrics: deps.ops?.metrics, checkAbuse, router: apis.router, exact, answers: apis.answers });
   app.use(apis.router.allowedMethods({ throw: true, methodNotAllowed: () => new AppError(405, 'Method not allowed: the /v2/apis endpoints answer GET (some also POST).') }));
+  app.use(createHomeRouter({ registry: deps.registry, engine: deps.engine, snapshots: new Snapshots({ engine: deps.engine, archive: deps.store.archive }) }).routes());
   app.use(meta.routes());
   for (const router of opsRouters({ ...deps.ops, registry: deps.registry, store: deps.store, scheduler: deps.scheduler, backfill: deps.backfill, now: deps.engine.now, startedAt })) app.use(router.routes());
   app.use(async function notFoundFallback(ctx) {

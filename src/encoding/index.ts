@@ -13,7 +13,7 @@ import type { Encoding, FeedHistoryEntry, Row } from '../kernel/source.ts';
 import type { Store } from '../kernel/store.ts';
 import { formatDateTime } from '../kernel/time.ts';
 import { escapeHtml } from './escape.ts';
-import { renderHtml, renderMarkdown, renderText, type GenericInput, type HtmlInput } from './generic.ts';
+import { renderHtml, renderMarkdown, renderText, type GenericInput, type HtmlInput, type ListPageNav } from './generic.ts';
 
 export const CONTENT_TYPES = {
   json: 'application/json; charset=utf-8',
@@ -46,6 +46,8 @@ export interface RenderDeps {
   serviceName: string;
   /** The history behind a `feedFromHistory` feed, newest first, current shape (Engine.feedHistory). */
   feedHistory(r: ReadResult, limit: number): Promise<FeedHistoryEntry<unknown>[]>;
+  /** An archived list's place in its snapshots, for the html page's time machine (src/web/snapshots.ts). */
+  listNav?(r: ReadResult): Promise<ListPageNav | undefined>;
 }
 
 /** `{"code":200,"message":"success","data":…}` built around the stored JSON text (no re-serialising). */
@@ -87,6 +89,7 @@ function htmlInput(r: ReadResult): HtmlInput {
     footer: htmlFooter(r),
     columns: view.columns?.(r.data, r.params),
     body: view.htmlBody?.(r.data, r.params),
+    bars: view.htmlBody ? undefined : view.bars?.(r.data, r.params),
   };
 }
 
@@ -171,8 +174,14 @@ interface Validators {
   etag: string;
 }
 
-function storedValidators(r: ReadResult, encoding: Encoding): Validators {
-  return { lastModified: new Date(r.fetchedAt).toUTCString(), etag: `"${r.hash.slice(0, 20)}-${encoding}"` };
+function storedValidators(r: ReadResult, encoding: Encoding, list: ListPageNav | undefined): Validators {
+  const nav = list ? `-${sha1(navKey(list)).slice(0, 8)}` : '';
+  return { lastModified: new Date(r.fetchedAt).toUTCString(), etag: `"${r.hash.slice(0, 20)}-${encoding}${nav}"` };
+}
+
+/** What a list page's time machine shows besides the data: its links change the page. */
+function navKey(list: ListPageNav): string {
+  return `${list.base}|${list.nav.at}|${list.nav.previousAt}|${list.nav.nextAt}`;
 }
 
 /** Cache-Control's max-age of stored data (s). */
@@ -212,12 +221,13 @@ export async function render(r: ReadResult, encoding: Encoding, deps: RenderDeps
   // Stored data renders the same way until it is refetched: keep the text of hot keys (the key
   // holds the fetch time and cache state, which the footers show), with its validators. Kept as
   // bytes: a string's byte length would be counted again for every answer's Content-Length.
-  const cacheKey = bodyCacheKey(r, encoding, deps);
+  const list = encoding === 'html' ? await deps.listNav?.(r) : undefined;
+  const cacheKey = bodyCacheKey(r, encoding, deps, list);
   const cached = cacheKey ? bodyCache.get(cacheKey) : undefined;
   if (cached) return cachedAnswer(cached, r, deps.now);
-  const validators = r.cache === 'NONE' ? undefined : storedValidators(r, encoding);
+  const validators = r.cache === 'NONE' ? undefined : storedValidators(r, encoding, list);
   const freshness = freshnessHeaders(r, deps.now, validators);
-  const out = await renderBody(r, encoding, deps, freshness);
+  const out = await renderBody(r, encoding, deps, freshness, list);
   if (cacheKey && validators && out.status === 200 && out.type && typeof out.body === 'string' && encoding in CONTENT_TYPES) {
     // The first answer sends the kept bytes too: encoded once, not again for every write.
     const answer: Rendered = { ...out, body: Buffer.from(out.body) };
@@ -247,9 +257,9 @@ function cachedAnswer(entry: BodyCacheEntry, r: ReadResult, now: number): Render
  * its own URL (its id and self link; one rendering per URL, so no caller's Host header reaches
  * another caller) and, for a feed built from history, the history version.
  */
-function bodyCacheKey(r: ReadResult, encoding: Encoding, deps: RenderDeps): string | undefined {
+function bodyCacheKey(r: ReadResult, encoding: Encoding, deps: RenderDeps, list: ListPageNav | undefined): string | undefined {
   if (r.cache === 'NONE') return undefined;
-  const key = `${r.source.id}|${r.paramsKey}|${encoding}|${r.hash}|${r.fetchedAt}|${r.cache}`;
+  const key = `${r.source.id}|${r.paramsKey}|${encoding}|${r.hash}|${r.fetchedAt}|${r.cache}${list ? `|${navKey(list)}` : ''}`;
   if (!readsRequestUrl(encoding)) return key;
   return `${key}|${feedUrl(deps.request)}${r.source.view.feedFromHistory ? `|${r.historyVersion ?? 0}` : ''}`;
 }
@@ -264,7 +274,7 @@ interface BodyCacheEntry {
 }
 const bodyCache = new Map<string, BodyCacheEntry>();
 
-async function renderBody(r: ReadResult, encoding: Encoding, deps: RenderDeps, freshness: Record<string, string>): Promise<Rendered> {
+async function renderBody(r: ReadResult, encoding: Encoding, deps: RenderDeps, freshness: Record<string, string>, list: ListPageNav | undefined): Promise<Rendered> {
   const view = r.source.view;
   switch (encoding) {
     case 'json':
@@ -274,7 +284,7 @@ async function renderBody(r: ReadResult, encoding: Encoding, deps: RenderDeps, f
     case 'markdown':
       return textAnswer(r, freshness, view.markdown ? await view.markdown(r.data, r.params) : renderMarkdown(genericInput(r)), CONTENT_TYPES.markdown);
     case 'html':
-      return textAnswer(r, freshness, renderHtml(htmlInput(r)), CONTENT_TYPES.html);
+      return textAnswer(r, freshness, renderHtml({ ...htmlInput(r), list }), CONTENT_TYPES.html);
     case 'rss':
       return textAnswer(r, freshness, await renderRss(r, deps), CONTENT_TYPES.rss);
     case 'image': {

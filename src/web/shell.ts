@@ -1,11 +1,27 @@
 /**
- * The one page shell of the browser pages: document head, viewport and the shared stylesheet.
- * The encoding layer's `encoding=html` answers and the pages of src/web are all wrapped by it.
+ * The one page shell of the browser pages: document head, viewport, the shared stylesheet, the
+ * site bar (with the service's notice, e.g. that the data is a demo's) and the landmarks: the
+ * page's content in <main>, its <footer> last. The encoding layer's `encoding=html` answers and
+ * the pages of src/web are all wrapped by it.
  */
 import { escapeHtml } from '../encoding/escape.ts';
 import { PAGE_CSS } from './styles.ts';
 
-export function htmlPage(title: string, body: string): string {
+let notice: string | undefined;
+
+/** The line every page shows under the site bar (SITE_NOTICE); set once when the service starts. */
+export function setSiteNotice(text: string | undefined): void {
+  notice = text?.trim() || undefined;
+}
+
+export function siteNotice(): string | undefined {
+  return notice;
+}
+
+const SITE_BAR = `<a class="home" href="/">热榜首页</a><a href="/v2/apis/trending?encoding=html">全网热点</a><a href="/status">状态</a><a href="/docs">接口文档</a>`;
+
+/** A whole page: `body` is the page's already-escaped content, `footer` (already escaped) closes it. */
+export function htmlPage(title: string, body: string, footer?: string): string {
   return `<!doctype html>
 <html lang="zh-CN">
 <head>
@@ -17,8 +33,11 @@ ${PAGE_CSS}
 </style>
 </head>
 <body>
+<header class="site"><nav aria-label="站点">${SITE_BAR}</nav>${notice ? `<p class="notice" role="note">${escapeHtml(notice)}</p>` : ''}</header>
+<main>
 ${body}
-</body>
+</main>
+${footer === undefined ? '' : `<footer>${footer}</footer>\n`}</body>
 </html>
 `;
 }
