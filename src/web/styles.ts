@@ -1,7 +1,7 @@
 /** The shared stylesheet of the browser pages (inlined by the shell: no outside file, CDN or font). */
 export const PAGE_CSS = `body{font:16px/1.5 system-ui,-apple-system,"Segoe UI","PingFang SC","Noto Sans CJK SC","Microsoft YaHei",sans-serif;max-width:60rem;margin:0 auto;padding:1rem;color:#1f2328;background:#fff}
 h1{font-size:1.5rem;margin:.5rem 0}h2{font-size:1.15rem;margin:1.25rem 0 .5rem}table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #d0d7de;padding:.4rem .5rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}
-thead th{color:#57606a;font-weight:600;white-space:nowrap}td.n{color:#57606a;width:2.5rem}td.h{white-space:nowrap;color:#8a5a00}a{color:#0969da;text-decoration:none}a:hover{text-decoration:underline}
+thead th{color:#57606a;font-weight:600;white-space:nowrap}td.n{color:#57606a;width:2.5rem;white-space:nowrap}.tl{font-size:.8em;color:#57606a;border:1px solid #d0d7de;border-radius:4px;padding:0 .3rem;margin-left:.4rem;white-space:nowrap}td.h{white-space:nowrap;color:#8a5a00}a{color:#0969da;text-decoration:none}a:hover{text-decoration:underline}
 .s{color:#57606a;font-size:.9em}footer{color:#57606a;font-size:.85em;margin-top:1rem}img{max-width:100%}
 .site{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center;font-size:.9em;border-bottom:1px solid #d0d7de;padding-bottom:.4rem}.site nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem}.site .home{font-weight:700;color:#1f2328}
 .notice{flex-basis:100%;background:#fff8c5;color:#3b2e00;border:1px solid #d4a72c;border-radius:6px;padding:.3rem .6rem;margin:.25rem 0}
