@@ -55,17 +55,12 @@ export function envelope(payload: string): string {
   return `{"code":200,"message":"success","data":${payload}}`;
 }
 
-function footer(r: ReadResult): string | undefined {
-  if (r.cache === 'NONE') return undefined;
-  if (r.cache === 'HISTORY') return `Snapshot of ${formatDateTime(r.fetchedAt)} (Asia/Shanghai), from the archive`;
-  return `Updated ${formatDateTime(r.fetchedAt)} (Asia/Shanghai)${r.cache === 'STALE' ? ' · stale: the upstream could not be refreshed' : ''}`;
-}
-
 /**
- * The footer of every html page, in its language (Chinese, as the titles and labels are): when the
- * data is from. Computed answers say so without a time, so that equal pages keep equal ETags.
+ * The footer of every text, markdown and html rendering, in the pages' language (Chinese, as the
+ * titles and labels are): when the data is from. Computed answers say so without a time, so that
+ * equal answers keep equal ETags.
  */
-function htmlFooter(r: ReadResult): string {
+function footer(r: ReadResult): string {
   if (r.cache === 'NONE') return '即时生成，未经缓存';
   const at = `${formatDateTime(r.fetchedAt)}（北京时间）`;
   if (r.cache === 'HISTORY') return `更新于 ${at}；存档快照`;
@@ -86,7 +81,7 @@ function htmlInput(r: ReadResult): HtmlInput {
     title: view.title?.(r.data, r.params) ?? r.source.name,
     data: r.data,
     rows: view.htmlBody ? undefined : rowsOf(r),
-    footer: htmlFooter(r),
+    footer: footer(r),
     columns: view.columns?.(r.data, r.params),
     body: view.htmlBody?.(r.data, r.params),
     bars: view.htmlBody ? undefined : view.bars?.(r.data, r.params),
@@ -206,8 +201,25 @@ function freshnessHeaders(r: ReadResult, now: number, validators: Validators | u
     freshness['Last-Modified'] = validators.lastModified;
     freshness.ETag = validators.etag;
   }
-  if (r.note) freshness['X-Cache-Note'] = encodeURIComponent(r.note).slice(0, 300);
+  if (r.note) freshness['X-Cache-Note'] = headerText(r.note);
   return freshness;
+}
+
+const HEADER_TEXT_MAX = 300;
+
+/**
+ * Text as a header value people can read: printable ASCII as it is, anything else (and `%`)
+ * percent-encoded so that the value stays valid and `decodeURIComponent` gives the text back;
+ * white space runs become one space; at most 300 characters, never cut inside an escape.
+ */
+export function headerText(text: string): string {
+  let out = '';
+  for (const ch of text.replace(/\s+/g, ' ').trim()) {
+    const piece = ch !== '%' && ch >= ' ' && ch <= '~' ? ch : encodeURIComponent(ch);
+    if (out.length + piece.length > HEADER_TEXT_MAX) break;
+    out += piece;
+  }
+  return out;
 }
 
 /** A 200 text answer; `freshness` is this call's own header object and becomes the answer's. */
