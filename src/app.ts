@@ -18,6 +18,7 @@ import { exactPathIndex, routesWithExactPaths } from './http/exact-routes.ts';
 import { opsRouters, type OpsDeps } from './http/ops.ts';
 import { createAliasResolver, rewriteAlias, type AliasResolver } from './http/sixty-aliases.ts';
 import { createHomeRouter } from './web/home.ts';
+import { setSiteNotice } from './web/shell.ts';
 import { Snapshots } from './web/snapshots.ts';
 
 export interface AppDeps {
@@ -63,6 +64,8 @@ class ServiceApp extends Koa<AppState> {
 
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new ServiceApp({ proxy: deps.config.trustProxy });
+  const notice = deps.config.values.SITE_NOTICE;
+  setSiteNotice(typeof notice === 'string' ? notice : undefined);
   app.aliases = createAliasResolver(deps.registry);
   app.silent = true;
   app.use(requestLog(deps.log));
@@ -72,7 +75,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(cors());
   const checkAbuse = deps.ops?.abuse ? apisAbuseCheck({ ...deps.ops.abuse, metrics: deps.ops.metrics }) : undefined;
   if (checkAbuse) app.use(limitApisRequests(checkAbuse));
-  const startedAt = deps.startedAt ?? Date.now();
+  // On the engine's clock, as every time the pages show (a demo's clock runs on another day).
+  const startedAt = deps.startedAt ?? deps.engine.now();
   const apis = createApisRouter(deps);
   const meta = createMetaRouter({ ...deps, now: deps.engine.now, startedAt, upstreams: deps.ops?.upstreams });
   const exact = exactPathIndex(apis.router);

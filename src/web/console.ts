@@ -22,6 +22,7 @@ import type { Levels } from '../gateway/levels.ts';
 import { parseExpiry } from '../cli/keys.ts';
 import { formatDateTime } from '../kernel/time.ts';
 import type { AppContext, AppState } from '../http/middleware.ts';
+import { noticeLine } from './shell.ts';
 
 export const CONSOLE_COOKIE = 'console_session';
 export const MIN_ADMIN_TOKEN_LENGTH = 16;
@@ -224,7 +225,7 @@ function page(title: string, body: string): string {
 <title>${escapeHtml(title)} · key console</title>
 <style>${CSS}</style>
 </head>
-<body><main>${body}</main></body>
+<body><main>${noticeLine()}${body}</main></body>
 </html>
 `;
 }

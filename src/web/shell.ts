@@ -18,6 +18,11 @@ export function siteNotice(): string | undefined {
   return notice;
 }
 
+/** The notice as a paragraph for pages with their own layout (status, console, docs); '' when unset. */
+export function noticeLine(): string {
+  return notice ? `<p class="site-notice" role="note" style="background:#fff8c5;color:#3b2e00;border:1px solid #d4a72c;border-radius:6px;padding:4px 10px;margin:6px 0">${escapeHtml(notice)}</p>` : '';
+}
+
 const SITE_BAR = `<a class="home" href="/">热榜首页</a><a href="/v2/apis/trending?encoding=html">全网热点</a><a href="/status">状态</a><a href="/docs">接口文档</a>`;
 
 /** A whole page: `body` is the page's already-escaped content, `footer` (already escaped) closes it. */
