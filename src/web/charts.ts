@@ -19,7 +19,7 @@ const W = 400;
 const H = 240;
 const LEFT = 36;
 const RIGHT = 12;
-const TOP = 14;
+const TOP = 26;
 const BOTTOM = 44;
 /** Ranks shown at least down to this, so that a steady 3rd place reads high and a steady 8th lower. */
 const MIN_DEPTH = 10;
@@ -90,7 +90,7 @@ export function rankChart(series: readonly RankSeries[], title: string): string 
   parts.push(`<line class="axis" x1="${LEFT}" x2="${W - RIGHT}" y1="${H - BOTTOM}" y2="${H - BOTTOM}"/>`);
   parts.push(`<line class="axis" x1="${LEFT}" x2="${LEFT}" y1="${TOP}" y2="${H - BOTTOM}"/>`);
   parts.push(`<text class="label" x="${LEFT + plotW / 2}" y="${H - 6}" text-anchor="middle">时间（北京时间${oneDay ? ` ${formatDateTime(first).slice(0, 10)}` : ''}）</text>`);
-  parts.push(`<text class="label" x="4" y="${TOP - 3}">名次</text>`);
+  parts.push(`<text class="label" x="4" y="${TOP - 12}">名次</text>`);
   series.forEach((s, i) => {
     const colour = SERIES_COLOURS[i % SERIES_COLOURS.length];
     const pts = [...s.points].sort((a, b) => a.at - b.at);

@@ -51,7 +51,7 @@ export function timeMachineBar(nav: SnapshotNav, base: string, what: string): st
   const link = (at: number | undefined, rel: string, text: string, label: string) =>
     at === undefined ? `<span class="s">${text}</span>` : `<a rel="${rel}" href="${escapeHtml(withAt(base, at))}" title="${escapeHtml(label)}">${text}</a>`;
   return `<section class="tm" aria-label="时光机">
-<span>${escapeHtml(what)}：<span class="at" data-at="${nav.at}">${shown}</span>${nav.past ? ' · 存档快照' : ' · 最新'}</span>
+<span>${nav.past ? `${escapeHtml(what)}：<span class="at" data-at="${nav.at}">${shown}</span> · 存档快照` : `${escapeHtml(what)}：最新，<span class="at" data-at="${nav.at}">${shown}</span> 起未变`}</span>
 <nav aria-label="快照">${link(nav.previousAt, 'prev', '← 上一快照', nav.previousAt === undefined ? '' : formatDateTime(nav.previousAt))}${link(nav.nextAt, 'next', '下一快照 →', nav.nextAt === undefined ? '' : formatDateTime(nav.nextAt))}${nav.past ? `<a href="${escapeHtml(withAt(base, undefined))}">回到现在</a>` : ''}</nav>
 <form method="get" action="${escapeHtml(path)}">${hidden}<label for="tm-at">查看某一时刻</label><input id="tm-at" type="datetime-local" name="at" value="${pickerValue(nav.at)}" step="60"><button type="submit">前往</button></form>
 </section>`;

@@ -149,7 +149,7 @@ function timelineSuite(name: string, env: () => Promise<{ env: Record<string, st
       const html = await res.text();
       // One chart: rank axis from 1 down, time axis, a point with its rank at every sample.
       expect(html).toMatch(/<svg role="img" aria-label="「大飞机」的名次走势：1 个条目，名次越靠上越热"/);
-      expect(html).toContain('<text class="label" x="4" y="11">名次</text>');
+      expect(html).toContain('<text class="label" x="4" y="14">名次</text>');
       expect(html).toMatch(/<text class="label"[^>]*>时间（北京时间）<\/text>/);
       expect([...html.matchAll(/<title>微博热搜 · [\d-]+ [\d:]+ · 第 (\d+) 名<\/title>/g)].map((m) => m[1])).toEqual(['4', '2', '1', '3']);
       expect(html).toContain('<li><i style="background:#0969da"></i>微博热搜</li>');
