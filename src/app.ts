@@ -19,6 +19,9 @@ import { methodNotAllowed } from './http/method-not-allowed.ts';
 import { opsRouters, type OpsDeps } from './http/ops.ts';
 import { operatorCheck } from './http/operator-view.ts';
 import { createAliasResolver, rewriteAlias, type AliasResolver } from './http/sixty-aliases.ts';
+import { createHomeRouter } from './web/home.ts';
+import { setSiteNotice } from './web/shell.ts';
+import { Snapshots } from './web/snapshots.ts';
 
 export interface AppDeps {
   config: Config;
@@ -63,6 +66,8 @@ class ServiceApp extends Koa<AppState> {
 
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new ServiceApp({ proxy: deps.config.trustProxy });
+  const notice = deps.config.values.SITE_NOTICE;
+  setSiteNotice(typeof notice === 'string' ? notice : undefined);
   app.aliases = createAliasResolver(deps.registry);
   app.silent = true;
   app.use(requestLog(deps.log));
@@ -72,7 +77,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(cors());
   const checkAbuse = deps.ops?.abuse ? apisAbuseCheck({ ...deps.ops.abuse, metrics: deps.ops.metrics }) : undefined;
   if (checkAbuse) app.use(limitApisRequests(checkAbuse));
-  const startedAt = deps.startedAt ?? Date.now();
+  // On the engine's clock, as every time the pages show (a demo's clock runs on another day).
+  const startedAt = deps.startedAt ?? deps.engine.now();
   const apis = createApisRouter(deps);
   const operator = deps.ops?.operator ?? operatorCheck({});
   const meta = createMetaRouter({ ...deps, now: deps.engine.now, startedAt, upstreams: deps.ops?.upstreams, operator });
@@ -80,6 +86,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(routesWithExactPaths(apis.router, exact));
   app.fastPath = apisFastPath({ app: app as unknown as KoaInternals, log: deps.log, metrics: deps.ops?.metrics, checkAbuse, router: apis.router, exact, answers: apis.answers });
   app.use(methodNotAllowed());
+  app.use(createHomeRouter({ registry: deps.registry, engine: deps.engine, snapshots: new Snapshots({ engine: deps.engine, archive: deps.store.archive }) }).routes());
   app.use(meta.routes());
   for (const router of opsRouters({ ...deps.ops, operator, registry: deps.registry, store: deps.store, scheduler: deps.scheduler, backfill: deps.backfill, now: deps.engine.now, startedAt })) app.use(router.routes());
   app.use(async function notFoundFallback(ctx) {

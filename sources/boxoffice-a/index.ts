@@ -510,6 +510,23 @@ function hot(d: BoxOfficeData, i: number): string | undefined {
   }
 }
 
+/** The number behind `hot()` (yuan, percent or heat), for the html page's bars. */
+function barValue(d: BoxOfficeData, i: number): number | null | undefined {
+  switch (d.chart) {
+    case 'all-movie':
+      return d.list[i]!.box_office;
+    case 'realtime-movie':
+      return d.list[i]!.hot_value;
+    case 'realtime-tv':
+      return d.list[i]!.market_rate;
+    case 'realtime-web':
+      return d.list[i]!.curr_heat;
+  }
+}
+
+/** Most bars drawn: the chart's top, as on the dashboard. */
+const BARS = 10;
+
 /** What the html table's columns hold, per chart (the `hot` column is `hot()` above). */
 const COLUMNS: Record<ChartId, ColumnLabels> = {
   'all-movie': { title: '电影', hot: '总票房' },
@@ -564,6 +581,11 @@ export default defineSource({
     title: (d) =>
       d.chart === 'realtime-movie' && d.box_office_desc ? `${d.chart_title} · 今日大盘 ${d.box_office_desc}` : d.chart_title,
     columns: (_d, p) => COLUMNS[p.chart as ChartId],
+    bars: (d) =>
+      d.list.slice(0, BARS).flatMap((item, i) => {
+        const value = barValue(d, i);
+        return typeof value === 'number' && Number.isFinite(value) && value > 0 ? [{ label: item.title, value, text: hot(d, i) ?? String(value) }] : [];
+      }),
     rows: (d) =>
       d.list.map((item, i) => {
         const s = summary(d, i);

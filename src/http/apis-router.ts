@@ -17,6 +17,7 @@ import { allowCors, clientIp, sendRequestId, setHeaders, type AppContext, type A
 import { requestHeader } from './request-headers.ts';
 import { AnswerMemo } from './answer-memo.ts';
 import { aliasesOfRoute } from './sixty-aliases.ts';
+import { Snapshots } from '../web/snapshots.ts';
 
 export const ENCODING_PARAM = 'encoding';
 export const FORCE_PARAM = 'force-update';
@@ -121,6 +122,7 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
   const router = new Router<AppState>();
   const answers = new Map<unknown, Answer>();
   const memo = new AnswerMemo(deps.engine);
+  const snapshots = new Snapshots({ engine: deps.engine, archive: deps.store.archive });
 
   router.get('/v2/apis', (ctx) => {
     const endpoints = deps.registry.sources.flatMap((s) => s.routes.map((r) => catalogueEntry(s, r)));
@@ -194,6 +196,7 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
           request: ctx,
           serviceName: SERVICE_NAME,
           feedHistory: (r, limit) => deps.engine.feedHistory(r, limit),
+          listNav: (r) => snapshots.listNav(r, ctx.originalUrl),
         });
         if (remembers(ctx)) memo.remember(ctx.originalUrl, encoding, result, out, now);
         return out;

@@ -7,7 +7,7 @@
  */
 import type { UpstreamState, UpstreamStatus } from '../gateway/upstream-pool.ts';
 import { classifyAddress } from '../kernel/net-address.ts';
-import { CONSOLE_COOKIE, sameSecret, validSession } from './console.ts';
+import { CONSOLE_COOKIE, sameSecret, validSession } from '../web/console.ts';
 import { clientIp, type AppContext } from './middleware.ts';
 
 export type OperatorCheck = (ctx: AppContext) => boolean;

@@ -12,12 +12,12 @@ import type { Backfiller } from '../kernel/backfill.ts';
 import type { Scheduler } from '../kernel/scheduler.ts';
 import type { Store } from '../kernel/store.ts';
 import { abuseSettings, keyVerifier, type AbuseSettings, type KeyVerifier, type LimiterFactory } from './abuse.ts';
-import { createConsoleOffRouter, createConsoleRouter, type ConsoleDeps } from './console.ts';
-import { createDocsRouter } from './docs.ts';
+import { createConsoleOffRouter, createConsoleRouter, type ConsoleDeps } from '../web/console.ts';
+import { createDocsRouter } from '../web/docs.ts';
 import { createMetricsRouter, type Metrics } from './metrics.ts';
 import type { AppState } from './middleware.ts';
 import { operatorCheck, type OperatorCheck } from './operator-view.ts';
-import { createStatusPageRouter } from './status-page.ts';
+import { createStatusPageRouter } from '../web/status-page.ts';
 
 export interface OpsDeps {
   /** Prometheus metrics; undefined when METRICS_ENABLED=false. */

@@ -6,7 +6,7 @@
  * X-Forwarded-For address).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_COOKIE, sessionCookieValue } from '../../src/http/console.ts';
+import { CONSOLE_COOKIE, sessionCookieValue } from '../../src/web/console.ts';
 import { startService, type TestService } from '../support/service.ts';
 import { ADMIN_TOKEN, AiUpstream, eventually } from './support.ts';
 

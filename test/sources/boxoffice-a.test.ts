@@ -360,6 +360,13 @@ describe('boxoffice-a through the server', () => {
     expect(text).toContain('上映3天 · 票房占比 38.6% · 排片占比 31.2% · 累计 3.21亿');
     expect(markdown).toContain('1. [雾港来信](https://piaofang.maoyan.com/movie/1500101) (5821.37万)');
     expect(html).toContain('<a href="https://piaofang.maoyan.com/movie/1500102"');
+    // Today's box office as bars above the table: one per film, longest first, labelled with name and amount.
+    expect(html).toContain('<svg role="img" aria-label="实时电影票房 · 今日大盘 15081.91万：今日票房柱状图"');
+    const bars = [...html.matchAll(/<g><title>([^<]+)<\/title>.*?<rect class="bar" x="\d+" y="[\d.]+" width="([\d.]+)"/g)];
+    expect(bars.length).toBe(Math.min(10, data.list.length));
+    expect(bars[0]?.[1]).toBe('雾港来信：5821.37万');
+    const widths = bars.map((b) => Number(b[2]));
+    expect(widths).toEqual([...widths].sort((a, b) => b - a));
     const feed = await getFeed(svc, '/v2/apis/boxoffice-a/realtime/movie');
     expect(feed.items.map((i) => i.guid)).toEqual(data.list.map((m) => m.link));
   });

@@ -12,11 +12,12 @@ import type { Registry } from '../kernel/registry.ts';
 import type { Scheduler } from '../kernel/scheduler.ts';
 import type { RunRecord, Store } from '../kernel/store.ts';
 import { formatDateTime } from '../kernel/time.ts';
-import { SERVICE_NAME } from './apis-router.ts';
-import { sourceStatuses, type SourceStatus } from './meta-router.ts';
-import type { GatewayCounts, Metrics } from './metrics.ts';
-import type { AppState } from './middleware.ts';
-import { upstreamsFor, type OperatorCheck, type PublicUpstream } from './operator-view.ts';
+import { SERVICE_NAME } from '../http/apis-router.ts';
+import { noticeLine } from './shell.ts';
+import { sourceStatuses, type SourceStatus } from '../http/meta-router.ts';
+import type { GatewayCounts, Metrics } from '../http/metrics.ts';
+import type { AppState } from '../http/middleware.ts';
+import { upstreamsFor, type OperatorCheck, type PublicUpstream } from '../http/operator-view.ts';
 
 const RUNS_SHOWN = 30;
 
@@ -194,6 +195,7 @@ export function renderStatusPage(input: StatusPageInput): string {
 <body>
 <main>
 <h1>${SERVICE_NAME} status</h1>
+${noticeLine()}
 <p class="muted">Updated ${escapeHtml(formatDateTime(input.now))} (Asia/Shanghai) · up ${formatAge((input.now - input.startedAt) / 1000)} · scheduler ${input.schedulerRunning ? 'running' : 'disabled'} · refreshes every minute</p>
 <div class="summary">${chips}</div>
 <section class="panel" id="gateway">
