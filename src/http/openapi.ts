@@ -81,7 +81,8 @@ export interface ServiceRoute {
 /** Routes outside /v2/apis and the gateway, as registered by the meta, docs, status, metrics and console routers. */
 export const SERVICE_ROUTES: readonly ServiceRoute[] = [
   { method: 'get', path: '/', summary: 'Service index: links to the catalogue, status and health', type: 'application/json', tag: 'Service' },
-  { method: 'get', path: '/healthz', summary: 'Liveness probe', type: 'application/json', tag: 'Service' },
+  { method: 'get', path: '/healthz', summary: 'Readiness probe: 200 while the data store answers, 503 with Retry-After while it is unreachable', type: 'application/json', tag: 'Service' },
+  { method: 'get', path: '/livez', summary: 'Liveness probe: 200 while the process serves requests, whatever the data store', type: 'application/json', tag: 'Service' },
   { method: 'get', path: '/v2/status', summary: 'Freshness of every source (JSON)', type: 'application/json', tag: 'Service' },
   { method: 'get', path: '/status', summary: 'Status page: every source at a glance, gateway counts (HTML)', type: 'text/html', tag: 'Operations' },
   { method: 'get', path: '/metrics', summary: 'Prometheus metrics (text exposition format)', type: 'text/plain', tag: 'Operations' },

@@ -1,0 +1,59 @@
+/**
+ * A TCP proxy in front of a server (PostgreSQL in the outage tests) that a test can cut and
+ * restore: `cut()` stops listening and drops every open connection (clients then see their
+ * connections end and new ones refused), `restore()` listens again on the same port.
+ */
+import net from 'node:net';
+
+export class TcpProxy {
+  private server: net.Server | undefined;
+  private readonly sockets = new Set<net.Socket>();
+  port = 0;
+
+  constructor(private readonly target: { host: string; port: number }) {}
+
+  async start(): Promise<this> {
+    await this.listen(0);
+    return this;
+  }
+
+  /** Refuse new connections and drop the open ones. */
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Accept connections again, on the same port. */
+  async restore(): Promise<void> {
+    if (!this.server) await this.listen(this.port);
+  }
+
+  async stop(): Promise<void> {
+    await this.cut();
+  }
+
+  private async listen(port: number): Promise<void> {
+    const server = net.createServer((client) => {
+      const upstream = net.connect(this.target);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => {
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream);
+      upstream.pipe(client);
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+    this.server = server;
+    this.port = (server.address() as net.AddressInfo).port;
+  }
+}
