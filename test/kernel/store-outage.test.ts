@@ -43,7 +43,7 @@ describe.skipIf(!!avail.missing)(`stored-data routes during a PostgreSQL outage$
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);
     await upstream.start();
-    svc = await startService({ upstream, now: clock.now, env: { DATABASE_URL: viaProxy.toString(), DATABASE_POOL_MAX: '4', APIS_RATE_LIMIT: '0' } });
+    svc = await startService({ upstream, now: clock.now, env: { DATABASE_URL: viaProxy.toString(), DATABASE_POOL_MAX: '4' } });
 
     for (const encoding of ENCODINGS) {
       const res = await svc.get(`${LIST}?encoding=${encoding}`);
