@@ -132,7 +132,8 @@ function assemble(
   itemIndex: ItemIndex,
 ): Service {
   const { db } = backends;
-  const store = guardStore(backends.store, backends.pg ? 'PostgreSQL' : 'SQLite');
+  // SQLite reads are synchronous: a deadline could not cut them short.
+  const store = backends.pg ? guardStore(backends.store, 'PostgreSQL', config.values.STORE_READ_TIMEOUT_MS as number) : guardStore(backends.store, 'SQLite');
   const metrics = config.values.METRICS_ENABLED === false ? undefined : createMetrics();
   const httpSettings: HttpSettings = {
     userAgent: config.httpUserAgent,

@@ -44,31 +44,55 @@ function guarded<A extends unknown[], R>(storeName: string, fn: (...args: A) => 
   };
 }
 
-function guardArchive(archive: Archive, name: string): Archive {
+/**
+ * A read that fails as unreachable after `timeoutMs`: a database behind a network partition
+ * neither answers nor refuses, and a request must not wait for it (the query itself runs on).
+ */
+function deadlined<A extends unknown[], R>(storeName: string, timeoutMs: number, fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  const read = guarded(storeName, fn);
+  if (!(timeoutMs > 0)) return read;
+  return (...args) => {
+    const pending = read(...args);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        pending.catch(() => undefined);
+        reject(new StoreUnavailableError(storeName, new Error(`no answer within ${timeoutMs} ms`)));
+      }, timeoutMs);
+    });
+    return Promise.race([pending, late]).finally(() => clearTimeout(timer));
+  };
+}
+
+function guardArchive(archive: Archive, name: string, readMs: number): Archive {
   return {
     record: guarded(name, (w) => archive.record(w)),
-    at: guarded(name, (sourceId, paramsKey, at) => archive.at(sourceId, paramsKey, at)),
-    bounds: guarded(name, (sourceId, paramsKey) => archive.bounds(sourceId, paramsKey)),
-    list: guarded(name, (sourceId, paramsKey, opts) => archive.list(sourceId, paramsKey, opts)),
+    at: deadlined(name, readMs, (sourceId, paramsKey, at) => archive.at(sourceId, paramsKey, at)),
+    bounds: deadlined(name, readMs, (sourceId, paramsKey) => archive.bounds(sourceId, paramsKey)),
+    list: deadlined(name, readMs, (sourceId, paramsKey, opts) => archive.list(sourceId, paramsKey, opts)),
     prune: guarded(name, (opts) => archive.prune(opts)),
     stats: guarded(name, () => archive.stats()),
   };
 }
 
-/** The store with its unreachable-store failures turned into StoreUnavailableError; `name` is SQLite or PostgreSQL. */
-export function guardStore(store: Store, name: string): Store & { readonly name: string } {
+/**
+ * The store with its unreachable-store failures turned into StoreUnavailableError; `name` is SQLite
+ * or PostgreSQL. Reads that serve requests also fail so after `readTimeoutMs` (0 = never); writes wait.
+ */
+export function guardStore(store: Store, name: string, readTimeoutMs = 0): Store & { readonly name: string } {
+  const ms = readTimeoutMs;
   return {
     name,
-    archive: guardArchive(store.archive, name),
-    getSnapshot: guarded(name, (sourceId, paramsKey) => store.getSnapshot(sourceId, paramsKey)),
-    listSnapshots: guarded(name, (sourceId) => store.listSnapshots(sourceId)),
+    archive: guardArchive(store.archive, name, ms),
+    getSnapshot: deadlined(name, ms, (sourceId, paramsKey) => store.getSnapshot(sourceId, paramsKey)),
+    listSnapshots: deadlined(name, ms, (sourceId) => store.listSnapshots(sourceId)),
     commitSuccess: guarded(name, (w) => store.commitSuccess(w)),
     recordFailure: guarded(name, (w) => store.recordFailure(w)),
-    getHistory: guarded(name, (sourceId, paramsKey, historyKey) => store.getHistory(sourceId, paramsKey, historyKey)),
-    listHistory: guarded(name, (sourceId, paramsKey, limit) => store.listHistory(sourceId, paramsKey, limit)),
-    firstSeen: guarded(name, (sourceId, paramsKey, guids) => store.firstSeen(sourceId, paramsKey, guids)),
+    getHistory: deadlined(name, ms, (sourceId, paramsKey, historyKey) => store.getHistory(sourceId, paramsKey, historyKey)),
+    listHistory: deadlined(name, ms, (sourceId, paramsKey, limit) => store.listHistory(sourceId, paramsKey, limit)),
+    firstSeen: deadlined(name, ms, (sourceId, paramsKey, guids) => store.firstSeen(sourceId, paramsKey, guids)),
     recordRun: guarded(name, (r) => store.recordRun(r)),
-    recentRuns: guarded(name, (sourceId, limit) => store.recentRuns(sourceId, limit)),
+    recentRuns: deadlined(name, ms, (sourceId, limit) => store.recentRuns(sourceId, limit)),
     prune: guarded(name, (opts) => store.prune(opts)),
     close: () => store.close(),
   };

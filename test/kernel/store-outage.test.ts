@@ -8,7 +8,9 @@
  *   Retry-After, naming PostgreSQL;
  * - `/v2/status` and `/status` show the last source states read, saying the store is down;
  * - `/healthz` (readiness) answers 503 while `/livez` (liveness) stays 200.
- * After the restore everything reads the store again.
+ * After the restore everything reads the store again. A stalled connection (a network partition:
+ * nothing answers, nothing is refused) is the same outage once a read has waited
+ * STORE_READ_TIMEOUT_MS.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../support/clock.ts';
@@ -23,6 +25,7 @@ const LIST = '/v2/apis/hot-microblog';
 const ENCODINGS = ['json', 'text', 'markdown', 'html', 'rss'];
 /** Past the engine's one-second memo of a snapshot, so that a read asks the store. */
 const pastMemo = () => new Promise((r) => setTimeout(r, 1_100));
+const READ_TIMEOUT_MS = 1_000;
 
 const avail = await requireServices({ postgres: true });
 
@@ -43,7 +46,7 @@ describe.skipIf(!!avail.missing)(`stored-data routes during a PostgreSQL outage$
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);
     await upstream.start();
-    svc = await startService({ upstream, now: clock.now, env: { DATABASE_URL: viaProxy.toString(), DATABASE_POOL_MAX: '4' } });
+    svc = await startService({ upstream, now: clock.now, env: { DATABASE_URL: viaProxy.toString(), DATABASE_POOL_MAX: '4', STORE_READ_TIMEOUT_MS: String(READ_TIMEOUT_MS) } });
 
     for (const encoding of ENCODINGS) {
       const res = await svc.get(`${LIST}?encoding=${encoding}`);
@@ -133,5 +136,23 @@ describe.skipIf(!!avail.missing)(`stored-data routes during a PostgreSQL outage$
     expect(res.headers.get('x-cache-note')).toBeNull();
     expect(((await (await svc.get('/v2/status')).json()) as { data: { store: string } }).data.store).toBe('ok');
     expect((await svc.get(`${LIST}?at=${START}`)).status).toBe(200);
+  }, 30_000);
+
+  it('a stalled PostgreSQL (partition) is an outage after the read timeout, not a hang', async () => {
+    proxy.stall();
+    await pastMemo();
+    try {
+      const started = Date.now();
+      const res = await svc.get(LIST);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-cache')).toBe('STALE');
+      expect(decodeURIComponent(res.headers.get('x-cache-note') ?? '')).toMatch(/PostgreSQL\) is unreachable/);
+      expect(Date.now() - started).toBeLessThan(READ_TIMEOUT_MS * 4);
+      expect((await svc.get('/v2/apis/hot-qa-site')).status).toBe(503);
+      expect((await svc.get('/healthz')).status).toBe(503);
+    } finally {
+      await proxy.restore();
+    }
+    await waitFor('readiness after the stall', async () => (await svc.get('/healthz')).status === 200, 20_000, 200);
   }, 30_000);
 });

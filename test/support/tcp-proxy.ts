@@ -1,13 +1,16 @@
 /**
- * A TCP proxy in front of a server (PostgreSQL in the outage tests) that a test can cut and
+ * A TCP proxy in front of a server (PostgreSQL in the outage tests) that a test can cut, stall and
  * restore: `cut()` stops listening and drops every open connection (clients then see their
- * connections end and new ones refused), `restore()` listens again on the same port.
+ * connections end and new ones refused); `stall()` keeps every connection open but forwards
+ * nothing, as a network partition does (clients wait); `restore()` drops what a stall held and
+ * forwards again, on the same port.
  */
 import net from 'node:net';
 
 export class TcpProxy {
   private server: net.Server | undefined;
   private readonly sockets = new Set<net.Socket>();
+  private stalled = false;
   port = 0;
 
   constructor(private readonly target: { host: string; port: number }) {}
@@ -26,8 +29,22 @@ export class TcpProxy {
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  /** Accept connections again, on the same port. */
+  /** Keep connections (and accept new ones) but forward nothing. */
+  stall(): void {
+    this.stalled = true;
+    for (const s of this.sockets) {
+      s.unpipe();
+      s.pause();
+    }
+  }
+
+  /** Forward again, on the same port (connections held by a stall are dropped). */
   async restore(): Promise<void> {
+    if (this.stalled) {
+      this.stalled = false;
+      for (const s of this.sockets) s.destroy();
+      this.sockets.clear();
+    }
     if (!this.server) await this.listen(this.port);
   }
 
@@ -37,6 +54,13 @@ export class TcpProxy {
 
   private async listen(port: number): Promise<void> {
     const server = net.createServer((client) => {
+      if (this.stalled) {
+        this.sockets.add(client);
+        client.on('close', () => this.sockets.delete(client));
+        client.on('error', () => client.destroy());
+        client.pause();
+        return;
+      }
       const upstream = net.connect(this.target);
       for (const s of [client, upstream]) {
         this.sockets.add(s);
