@@ -443,7 +443,14 @@ export class Engine {
     const fs = this.feedSource(source);
     if (!fs) return undefined;
     const now = this.now();
-    let snap = this.usable(fs, (await this.snapshot(`${fs.id}|`, fs.id, '')).snap);
+    let snap: Snapshot | undefined;
+    try {
+      snap = this.usable(fs, (await this.snapshot(`${fs.id}|`, fs.id, '')).snap);
+    } catch (err) {
+      // The store is unreachable: the feed data this process read last, if any.
+      snap = err instanceof StoreUnavailableError ? this.usable(fs, this.lastGood.get(`${fs.id}|`)) : undefined;
+      if (!snap?.payload) throw err;
+    }
     const backingOff = !!snap?.nextAttemptAt && snap.nextAttemptAt > now;
     if (!snap?.payload && source.feed?.awaitFirst && (!backingOff || this.inflight.has(`${fs.id}|`))) {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -734,7 +741,9 @@ export class Engine {
       await store.recordRun({ sourceId: source.id, paramsKey: key, startedAt: started, ms, outcome: changed ? 'ok' : 'unchanged' });
       log.info({ outcome: changed ? 'ok' : 'unchanged', ms, items: rows.length }, 'fetch');
       this.observe({ sourceId: source.id, paramsKey: key, outcome: changed ? 'ok' : 'unchanged', ms });
-      return (await store.getSnapshot(source.id, key)) as Snapshot;
+      const committed = (await store.getSnapshot(source.id, key)) as Snapshot;
+      if (committed?.payload) setBounded(this.lastGood, `${source.id}|${key}`, committed, LAST_GOOD_KEPT);
+      return committed;
     } catch (raw) {
       const err = this.classify(raw);
       const ms = this.now() - started;

@@ -13,6 +13,7 @@
  * STORE_READ_TIMEOUT_MS.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SEEDS } from '../../sources/changya.ts';
 import { TestClock } from '../support/clock.ts';
 import { createTestDatabase, requireServices, TEST_DATABASE_URL, waitFor } from '../multi/services.ts';
 import { startService, type TestService } from '../support/service.ts';
@@ -46,7 +47,7 @@ describe.skipIf(!!avail.missing)(`stored-data routes during a PostgreSQL outage$
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);
     await upstream.start();
-    svc = await startService({ upstream, now: clock.now, env: { DATABASE_URL: viaProxy.toString(), DATABASE_POOL_MAX: '4', STORE_READ_TIMEOUT_MS: String(READ_TIMEOUT_MS) } });
+    svc = await startService({ upstream, now: clock.now, env: { SOURCE_CHANGYA_SEEDS: DEFAULT_SEEDS[0]!, DATABASE_URL: viaProxy.toString(), DATABASE_POOL_MAX: '4', STORE_READ_TIMEOUT_MS: String(READ_TIMEOUT_MS) } });
 
     for (const encoding of ENCODINGS) {
       const res = await svc.get(`${LIST}?encoding=${encoding}`);
@@ -55,7 +56,7 @@ describe.skipIf(!!avail.missing)(`stored-data routes during a PostgreSQL outage$
     }
     const list = JSON.parse(before.get('json') as string) as { data: { title: string }[] };
     query = list.data[0]!.title.slice(0, 4);
-    for (const path of ['/v2/apis/60s', '/v2/apis/60s?date=2026-11-20', '/v2/apis/60s/rss', '/v2/apis/trending', `/v2/apis/timeline?q=${encodeURIComponent(query)}`, '/v2/status', '/status']) {
+    for (const path of ['/v2/apis/60s', '/v2/apis/60s?date=2026-11-20', '/v2/apis/60s/rss', '/v2/apis/changya?encoding=json', '/v2/apis/trending', `/v2/apis/timeline?q=${encodeURIComponent(query)}`, '/v2/status', '/status']) {
       const res = await svc.get(path);
       expect(res.status, path).toBe(200);
       before.set(path, await res.text());
@@ -92,6 +93,12 @@ describe.skipIf(!!avail.missing)(`stored-data routes during a PostgreSQL outage$
     const body = await res.text();
     if (path === '/v2/apis/60s/rss') expect(body).toContain('<item>');
     else expect(JSON.parse(body)).toEqual(JSON.parse(before.get(url) as string));
+  });
+
+  it('a local source over its stored feed (changya) still answers from the feed read last', async () => {
+    const res = await svc.get('/v2/apis/changya?encoding=json');
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { data: { audio: { url: string } } }).data.audio.url).toMatch(/^https:\/\//);
   });
 
   it.each([`${LIST}?at=${START}`, `${LIST}?date=2026-11-20`, '/v2/apis/hot-qa-site', '/v2/apis/timeline?q=never-asked'])('%s: 503 with Retry-After naming PostgreSQL', async (path) => {
