@@ -226,6 +226,20 @@ describe.each(deployments)('a key never spends past its credit: %s', (_name, sta
     }
   });
 
+  it.skipIf(skip)('Gemini without maxOutputTokens: the reserved cap is set in generationConfig; with candidateCount, reserved per candidate', async () => {
+    const k = await makeKey(d.primary.svc, { quotaMicros: 1_000_000_000 });
+    upstream.requests.length = 0;
+    const url = `${d.bases[0]}/v1beta/models/bound-chat:generateContent`;
+    const res = await postJson(d.bases[0]!, '/v1beta/models/bound-chat:generateContent', { contents: [{ role: 'user', parts: [{ text: 'hi' }] }], generationConfig: { temperature: 0.5, candidateCount: 3 } }, { 'x-goog-api-key': k.key });
+    expect(res.status, url).toBe(200);
+    await res.text();
+    expect(JSON.parse(upstream.requests.at(-1)!.body.toString()).generationConfig).toEqual({ temperature: 0.5, candidateCount: 3, maxOutputTokens: 4096 });
+    // An unlimited key's request is forwarded as sent.
+    const free = await makeKey(d.primary.svc);
+    await (await postJson(d.bases[0]!, '/v1beta/models/bound-chat:generateContent', { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }, { 'x-goog-api-key': free.key })).text();
+    expect(JSON.parse(upstream.requests.at(-1)!.body.toString()).generationConfig).toBeUndefined();
+  });
+
   it.skipIf(skip)('six parallel 1,000-character Chinese prompts: reserved by their characters, never charged past the credit', async () => {
     // The upstream counts 1,200 prompt tokens + 2 × 10 output = 1,220 µ$ each: six would cost 7,320 on 6,100 of credit.
     // A bytes ÷ 4 estimate (~760 tokens) would have let all six through.
