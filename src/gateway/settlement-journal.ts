@@ -84,6 +84,7 @@ export class DurableUsageLog implements UsageLog {
     this.closed = true;
     clearTimeout(this.timer);
     await this.replaying;
+    if (this.queue.length && !this.opts.path) this.opts.log.error({ settlements: this.queue.length }, 'gateway settlements lost at shutdown: the store was unavailable and no journal file is set (AI_SETTLEMENT_JOURNAL)');
   }
 
   private async replayOnce(): Promise<void> {
