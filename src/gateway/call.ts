@@ -375,7 +375,7 @@ export class GatewayCall {
   }
 
   /** Stream the upstream body to the client as it arrives (SSE or bytes). */
-  async relayStreamed(up: UpstreamResponse, style: UsageStyle): Promise<void> {
+  async relayStreamed(up: UpstreamResponse, style: UsageStyle, stopTrailer = STOP_TRAILER[this.family]): Promise<void> {
     const ct = headerValue(up.headers, 'content-type') ?? 'application/octet-stream';
     const sse = /^text\/event-stream/i.test(ct);
     this.stream = true;
@@ -399,7 +399,7 @@ export class GatewayCall {
         if (parsed !== undefined) this.takeUsage(parsed, style, true);
       },
       ...(sse && this.hideUsageChunk ? { dropEvent: isUsageOnlyChunk } : {}),
-      ...(this.output && this.reservationId !== null ? { stopWhen: () => this.reservationSpent(), stopTrailer: STOP_TRAILER[this.family] } : {}),
+      ...(this.output && this.reservationId !== null ? { stopWhen: () => this.reservationSpent(), stopTrailer } : {}),
       ...(!sse && style === 'gemini' ? { onChunk: (chunk: Buffer) => (tail = (tail + chunk.toString('utf8')).slice(-16_384)) } : {}),
     });
     if (!sse && style === 'gemini') {
@@ -415,12 +415,16 @@ export class GatewayCall {
   }
 
   /** Answer from the upstream response however it came: error, stream, or whole JSON. */
-  async relay(up: UpstreamResponse, o: JsonRelayOptions & { streamJson?: boolean }): Promise<void> {
+  /**
+   * `stopTrailer`: the last event of a stream the gateway ends at its reservation, in the route's
+   * style (default: `data: [DONE]` on /v1, none on /v1beta).
+   */
+  async relay(up: UpstreamResponse, o: JsonRelayOptions & { streamJson?: boolean; stopTrailer?: Buffer }): Promise<void> {
     if (up.status >= 400 || up.status < 200) return this.relayError(up);
     const ct = headerValue(up.headers, 'content-type') ?? '';
     const isJson = /^application\/(?:[\w.+-]+\+)?json/i.test(ct);
     if (isJson && !o.streamJson) return this.relayJson(up, o);
-    return this.relayStreamed(up, o.usage);
+    return this.relayStreamed(up, o.usage, o.stopTrailer);
   }
 
   /** Turn any failure into what the usage row records. */
