@@ -192,7 +192,7 @@ export class GatewayCall {
     this.output = r.output;
     if (creditLimited(this.key)) {
       const outputTokens = r.output?.tokens ?? 0;
-      const usd = this.deps.prices.cost(this.model, { ...NOTHING_CONSUMED, ...r.units, inputTokens: r.promptTokens, outputTokens });
+      const usd = this.deps.prices.cost(this.model, { ...NOTHING_CONSUMED, ...r.units, inputTokens: r.promptTokens, outputTokens, audioOutputTokens: r.output?.audio ? outputTokens : 0 });
       const micros = Math.ceil(usd * 1_000_000 - 1e-6);
       const id = `res_${randomBytes(12).toString('hex')}`;
       const decision = await this.deps.keys.reserve(this.key.id, id, micros);

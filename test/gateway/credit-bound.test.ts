@@ -75,7 +75,10 @@ describe('prompt and output bounds', () => {
   });
 
   it('the output bound multiplies the cap by the answers asked for, in every style', () => {
-    expect(outputBound('chat', { n: 100, max_tokens: 40 }, 4096)).toMatchObject({ tokens: 4000, given: true });
+    expect(outputBound('chat', { n: 100, max_tokens: 40 }, 4096)).toMatchObject({ tokens: 4000, given: true, audio: false });
+    // An answer that may be audio is reserved at the audio output price.
+    expect(outputBound('chat', { modalities: ['text', 'audio'], audio: { voice: 'alloy', format: 'wav' } }, 4096).audio).toBe(true);
+    expect(outputBound('gemini', { generationConfig: { responseModalities: ['AUDIO'] } }, 4096).audio).toBe(true);
     expect(outputBound('chat', { max_tokens: 10, max_completion_tokens: 30 }, 4096).tokens).toBe(30);
     expect(outputBound('chat', {}, 4096)).toMatchObject({ tokens: 4096, given: false });
     expect(outputBound('completions', { max_tokens: 16, n: 2, best_of: 5 }, 4096).tokens).toBe(80);
