@@ -23,7 +23,7 @@ import { relayStream } from './stream.ts';
 import type { TaskStore } from './tasks.ts';
 import { ClientGone, classifyUpstreamFailure, headerValue, type UpstreamResponse } from './upstream.ts';
 import type { UpstreamPool } from './upstream-pool.ts';
-import { outputBound, withOutputCap, type OutputBound, type OutputStyle } from './output-bound.ts';
+import { cacheWriteKind, outputBound, withOutputCap, type OutputBound, type OutputStyle } from './output-bound.ts';
 import { anthropicOutput, geminiOutput, openAiOutput, type EndReason, type TokenUsage, type UsageLog, type UsageRow } from './usage.ts';
 import { lastGeminiFields, normalizeUsage, usageFields, type UsageFields, type UsageStyle } from './usage-reading.ts';
 import type { KeyStore } from './keys.ts';
@@ -61,6 +61,8 @@ export interface SendOptions {
 /** What a route expects a request to consume, reserved before it is forwarded. */
 export interface Reservation {
   promptTokens: number;
+  /** Whether the prompt may be written to the upstream's cache (priced at that write price). */
+  cacheWrite?: 'none' | '5m' | '1h';
   /** The most output the request can generate (see output-bound.ts); none for routes that generate no tokens. */
   output?: OutputBound | undefined;
   /** Units billed instead of tokens (images, seconds, tasks, searches). */
@@ -192,7 +194,16 @@ export class GatewayCall {
     this.output = r.output;
     if (creditLimited(this.key)) {
       const outputTokens = r.output?.tokens ?? 0;
-      const usd = this.deps.prices.cost(this.model, { ...NOTHING_CONSUMED, ...r.units, inputTokens: r.promptTokens, outputTokens, audioOutputTokens: r.output?.audio ? outputTokens : 0 });
+      const writes = r.cacheWrite && r.cacheWrite !== 'none' ? r.promptTokens : 0;
+      const usd = this.deps.prices.cost(this.model, {
+        ...NOTHING_CONSUMED,
+        ...r.units,
+        inputTokens: r.promptTokens,
+        cacheWriteTokens: writes,
+        cacheWrite1hTokens: r.cacheWrite === '1h' ? writes : 0,
+        outputTokens,
+        audioOutputTokens: r.output?.audio ? outputTokens : 0,
+      });
       const micros = Math.ceil(usd * 1_000_000 - 1e-6);
       const id = `res_${randomBytes(12).toString('hex')}`;
       const decision = await this.deps.keys.reserve(this.key.id, id, micros);
@@ -210,7 +221,7 @@ export class GatewayCall {
    */
   async reserveGeneration(style: OutputStyle, body: JsonObject, promptTokens: number): Promise<JsonObject | undefined> {
     const output = outputBound(style, body, this.deps.settings.reserveOutputTokens);
-    await this.reserve({ promptTokens, output });
+    await this.reserve({ promptTokens, output, cacheWrite: style === 'anthropic' ? cacheWriteKind(body) : 'none' });
     return !output.given && this.reservationId !== null ? withOutputCap(style, body, output.perAnswer) : undefined;
   }
 

@@ -109,3 +109,24 @@ export function withOutputCap(style: OutputStyle, body: JsonObject, perAnswer: n
     }
   }
 }
+
+/**
+ * Anthropic prompt caching: the parts of a request marked `cache_control` may be written to the
+ * cache, at a price above the input price (1.25×, or 2× with `"ttl": "1h"`). Which kind of write
+ * the prompt bound is priced at: the dearest one the request asks for, or none.
+ */
+export function cacheWriteKind(body: JsonObject): 'none' | '5m' | '1h' {
+  let kind: 'none' | '5m' | '1h' = 'none';
+  const walk = (x: unknown, depth: number): void => {
+    if (kind === '1h' || depth > 32) return;
+    if (Array.isArray(x)) {
+      for (const v of x) walk(v, depth + 1);
+      return;
+    }
+    if (!isObject(x)) return;
+    if (isObject(x.cache_control)) kind = x.cache_control.ttl === '1h' ? '1h' : '5m';
+    for (const [k, v] of Object.entries(x)) if (k !== 'cache_control' && typeof v === 'object' && v !== null) walk(v, depth + 1);
+  };
+  walk(body, 0);
+  return kind;
+}

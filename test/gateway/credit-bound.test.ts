@@ -9,7 +9,7 @@ import http from 'node:http';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { estimatePrompt } from '../../src/gateway/estimate.ts';
-import { outputBound, withOutputCap } from '../../src/gateway/output-bound.ts';
+import { cacheWriteKind, outputBound, withOutputCap } from '../../src/gateway/output-bound.ts';
 import { createTestDatabase, requireServices } from '../multi/services.ts';
 import { bearer, makeKey, postJson, startGateway, usageRows, type Harness } from './helpers.ts';
 import { ModelUpstream, type SeenRequest } from './model-upstream.ts';
@@ -87,6 +87,10 @@ describe('prompt and output bounds', () => {
     expect(outputBound('gemini', { generationConfig: { maxOutputTokens: 50, candidateCount: 4 } }, 4096).tokens).toBe(200);
     expect(withOutputCap('gemini', { generationConfig: { temperature: 0 } }, 77)).toEqual({ generationConfig: { temperature: 0, maxOutputTokens: 77 } });
     expect(withOutputCap('chat', { n: 2 }, 77)).toEqual({ n: 2, max_completion_tokens: 77 });
+    // Anthropic prompt caching: the prompt bound is priced at the dearest cache write asked for.
+    expect(cacheWriteKind({ system: [{ type: 'text', text: 's', cache_control: { type: 'ephemeral' } }], messages: [] })).toBe('5m');
+    expect(cacheWriteKind({ messages: [{ role: 'user', content: [{ type: 'text', text: 'x', cache_control: { type: 'ephemeral', ttl: '1h' } }] }], tools: [{ name: 't', cache_control: { type: 'ephemeral' } }] })).toBe('1h');
+    expect(cacheWriteKind({ messages: [{ role: 'user', content: 'x' }] })).toBe('none');
     // A cap or count that is not a whole number is a 400 naming it, not a request reserved as if it had none.
     expect(() => outputBound('chat', { n: 0 }, 4096)).toThrow(/"n"/);
     expect(() => outputBound('chat', { max_tokens: '40' }, 4096)).toThrow(/"max_tokens"/);
