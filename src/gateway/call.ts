@@ -23,7 +23,7 @@ import { relayStream } from './stream.ts';
 import type { TaskStore } from './tasks.ts';
 import { ClientGone, classifyUpstreamFailure, headerValue, type UpstreamResponse } from './upstream.ts';
 import type { UpstreamPool } from './upstream-pool.ts';
-import { outputBound, withOutputCap, type OutputBound, type OutputStyle } from './output-bound.ts';
+import { cacheWriteKind, outputBound, withOutputCap, type OutputBound, type OutputStyle } from './output-bound.ts';
 import { anthropicOutput, geminiOutput, openAiOutput, type EndReason, type TokenUsage, type UsageLog, type UsageRow } from './usage.ts';
 import { lastGeminiFields, normalizeUsage, usageFields, type UsageFields, type UsageStyle } from './usage-reading.ts';
 import type { KeyStore } from './keys.ts';
@@ -61,6 +61,8 @@ export interface SendOptions {
 /** What a route expects a request to consume, reserved before it is forwarded. */
 export interface Reservation {
   promptTokens: number;
+  /** Whether the prompt may be written to the upstream's cache (priced at that write price). */
+  cacheWrite?: 'none' | '5m' | '1h';
   /** The most output the request can generate (see output-bound.ts); none for routes that generate no tokens. */
   output?: OutputBound | undefined;
   /** Units billed instead of tokens (images, seconds, tasks, searches). */
@@ -192,7 +194,16 @@ export class GatewayCall {
     this.output = r.output;
     if (creditLimited(this.key)) {
       const outputTokens = r.output?.tokens ?? 0;
-      const usd = this.deps.prices.cost(this.model, { ...NOTHING_CONSUMED, ...r.units, inputTokens: r.promptTokens, outputTokens });
+      const writes = r.cacheWrite && r.cacheWrite !== 'none' ? r.promptTokens : 0;
+      const usd = this.deps.prices.cost(this.model, {
+        ...NOTHING_CONSUMED,
+        ...r.units,
+        inputTokens: r.promptTokens,
+        cacheWriteTokens: writes,
+        cacheWrite1hTokens: r.cacheWrite === '1h' ? writes : 0,
+        outputTokens,
+        audioOutputTokens: r.output?.audio ? outputTokens : 0,
+      });
       const micros = Math.ceil(usd * 1_000_000 - 1e-6);
       const id = `res_${randomBytes(12).toString('hex')}`;
       const decision = await this.deps.keys.reserve(this.key.id, id, micros);
@@ -210,7 +221,7 @@ export class GatewayCall {
    */
   async reserveGeneration(style: OutputStyle, body: JsonObject, promptTokens: number): Promise<JsonObject | undefined> {
     const output = outputBound(style, body, this.deps.settings.reserveOutputTokens);
-    await this.reserve({ promptTokens, output });
+    await this.reserve({ promptTokens, output, cacheWrite: style === 'anthropic' ? cacheWriteKind(body) : 'none' });
     return !output.given && this.reservationId !== null ? withOutputCap(style, body, output.perAnswer) : undefined;
   }
 
@@ -375,7 +386,7 @@ export class GatewayCall {
   }
 
   /** Stream the upstream body to the client as it arrives (SSE or bytes). */
-  async relayStreamed(up: UpstreamResponse, style: UsageStyle): Promise<void> {
+  async relayStreamed(up: UpstreamResponse, style: UsageStyle, stopTrailer = STOP_TRAILER[this.family]): Promise<void> {
     const ct = headerValue(up.headers, 'content-type') ?? 'application/octet-stream';
     const sse = /^text\/event-stream/i.test(ct);
     this.stream = true;
@@ -399,7 +410,7 @@ export class GatewayCall {
         if (parsed !== undefined) this.takeUsage(parsed, style, true);
       },
       ...(sse && this.hideUsageChunk ? { dropEvent: isUsageOnlyChunk } : {}),
-      ...(this.output && this.reservationId !== null ? { stopWhen: () => this.reservationSpent(), stopTrailer: STOP_TRAILER[this.family] } : {}),
+      ...(this.output && this.reservationId !== null ? { stopWhen: () => this.reservationSpent(), stopTrailer } : {}),
       ...(!sse && style === 'gemini' ? { onChunk: (chunk: Buffer) => (tail = (tail + chunk.toString('utf8')).slice(-16_384)) } : {}),
     });
     if (!sse && style === 'gemini') {
@@ -415,12 +426,16 @@ export class GatewayCall {
   }
 
   /** Answer from the upstream response however it came: error, stream, or whole JSON. */
-  async relay(up: UpstreamResponse, o: JsonRelayOptions & { streamJson?: boolean }): Promise<void> {
+  /**
+   * `stopTrailer`: the last event of a stream the gateway ends at its reservation, in the route's
+   * style (default: `data: [DONE]` on /v1, none on /v1beta).
+   */
+  async relay(up: UpstreamResponse, o: JsonRelayOptions & { streamJson?: boolean; stopTrailer?: Buffer }): Promise<void> {
     if (up.status >= 400 || up.status < 200) return this.relayError(up);
     const ct = headerValue(up.headers, 'content-type') ?? '';
     const isJson = /^application\/(?:[\w.+-]+\+)?json/i.test(ct);
     if (isJson && !o.streamJson) return this.relayJson(up, o);
-    return this.relayStreamed(up, o.usage);
+    return this.relayStreamed(up, o.usage, o.stopTrailer);
   }
 
   /** Turn any failure into what the usage row records. */
