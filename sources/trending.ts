@@ -89,7 +89,7 @@ export default defineSource({
         (e, n): TrendingEvent => ({
           rank: n + 1,
           title: e.title,
-          platform_count: e.platforms.length,
+          platform_count: e.platformCount,
           score: e.score,
           platforms: e.platforms.map((x) => ({ source: x.sourceId, name: x.name, rank: x.rank, title: x.title, hot_value: x.hot ?? null, link: x.link ?? null })),
         }),

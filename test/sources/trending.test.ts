@@ -6,7 +6,10 @@
 import Parser from 'rss-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveNamedFixtures } from '../../scripts/demo.ts';
-import { mergeEvents, overlap, placeScore, profile, sameEvent, DICE_THRESHOLD, type PlatformList } from '../../sources/_shared/trending.ts';
+import { DEFAULT_CLUSTER } from '../../sources/_shared/events/cluster.ts';
+import { normaliseTitle } from '../../sources/_shared/events/normalise.ts';
+import { overlapScore } from '../../sources/_shared/events/similarity.ts';
+import { itemFeatures, mergeEvents, placeScore, sameEvent, type PlatformList } from '../../sources/_shared/trending.ts';
 import type { Trending } from '../../sources/trending.ts';
 import { paramsKey, parseParams } from '../../src/kernel/params.ts';
 import type { FetchedSource } from '../../src/kernel/source.ts';
@@ -66,53 +69,59 @@ const DIFFERENT_EVENTS: [string, string][] = [
 
 describe('title similarity', () => {
   it.each(SAME_EVENT)('merges 「%s」 and 「%s」', (a, b) => {
-    expect(sameEvent(profile(a), profile(b))).toBe(true);
-    expect(sameEvent(profile(b), profile(a))).toBe(true);
+    expect(sameEvent(a, b)).toBe(true);
+    expect(sameEvent(b, a)).toBe(true);
   });
 
   it.each(DIFFERENT_EVENTS)('keeps 「%s」 and 「%s」 apart', (a, b) => {
-    expect(sameEvent(profile(a), profile(b))).toBe(false);
-    expect(sameEvent(profile(b), profile(a))).toBe(false);
+    expect(sameEvent(a, b)).toBe(false);
+    expect(sameEvent(b, a)).toBe(false);
   });
 
-  it('the false friends are close by bigrams alone: the number and slot guards are what keeps them apart', () => {
-    const close = DIFFERENT_EVENTS.filter(([a, b]) => overlap(profile(a), profile(b)).dice >= DICE_THRESHOLD);
+  it('the false friends are close by words alone: the number and slot guards are what keeps them apart', () => {
+    const close = DIFFERENT_EVENTS.filter(([a, b]) => overlapScore(itemFeatures(a, undefined), itemFeatures(b, undefined)) >= DEFAULT_CLUSTER.threshold);
     expect(close.length).toBeGreaterThanOrEqual(5);
   });
 
   it('ignores width, case, hashtags, punctuation and spaces', () => {
-    expect(profile('#ＡＩ 大模型，价格战！#').key).toBe(profile('ai大模型价格战').key);
-    expect(profile('女排3:0横扫日本').key).toBe('女排3比0横扫日本');
-    expect(sameEvent(profile('！！'), profile('？？'))).toBe(false);
+    expect(normaliseTitle('#ＡＩ 大模型，价格战！#')).toBe(normaliseTitle('ai大模型价格战'));
+    expect(normaliseTitle('女排3:0横扫日本')).toBe('女排3比0横扫日本');
+    expect(sameEvent('！！', '？？')).toBe(false);
   });
 });
 
 const items = (...titles: string[]): ListItem[] => titles.map((title, i) => ({ rank: i + 1, title, link: `https://example.com/${i}`, hot: 1000 - i }));
 
 describe('mergeEvents', () => {
-  it('merges across platforms, ranks by platform count then placement, and keeps single items after', () => {
+  it('merges across platforms, ranks the events carried by most platforms and highest first, and keeps single items after', () => {
     const lists: PlatformList[] = [
       { sourceId: 'weibo', name: '微博', items: items('城市夜跑路线推荐', '新能源车冬季续航实测', '国产大飞机新航线开通') },
       { sourceId: 'douyin', name: '抖音', items: items('新能源车冬季续航', '初雪来了', '国产大飞机开通新国际航线') },
       { sourceId: 'zhihu', name: '知乎', items: items('如何看待新能源车冬季续航缩水？', '第一次养猫需要准备什么？') },
     ];
     const events = mergeEvents(lists);
-    expect(events[0]).toMatchObject({ title: '新能源车冬季续航', platforms: [{ sourceId: 'douyin', rank: 1 }, { sourceId: 'zhihu', rank: 1 }, { sourceId: 'weibo', rank: 2 }] });
+    expect(events[0]).toMatchObject({ title: '新能源车冬季续航', platformCount: 3, platforms: [{ sourceId: 'douyin', rank: 1 }, { sourceId: 'zhihu', rank: 1 }, { sourceId: 'weibo', rank: 2 }] });
     expect(events[1]?.platforms.map((p) => p.sourceId).sort()).toEqual(['douyin', 'weibo']);
-    // Tied placements (third of three on both): the title of the first platform in id order.
+    // Tied strengths (third of three on both, the same share of the top heat): the first platform in id order.
     expect(events[1]?.title).toBe('国产大飞机开通新国际航线');
     expect(events.slice(2).every((e) => e.platforms.length === 1)).toBe(true);
     expect(events.slice(2).map((e) => e.title)).toEqual(['城市夜跑路线推荐', '初雪来了', '第一次养猫需要准备什么？']);
-    expect(events[0]!.score).toBeCloseTo(placeScore(1, 3) + placeScore(1, 2) + placeScore(2, 3), 3);
+    // Place and heat (as a share of the list's top heat) weigh half each.
+    const strength = (rank: number, size: number) => (placeScore(rank, size) + (1000 - rank + 1) / 1000) / 2;
+    expect(events[0]!.score).toBeCloseTo(strength(1, 3) + strength(1, 2) + strength(2, 3), 3);
   });
 
-  it('never takes two entries of one platform into an event, and does not chain two events through a third', () => {
+  it('takes several items of one platform into an event, and does not chain two events through a third', () => {
     const lists: PlatformList[] = [
-      { sourceId: 'weibo', name: '微博', items: items('北京初雪来了', '上海初雪来了') },
+      { sourceId: 'weibo', name: '微博', items: items('北京初雪来了', '上海初雪来了', '北京初雪') },
       { sourceId: 'douyin', name: '抖音', items: items('初雪来了') },
     ];
     const events = mergeEvents(lists);
-    expect(events.map((e) => e.platforms.map((p) => `${p.sourceId}:${p.title}`).sort())).toEqual([['douyin:初雪来了', 'weibo:北京初雪来了'], ['weibo:上海初雪来了']]);
+    const groups = events.map((e) => e.platforms.map((p) => `${p.sourceId}:${p.title}`).sort());
+    expect(groups.find((g) => g.includes('weibo:北京初雪来了'))).toEqual(expect.arrayContaining(['weibo:北京初雪', 'weibo:北京初雪来了']));
+    // 初雪来了 is close to both cities' snow, and joins at most one of them: never both in one event.
+    expect(groups.find((g) => g.includes('weibo:北京初雪来了'))).not.toContain('weibo:上海初雪来了');
+    expect(groups.flat().sort()).toEqual(['douyin:初雪来了', 'weibo:上海初雪来了', 'weibo:北京初雪', 'weibo:北京初雪来了']);
   });
 
   it('answers nothing for no lists', () => {
@@ -173,8 +182,8 @@ describe('/v2/apis/trending through the server', () => {
     const { data } = (await res.json()) as Envelope<Trending>;
     expect(data.total).toBe(30);
     expect(data.events.map((e) => e.rank)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
-    const counts = data.events.map((e) => e.platform_count);
-    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    const scores = data.events.map((e) => e.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
     const car = data.events.find((e) => e.platforms.some((p) => p.title === '新能源车冬季续航实测'));
     expect(car?.platforms.map((p) => [p.source, p.title]).sort()).toEqual([
       ['hot-microblog', '新能源车冬季续航实测'],
@@ -182,7 +191,7 @@ describe('/v2/apis/trending through the server', () => {
     ]);
     const weibo = car!.platforms.find((p) => p.source === 'hot-microblog')!;
     expect(weibo).toEqual({ source: 'hot-microblog', name: '微博热搜', rank: 2, title: '新能源车冬季续航实测', hot_value: 1893420, link: expect.stringMatching(/^https:\/\/s\.weibo\.com\//) });
-    for (const e of data.events) expect(new Set(e.platforms.map((p) => p.source)).size).toBe(e.platforms.length);
+    for (const e of data.events) expect(new Set(e.platforms.map((p) => p.source)).size).toBe(e.platform_count);
     expect(data.events.filter((e) => e.platform_count >= 2).length).toBeGreaterThanOrEqual(2);
     expect(data.lists.find((l) => l.source === 'hot-lifestyle-a')).toMatchObject({ missing: true, items: 0, updated_at: null });
     expect(data.lists.find((l) => l.source === 'hot-microblog')).toMatchObject({ missing: false, stale: false, items: 12, updated_at: clock.t });

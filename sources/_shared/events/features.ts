@@ -1,0 +1,91 @@
+/**
+ * What a title says, as weighted features: its words (Node's built-in ICU word segmenter,
+ * `Intl.Segmenter('zh', {granularity: 'word'})`) and its character bigrams (which catch the words
+ * the segmenter splits: 倾/覆, 失/联, 王/毅). A feature weighs as much as it is rare across the
+ * stored titles (see frequencies.ts); the boilerplate of hot-list titles weighs a quarter.
+ */
+import { normaliseTitle } from './normalise.ts';
+
+const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
+
+/** Boilerplate of hot-list titles (normalised form): what a title says about any event. */
+export const GENERIC_WORDS: ReadonlySet<string> = new Set([
+  '如何看待', '如何评价', '为什么', '怎么看', '是什么', '有哪些', '发布会', '进行时', '最新消息', '哪些信息',
+  '值得关注', '暴露', '哪些', '问题', '如何', '怎么', '什么', '网友', '热议', '回应', '官宣', '最新', '曝光', '正式',
+  '首次', '今日', '今天', '今起', '发布', '新品', '新款', '开幕', '闭幕', '多地', '迎来', '比赛', '决赛', '战胜',
+  '不敌', '横扫', '对阵', '夺冠', '宣布', '公布', '揭晓', '现场', '视频', '直播', '消息', '进展', '结果', '出炉',
+  '陆续', '上映', '定档', '开售', '开启', '完成', '成功', '圆满', '火爆', '来了', '终于', '突然', '重磅', '刚刚',
+  '全国', '开始', '已经', '目前', '当地', '网传', '通报', '表示', '称', '发声', '画面', '真的', '这个', '这些',
+  '一个', '我们', '你们', '他们', '没有', '可以', '不是', '就是', '还是', '事件', '原因', '背后', '中国', 'vs', 'pk',
+  '推荐', '攻略', '指南', '盘点', '合集', '周末', '城市', '路线', '生活', '时间', '方法', '技巧', '需要', '准备',
+]);
+export const GENERIC_CHARS: ReadonlySet<string> = new Set([...'了的是在将被吗呢啊已又再和与及也都还就后上中新']);
+const GENERIC_PHRASES = [...GENERIC_WORDS].map((w) => [...w]).filter((w) => w.length > 1).sort((a, b) => b.length - a.length);
+
+/** Which characters of a key are boilerplate: inside a generic phrase, or (unless phrasesOnly) a function character. */
+export function genericMask(chars: readonly string[], phrasesOnly = false): boolean[] {
+  const mask = chars.map((c) => !phrasesOnly && GENERIC_CHARS.has(c));
+  for (let i = 0; i < chars.length; i++) {
+    const hit = GENERIC_PHRASES.find((g) => g.every((c, j) => chars[i + j] === c));
+    if (hit) for (let j = 0; j < hit.length; j++) mask[i + j] = true;
+  }
+  return mask;
+}
+export const GENERIC_FACTOR = 0.25;
+
+export interface TitleFeatures {
+  key: string;
+  /** Feature → how much of the title it is (1, or GENERIC_FACTOR for boilerplate). */
+  own: Map<string, number>;
+  /** Numbers of the title with the character after them ("68级", "3比0", "2026年"). */
+  numbers: string[];
+}
+
+const isCjk = (c: string) => /\p{Script=Han}/u.test(c);
+
+function add(out: Map<string, number>, feature: string, factor: number): void {
+  out.set(feature, Math.max(out.get(feature) ?? 0, factor));
+}
+
+/** Words ("w:") and bigrams ("b:") of a normalised key. */
+export function keyFeatures(key: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const chars = [...key];
+  const generic = genericMask(chars);
+  // The segment each character belongs to, and whether that segment is a single character.
+  const segmentOf: number[] = [];
+  const single: boolean[] = [];
+  let offset = 0;
+  let n = 0;
+  for (const s of segmenter.segment(key)) {
+    const word = s.segment;
+    const len = [...word].length;
+    if (s.isWordLike && (len >= 2 || /^[a-z0-9]+$/.test(word))) {
+      const boilerplate = GENERIC_WORDS.has(word) || generic.slice(offset, offset + len).every(Boolean);
+      add(out, `w:${word}`, boilerplate ? GENERIC_FACTOR : 1);
+    }
+    for (let i = 0; i < len; i++) {
+      segmentOf.push(n);
+      single.push(len === 1);
+    }
+    offset += len;
+    n++;
+  }
+  // Bigrams inside a word (a two-character word so counts twice: a word the segmenter knows says
+  // more than a pair of characters it could not place), or across characters it left alone
+  // (倾/覆, 王/毅); not across the boundary of two words, which says nothing the words do not.
+  for (let i = 0; i + 1 < chars.length; i++) {
+    const a = chars[i]!;
+    const b = chars[i + 1]!;
+    if (!isCjk(a) || !isCjk(b)) continue;
+    if (segmentOf[i] !== segmentOf[i + 1] && !(single[i] && single[i + 1])) continue;
+    add(out, `b:${a}${b}`, generic[i] && generic[i + 1] ? GENERIC_FACTOR : 1);
+  }
+  return out;
+}
+
+export function titleFeatures(title: string): TitleFeatures {
+  const key = normaliseTitle(title);
+  const numbers = [...key.matchAll(/(\d+比\d+)|(\d+)(\D?)/g)].map((m) => m[1] ?? `${m[2]}${m[3] && isCjk(m[3]) ? m[3] : ''}`);
+  return { key, own: keyFeatures(key), numbers };
+}
