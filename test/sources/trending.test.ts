@@ -190,7 +190,9 @@ describe('/v2/apis/trending through the server', () => {
       ['hot-short-video-a', '新能源车冬季续航'],
     ]);
     const weibo = car!.platforms.find((p) => p.source === 'hot-microblog')!;
-    expect(weibo).toEqual({ source: 'hot-microblog', name: '微博热搜', rank: 2, title: '新能源车冬季续航实测', hot_value: 1893420, link: expect.stringMatching(/^https:\/\/s\.weibo\.com\//) });
+    expect(weibo).toEqual({ source: 'hot-microblog', name: '微博热搜', rank: 2, title: '新能源车冬季续航实测', hot_value: 1893420, link: expect.stringMatching(/^https:\/\/s\.weibo\.com\//), first_seen: expect.any(String), first_seen_at: clock.t });
+    expect(car!.items).toHaveLength(car!.item_count);
+    expect(car!.id).toMatch(/^[0-9a-f]{12}$/);
     for (const e of data.events) expect(new Set(e.platforms.map((p) => p.source)).size).toBe(e.platform_count);
     expect(data.events.filter((e) => e.platform_count >= 2).length).toBeGreaterThanOrEqual(2);
     expect(data.lists.find((l) => l.source === 'hot-lifestyle-a')).toMatchObject({ missing: true, items: 0, updated_at: null });

@@ -1,0 +1,31 @@
+/**
+ * Feature rarity from the service's own stored titles: every title on any list during the
+ * FREQUENCY_DAYS before a moment (the item index), most recent first, at most MAX_TITLES. Built
+ * once per FREQUENCY_BUCKET_MS of moments and kept: rarity moves slowly, titles arrive quickly.
+ */
+import { setBounded } from '../../../src/kernel/bounded-map.ts';
+import type { ListAccess } from '../../../src/kernel/list-access.ts';
+import { DAY_MS } from '../../../src/kernel/time.ts';
+import { FeatureFrequencies } from './frequencies.ts';
+
+export const FREQUENCY_DAYS = 30;
+export const MAX_TITLES = 30_000;
+export const FREQUENCY_BUCKET_MS = 6 * 60 * 60_000;
+
+/** By the service's list access (one per service), then by bucket. */
+const builtBy = new WeakMap<ListAccess, Map<number, Promise<FeatureFrequencies>>>();
+
+export function storedFrequencies(access: ListAccess, at: number): Promise<FeatureFrequencies> {
+  let built = builtBy.get(access);
+  if (!built) builtBy.set(access, (built = new Map()));
+  const bucket = Math.floor(at / FREQUENCY_BUCKET_MS);
+  let f = built.get(bucket);
+  if (!f) {
+    const to = (bucket + 1) * FREQUENCY_BUCKET_MS;
+    f = access.titles({ from: to - FREQUENCY_DAYS * DAY_MS, to, limit: MAX_TITLES }).then((titles) => FeatureFrequencies.of(titles));
+    // A failed read is not kept: the next request tries again.
+    f.catch(() => built!.delete(bucket));
+    setBounded(built, bucket, f, 4);
+  }
+  return f;
+}
