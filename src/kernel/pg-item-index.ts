@@ -149,7 +149,7 @@ export class PgItemIndex implements ItemIndex {
 
   async titles(range: { from: number; to: number; limit: number }): Promise<string[]> {
     const rows = (
-      await this.pool.query<{ title: string }>('SELECT title FROM items WHERE last_seen_at >= $1 AND first_seen_at <= $2 ORDER BY last_seen_at DESC LIMIT $3', [range.from, range.to, range.limit])
+      await this.pool.query<{ title: string }>('SELECT title FROM items WHERE last_seen_at >= $1 AND first_seen_at <= $2 ORDER BY last_seen_at DESC, id LIMIT $3', [range.from, range.to, range.limit])
     ).rows;
     return rows.map((r) => r.title);
   }

@@ -136,7 +136,7 @@ export class SqliteItemIndex implements ItemIndex {
 
   async titles(range: { from: number; to: number; limit: number }): Promise<string[]> {
     const rows = this.db
-      .prepare<[number, number, number], { title: string }>('SELECT title FROM items WHERE last_seen_at >= ? AND first_seen_at <= ? ORDER BY last_seen_at DESC LIMIT ?')
+      .prepare<[number, number, number], { title: string }>('SELECT title FROM items WHERE last_seen_at >= ? AND first_seen_at <= ? ORDER BY last_seen_at DESC, id LIMIT ?')
       .all(range.from, range.to, range.limit);
     return rows.map((r) => r.title);
   }
