@@ -230,4 +230,24 @@ describe('/v2/apis/trending through the server', () => {
     expect(new Set(feed.items.map((i) => i.guid)).size).toBe(30);
     expect(upstream.unmatched).toEqual([]);
   });
+  it('date and at answer from the archived lists (ids and first-seen times as they were); 404 before any list; 400 for a bad or future moment', async () => {
+    const fetchedAt = clock.t;
+    const then = ((await (await svc.get('/v2/apis/trending')).json()) as Envelope<Trending>).data;
+    clock.advance(3 * 60 * 60_000);
+    const res = await svc.get(`/v2/apis/trending?at=${fetchedAt + 60_000}`);
+    expect(res.status).toBe(200);
+    const { data } = (await res.json()) as Envelope<Trending>;
+    expect(data.snapshot_at).toBe(fetchedAt + 60_000);
+    expect(data.events.map((e) => [e.id, e.title, e.first_seen_at])).toEqual(then.events.map((e) => [e.id, e.title, e.first_seen_at]));
+    const day = ((await (await svc.get('/v2/apis/trending?date=2026-11-21')).json()) as Envelope<Trending>).data;
+    expect(day.events.map((e) => e.id)).toEqual(then.events.map((e) => e.id));
+    const early = await svc.get(`/v2/apis/trending?at=${fetchedAt - 60 * 60_000}`);
+    expect(early.status).toBe(404);
+    expect(((await early.json()) as Envelope<null>).message).toMatch(/No hot list was stored by .* at=/);
+    for (const [query, name] of [['at=2099-01-01T00:00:00Z', 'at'], ['date=2099-01-01', 'date'], ['at=yesterday', 'at'], [`date=2026-11-21&at=${fetchedAt}`, 'at']] as const) {
+      const bad = await svc.get(`/v2/apis/trending?${query}`);
+      expect(bad.status, query).toBe(400);
+      expect(((await bad.json()) as Envelope<null>).message, query).toContain(`"${name}"`);
+    }
+  });
 });

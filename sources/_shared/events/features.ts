@@ -63,6 +63,8 @@ export function keyFeatures(key: string): Map<string, number> {
     if (s.isWordLike && (len >= 2 || /^[a-z0-9]+$/.test(word))) {
       const boilerplate = GENERIC_WORDS.has(word) || generic.slice(offset, offset + len).every(Boolean);
       add(out, `w:${word}`, boilerplate ? GENERIC_FACTOR : 1);
+      // A latin name (iphone18, deepseek) counts twice, as a Chinese word does with its bigram.
+      if (/[a-z]/.test(word) && len >= 2 && !boilerplate) add(out, `l:${word}`, 1);
     }
     for (let i = 0; i < len; i++) {
       segmentOf.push(n);

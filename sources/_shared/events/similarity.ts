@@ -28,9 +28,11 @@ export interface SimilarityOptions {
   minContained: number;
   /** Containment counts this much against Dice. */
   containmentFactor: number;
+  /** Titles sharing less than this (one rare two-character word weighs 2) are not compared. */
+  minShared: number;
 }
 
-export const DEFAULT_SIMILARITY: SimilarityOptions = { minContained: 2.5, containmentFactor: 0.8 };
+export const DEFAULT_SIMILARITY: SimilarityOptions = { minContained: 2.5, containmentFactor: 0.8, minShared: 2 };
 
 export function overlapScore(a: Weighted, b: Weighted, o: SimilarityOptions = DEFAULT_SIMILARITY): number {
   if (!a.total || !b.total) return 0;
@@ -40,6 +42,7 @@ export function overlapScore(a: Weighted, b: Weighted, o: SimilarityOptions = DE
     const v = large.weights.get(f);
     if (v !== undefined) shared += Math.min(w, v);
   }
+  if (shared < o.minShared) return 0;
   const dice = (2 * shared) / (a.total + b.total);
   const least = Math.min(a.total, b.total);
   const containment = least >= o.minContained ? shared / least : 0;
@@ -71,10 +74,15 @@ function bigrams(chars: readonly string[]): Set<string> {
   return out;
 }
 
+/** A slot longer than this is a different angle on one subject, not a different name in a template. */
+const MAX_SLOT = 6;
+
 /**
  * One template with a different name in its slot: the titles share a beginning or an end, and
- * what differs in between is, on both sides, at least two characters of names or facts with no
- * bigram in common ("小米|新品发布会" / "华为|新品发布会", "湖人vs|勇士" / "湖人vs|掘金").
+ * what differs in between is, on both sides, a name-sized run (two to MAX_SLOT characters, at
+ * least two of them names or facts) with no bigram in common ("小米|新品发布会" / "华为|新品发布会",
+ * "湖人vs|勇士" / "湖人vs|掘金"); not two accounts of one subject ("贵州游船倾覆事故|70人还在医院救治"
+ * / "贵州游船倾覆事故|致9死1失联").
  */
 export function slotSubstitution(a: TitleFeatures, b: TitleFeatures): boolean {
   const A = [...a.key];
@@ -87,7 +95,7 @@ export function slotSubstitution(a: TitleFeatures, b: TitleFeatures): boolean {
   const ma = A.slice(p, A.length - s);
   const mb = B.slice(p, B.length - s);
   const specific = (m: string[]) => genericMask(m, true).filter((g) => !g).length >= 2;
-  if (!specific(ma) || !specific(mb)) return false;
+  if (ma.length > MAX_SLOT || mb.length > MAX_SLOT || !specific(ma) || !specific(mb)) return false;
   const gb = bigrams(mb);
   return ![...bigrams(ma)].some((g) => gb.has(g));
 }
