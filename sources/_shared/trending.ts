@@ -19,7 +19,7 @@ import { normaliseTitle } from './events/normalise.ts';
 export { placeScore, FeatureFrequencies };
 
 /** A title weighing less than this (about three rare words) borrows from its description. */
-const SHORT_TITLE_WEIGHT = 3;
+const SHORT_TITLE_WEIGHT = 6;
 
 export interface PlatformList {
   sourceId: string;

@@ -90,6 +90,67 @@ describe('title similarity', () => {
   });
 });
 
+/** Same-event pairs the bigram merger missed on the real lists of issue 22, one per cause. */
+const MISSED_BEFORE: [string, string, string][] = [
+  ['a short headline inside a longer one', '王星成功获救', '泰方通报称王星已成功获救'],
+  ['traditional characters', '國產大飛機交付', '国产大飞机交付'],
+  ['numerals written two ways', '国产大飞机交付第一百架', '国产大飞机交付第100架'],
+  ['an abbreviation and a synonym', '王毅同俄罗斯外长拉夫罗夫通电话', '王毅同俄外长通话'],
+  ['counts of different things', '贵州游船倾覆事故70人还在医院救治', '贵州游船倾覆事故致9死1失联'],
+  ['a toll that grew', '西藏6.8级地震已致53人遇难', '西藏6.8级地震遇难人数升至95人'],
+  ['抢七 = G7, a headline against a question', '勇士抢七战胜火箭', '24-25 赛季 NBA 季后赛首轮 G7 勇士 103：89 火箭晋级下一轮，如何评价这一场比赛？'],
+];
+
+describe('title similarity: the causes of issue 22', () => {
+  it.each(MISSED_BEFORE)('merges across %s: 「%s」 and 「%s」', (_, a, b) => {
+    expect(sameEvent(a, b)).toBe(true);
+    expect(sameEvent(b, a)).toBe(true);
+  });
+
+  it('still keeps two earthquakes of different magnitude apart', () => {
+    expect(sameEvent('台湾花莲海域5.7级地震', '西藏日喀则6.8级地震')).toBe(false);
+  });
+
+  it('reads the description of an item whose title alone is too short', () => {
+    const lists: PlatformList[] = [
+      { sourceId: 'qa', name: '问答', items: [{ rank: 1, title: '星星回来了', link: undefined, hot: undefined, description: '失联演员王星已在泰国被找到，泰方警方护送其入境' }] },
+      { sourceId: 'weibo', name: '微博', items: [{ rank: 1, title: '失联演员王星已在泰国被找到', link: undefined, hot: undefined }] },
+    ];
+    expect(mergeEvents(lists).map((e) => e.platforms.length)).toEqual([2]);
+    const bare = lists.map((l) => ({ ...l, items: l.items.map(({ description: _, ...i }) => i) }));
+    expect(mergeEvents(bare).map((e) => e.platforms.length)).toEqual([1, 1]);
+  });
+});
+
+describe('ranking', () => {
+  const list = (sourceId: string, titles: string[]): PlatformList => ({ sourceId, name: sourceId, items: titles.map((title, i) => ({ rank: i + 1, title, link: undefined, hot: undefined })) });
+  // Titles of unrelated characters, none sharing a word with another.
+  let seed = 0;
+  const filler = (_: string, n: number) =>
+    Array.from({ length: n }, () => Array.from({ length: 5 }, () => String.fromCodePoint(0x4e00 + ((++seed * 7919) % 20000))).join(''));
+
+  it('a story carried by several items on three platforms leads one-platform items at the top of one list', () => {
+    const a = [...filler('甲', 3), ...filler('甲后', 9), '贵州游船倾覆事故致9死1失联', ...filler('甲末', 37)];
+    const b = [...filler('乙', 12), '贵州游船倾覆事故70人还在医院救治', '游船倾覆事故70名落水人员均为轻伤', ...filler('乙末', 36)];
+    const c = [...filler('丙', 11), '贵州游船倾覆致10死，为何悲剧仍发生？', ...filler('丙末', 18)];
+    const events = mergeEvents([list('douyin', a), list('baidu', b), list('zhihu', c)]);
+    expect(events[0]!.platforms.every((p) => p.title.includes('游船'))).toBe(true);
+    expect(events[0]!.platformCount).toBeGreaterThanOrEqual(2);
+    expect(events[0]!.platforms.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('one-platform items rank below cross-platform events of comparable rank, above those far down', () => {
+    const a = ['羽毛球公开赛抽签结果', '冬奥会开幕式彩排曝光', ...filler('甲', 46), '新版医保目录今日公布'];
+    const b = ['高铁票价调整方案听证', '冬奥会开幕式彩排现场', ...filler('乙', 46), '新版医保目录正式公布'];
+    const events = mergeEvents([list('weibo', a), list('douyin', b)]);
+    const at = (start: string) => events.findIndex((e) => e.title.startsWith(start));
+    expect(events[at('冬奥会')]!.platformCount).toBe(2);
+    expect(events[at('新版医保目录')]!.platformCount).toBe(2);
+    expect(at('冬奥会')).toBeLessThan(at('羽毛球公开赛'));
+    expect(at('羽毛球公开赛')).toBeLessThan(at('新版医保目录'));
+  });
+});
+
 const items = (...titles: string[]): ListItem[] => titles.map((title, i) => ({ rank: i + 1, title, link: `https://example.com/${i}`, hot: 1000 - i }));
 
 describe('mergeEvents', () => {
