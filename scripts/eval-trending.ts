@@ -71,6 +71,7 @@ let platformPairs = 0;
 let found = 0;
 let top5 = 0;
 let labelled = 0;
+const precisions: number[] = [];
 console.log('moment      lists  precision        platform-pair recall  biggest story in top 5');
 for (const m of moments) {
   const options: MergeOptions = { frequencies: frequenciesBeside(m, moments) };
@@ -88,6 +89,7 @@ for (const m of moments) {
   platformPairs += s.platformPairs;
   found += s.foundPlatformPairs;
   if (s.biggestInTop5) top5++;
+  if (s.pairs) precisions.push(s.rightPairs / s.pairs);
   console.log(
     `${m.date}  ${m.lists.length}      ${pct(s.rightPairs, s.pairs).padStart(6)} (${s.rightPairs}/${s.pairs})`.padEnd(42) +
       `${pct(s.foundPlatformPairs, s.platformPairs).padStart(6)} (${s.foundPlatformPairs}/${s.platformPairs})`.padEnd(22) +
@@ -102,4 +104,5 @@ for (const m of moments) {
     for (const x of s.missed) console.log(`    missed: ${x.platforms.join('-')} of ${x.event}`);
   }
 }
+console.log(`mean of the moments' precision: ${((100 * precisions.reduce((a, b) => a + b, 0)) / Math.max(1, precisions.length)).toFixed(1)}% (the pooled figure below weighs big events' many pairs more)`);
 console.log(`all labelled (${labelled})     ${pct(right, pairs).padStart(6)} (${right}/${pairs})`.padEnd(42) + `${pct(found, platformPairs).padStart(6)} (${found}/${platformPairs})`.padEnd(22) + `${top5}/${labelled}`);

@@ -42,6 +42,7 @@ const SAME_EVENT: [string, string][] = [
   ['围棋世界赛决赛今日开战', '围棋世界赛决赛'],
   ['ＡＩ大模型价格战', 'AI 大模型为什么开始打价格战？'],
   ['多地迎来今冬首场降雪', '今冬首场降雪'],
+  ['普京与金正恩在北京会谈', '金正恩与普京会谈'],
 ];
 
 /** Merely similar topics: one template with another team, company, city, player or number. */
@@ -65,6 +66,8 @@ const DIFFERENT_EVENTS: [string, string][] = [
   ['城市夜跑路线推荐', '城市骑行周末路线'],
   ['第一次养猫需要准备什么？', '猫咪冬季护理'],
   ['高铁新线今日开通', '地铁新线路试运营'],
+  ['伊朗宣布对以色列新一轮导弹袭击', '以色列对伊朗发动新一轮打击'],
+  ['美国对中国加征关税', '中国对美国加征关税'],
 ];
 
 describe('title similarity', () => {

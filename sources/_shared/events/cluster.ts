@@ -7,11 +7,13 @@
 import { keptApart, overlapScore, type SimilarityOptions, DEFAULT_SIMILARITY, type Weighted } from './similarity.ts';
 
 export interface ClusterOptions extends SimilarityOptions {
-  /** Average similarity two events need to merge. */
+  /** Linkage two events need to merge. */
   threshold: number;
+  /** How far the linkage moves from the average similarity of their items toward their closest pair (0: average linkage). */
+  peakWeight: number;
 }
 
-export const DEFAULT_CLUSTER: ClusterOptions = { ...DEFAULT_SIMILARITY, threshold: 0.425 };
+export const DEFAULT_CLUSTER: ClusterOptions = { ...DEFAULT_SIMILARITY, threshold: 0.4, peakWeight: 0.5 };
 
 /** Features this light are not worth looking up neighbours by (boilerplate in any title). */
 const INDEX_MIN_WEIGHT = 0.2;
@@ -49,13 +51,18 @@ export function clusterItems(items: readonly Weighted[], o: ClusterOptions = DEF
   const members = new Map<number, number[]>(items.map((_, n) => [n, [n]]));
   // Between live clusters: the sum of their items' similarities, and whether any pair is kept apart.
   const sums = new Map<number, Map<number, number>>();
+  const peaks = new Map<number, Map<number, number>>();
   const apart = new Map<number, Set<number>>();
   for (const [a, m] of pairs) {
     sums.set(a, new Map());
+    peaks.set(a, new Map());
     apart.set(a, new Set());
     for (const [b, s] of m) {
       if (s < 0) apart.get(a)!.add(b);
-      else sums.get(a)!.set(b, s);
+      else {
+        sums.get(a)!.set(b, s);
+        peaks.get(a)!.set(b, s);
+      }
     }
   }
   for (;;) {
@@ -65,7 +72,8 @@ export function clusterItems(items: readonly Weighted[], o: ClusterOptions = DEF
       const sizeA = members.get(a)!.length;
       for (const [b, sum] of m) {
         if (b <= a || apart.get(a)!.has(b)) continue;
-        const average = sum / (sizeA * members.get(b)!.length);
+        const mean = sum / (sizeA * members.get(b)!.length);
+        const average = mean + o.peakWeight * (peaks.get(a)!.get(b)! - mean);
         if (average >= bestAverage && (!best || average > bestAverage || a < best[0])) {
           best = [a, b];
           bestAverage = average;
@@ -77,15 +85,22 @@ export function clusterItems(items: readonly Weighted[], o: ClusterOptions = DEF
     members.get(a)!.push(...members.get(b)!);
     members.delete(b);
     const sa = sums.get(a)!;
+    const pk = peaks.get(a)!;
     for (const [c, s] of sums.get(b)!) {
       if (c === a) continue;
       sa.set(c, (sa.get(c) ?? 0) + s);
       const sc = sums.get(c)!;
       sc.set(a, (sc.get(a) ?? 0) + s);
       sc.delete(b);
+      const peak = Math.max(pk.get(c) ?? 0, peaks.get(b)!.get(c)!);
+      pk.set(c, peak);
+      peaks.get(c)!.set(a, peak);
+      peaks.get(c)!.delete(b);
     }
     sa.delete(b);
     sums.delete(b);
+    pk.delete(b);
+    peaks.delete(b);
     const pa = apart.get(a)!;
     for (const c of apart.get(b)!) {
       if (c === a) continue;

@@ -39,6 +39,8 @@ export interface TitleFeatures {
   own: Map<string, number>;
   /** Numbers of the title with the character after them ("68级", "3比0", "2026年"). */
   numbers: string[];
+  /** Its words of two or more characters, with where each starts in the key. */
+  words: { text: string; at: number }[];
 }
 
 const isCjk = (c: string) => /\p{Script=Han}/u.test(c);
@@ -86,8 +88,16 @@ export function keyFeatures(key: string): Map<string, number> {
   return out;
 }
 
+function keyWords(key: string): { text: string; at: number }[] {
+  const out: { text: string; at: number }[] = [];
+  for (const s of segmenter.segment(key)) {
+    if (s.isWordLike && [...s.segment].length >= 2 && !/^\d+$/.test(s.segment)) out.push({ text: s.segment, at: s.index });
+  }
+  return out;
+}
+
 export function titleFeatures(title: string): TitleFeatures {
   const key = normaliseTitle(title);
   const numbers = [...key.matchAll(/(\d+比\d+)|(\d+)(\D?)/g)].map((m) => m[1] ?? `${m[2]}${m[3] && isCjk(m[3]) ? m[3] : ''}`);
-  return { key, own: keyFeatures(key), numbers };
+  return { key, own: keyFeatures(key), numbers, words: keyWords(key) };
 }

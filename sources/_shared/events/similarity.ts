@@ -100,7 +100,34 @@ export function slotSubstitution(a: TitleFeatures, b: TitleFeatures): boolean {
   return ![...bigrams(ma)].some((g) => gb.has(g));
 }
 
+/** What says one side acts on the other (对, 向, 袭击…), between the two names. */
+const DIRECTED = /对|向|袭击|打击|击中|打死|轰炸|制裁|起诉|指责|谴责/;
+
+/**
+ * Two names that both titles hold, in opposite order, each time with one acting on the other
+ * between them: 伊朗对以色列… / 以色列对伊朗…, two different occurrences. (Plain reordering, as
+ * in 东风5C打击范围覆盖全球 / 覆盖全球的东风5C, says nothing.)
+ */
+export function rolesReversed(a: TitleFeatures, b: TitleFeatures): boolean {
+  const inB = new Map(b.words.map((w) => [w.text, w.at]));
+  const shared = a.words.filter((w) => inB.has(w.text));
+  for (let i = 0; i < shared.length; i++) {
+    for (let j = i + 1; j < shared.length; j++) {
+      const x = shared[i]!;
+      const y = shared[j]!;
+      if (x.text === y.text || x.at > y.at) continue;
+      const bx = inB.get(x.text)!;
+      const by = inB.get(y.text)!;
+      if (by >= bx) continue;
+      const betweenA = a.key.slice(x.at + x.text.length, y.at);
+      const betweenB = b.key.slice(by + y.text.length, bx);
+      if (DIRECTED.test(betweenA) && DIRECTED.test(betweenB)) return true;
+    }
+  }
+  return false;
+}
+
 /** Never the same event, however close the words. */
 export function keptApart(a: TitleFeatures, b: TitleFeatures): boolean {
-  return numbersDisagree(a, b) || slotSubstitution(a, b);
+  return numbersDisagree(a, b) || slotSubstitution(a, b) || rolesReversed(a, b);
 }
