@@ -12,7 +12,7 @@ import type { ListItem } from '../../src/kernel/list-items.ts';
 import { clusterItems, DEFAULT_CLUSTER, type ClusterOptions } from './events/cluster.ts';
 import { keyFeatures, titleFeatures } from './events/features.ts';
 import { FeatureFrequencies } from './events/frequencies.ts';
-import { eventScore, latestFirstSeen, placeScore, type RankedItem } from './events/rank.ts';
+import { eventScore, itemStrength, latestFirstSeen, placeScore, type RankedItem } from './events/rank.ts';
 import { keptApart, overlapScore, weigh, type Weighted } from './events/similarity.ts';
 import { normaliseTitle } from './events/normalise.ts';
 
@@ -78,7 +78,7 @@ export function sameEvent(a: string, b: string, o: MergeOptions = {}): boolean {
 }
 
 export function mergeEvents(lists: readonly PlatformList[], o: MergeOptions = {}): TrendingEvent[] {
-  const entries: { entry: PlatformEntry; ranked: RankedItem; weighted: Weighted }[] = [];
+  const entries: { entry: PlatformEntry; ranked: RankedItem; weighted: Weighted; strength: number }[] = [];
   for (const l of lists) {
     const heats = l.items.flatMap((i) => (i.hot !== undefined && i.hot > 0 ? [i.hot] : []));
     const listTopHeat = heats.length ? Math.max(...heats) : undefined;
@@ -86,7 +86,8 @@ export function mergeEvents(lists: readonly PlatformList[], o: MergeOptions = {}
       const weighted = itemFeatures(i.title, i.description, o.frequencies);
       if (!weighted.features.key) continue;
       const entry: PlatformEntry = { sourceId: l.sourceId, name: l.name, rank: i.rank, title: i.title, link: i.link, hot: i.hot, listSize: l.items.length, firstSeenAt: i.firstSeenAt };
-      entries.push({ entry, weighted, ranked: { sourceId: l.sourceId, rank: i.rank, hot: i.hot, listSize: l.items.length, listTopHeat, firstSeenAt: i.firstSeenAt } });
+      const ranked: RankedItem = { sourceId: l.sourceId, rank: i.rank, hot: i.hot, listSize: l.items.length, listTopHeat, firstSeenAt: i.firstSeenAt };
+      entries.push({ entry, weighted, ranked, strength: itemStrength(ranked) });
     }
   }
   const clusters = clusterItems(
@@ -95,7 +96,7 @@ export function mergeEvents(lists: readonly PlatformList[], o: MergeOptions = {}
   );
   return clusters
     .map((members) => {
-      const ms = members.map((n) => entries[n]!).sort((a, b) => eventScore([b.ranked]) - eventScore([a.ranked]) || a.entry.sourceId.localeCompare(b.entry.sourceId) || a.entry.rank - b.entry.rank);
+      const ms = members.map((n) => entries[n]!).sort((a, b) => b.strength - a.strength || a.entry.sourceId.localeCompare(b.entry.sourceId) || a.entry.rank - b.entry.rank);
       const ranked = ms.map((m) => m.ranked);
       return {
         event: { title: ms[0]!.entry.title, platforms: ms.map((m) => m.entry), platformCount: new Set(ms.map((m) => m.entry.sourceId)).size, score: eventScore(ranked) },

@@ -65,25 +65,26 @@ export function clusterItems(items: readonly Weighted[], o: ClusterOptions = DEF
       }
     }
   }
-  for (;;) {
-    let best: [number, number] | undefined;
-    let bestAverage = o.threshold;
-    for (const [a, m] of sums) {
-      const sizeA = members.get(a)!.length;
-      for (const [b, sum] of m) {
-        if (b <= a || apart.get(a)!.has(b)) continue;
-        const mean = sum / (sizeA * members.get(b)!.length);
-        const average = mean + o.peakWeight * (peaks.get(a)!.get(b)! - mean);
-        if (average >= bestAverage && (!best || average > bestAverage || a < best[0])) {
-          best = [a, b];
-          bestAverage = average;
-        }
-      }
-    }
-    if (!best) break;
-    const [a, b] = best;
+  // Candidate merges, best linkage first; an entry is stale once either cluster changed since.
+  const version = new Map<number, number>(items.map((_, n) => [n, 0]));
+  const heap = new LinkageHeap();
+  const linkage = (a: number, b: number) => {
+    const mean = sums.get(a)!.get(b)! / (members.get(a)!.length * members.get(b)!.length);
+    return mean + o.peakWeight * (peaks.get(a)!.get(b)! - mean);
+  };
+  const offer = (a: number, b: number) => {
+    if (apart.get(a)!.has(b)) return;
+    const l = linkage(a, b);
+    if (l >= o.threshold) heap.push({ linkage: l, a: Math.min(a, b), b: Math.max(a, b), va: version.get(Math.min(a, b))!, vb: version.get(Math.max(a, b))! });
+  };
+  for (const [a, m] of sums) for (const b of m.keys()) if (a < b) offer(a, b);
+  for (let top = heap.pop(); top; top = heap.pop()) {
+    const { a, b } = top;
+    if (version.get(a) !== top.va || version.get(b) !== top.vb) continue;
     members.get(a)!.push(...members.get(b)!);
     members.delete(b);
+    version.set(a, top.va + 1);
+    version.delete(b);
     const sa = sums.get(a)!;
     const pk = peaks.get(a)!;
     for (const [c, s] of sums.get(b)!) {
@@ -110,6 +111,55 @@ export function clusterItems(items: readonly Weighted[], o: ClusterOptions = DEF
     }
     pa.delete(b);
     apart.delete(b);
+    for (const c of sa.keys()) offer(a, c);
   }
   return [...members.values()].map((m) => m.sort((x, y) => x - y)).sort((x, y) => x[0]! - y[0]!);
+}
+
+interface Candidate {
+  linkage: number;
+  a: number;
+  b: number;
+  va: number;
+  vb: number;
+}
+
+/** A binary max-heap of candidate merges: highest linkage first, then the lowest pair of indexes. */
+class LinkageHeap {
+  private readonly h: Candidate[] = [];
+
+  private before(x: Candidate, y: Candidate): boolean {
+    return x.linkage > y.linkage || (x.linkage === y.linkage && (x.a < y.a || (x.a === y.a && x.b < y.b)));
+  }
+
+  push(c: Candidate): void {
+    const h = this.h;
+    h.push(c);
+    for (let i = h.length - 1; i > 0; ) {
+      const parent = (i - 1) >> 1;
+      if (!this.before(h[i]!, h[parent]!)) break;
+      [h[i], h[parent]] = [h[parent]!, h[i]!];
+      i = parent;
+    }
+  }
+
+  pop(): Candidate | undefined {
+    const h = this.h;
+    const top = h[0];
+    const last = h.pop();
+    if (h.length && last) {
+      h[0] = last;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && this.before(h[l]!, h[m]!)) m = l;
+        if (r < h.length && this.before(h[r]!, h[m]!)) m = r;
+        if (m === i) break;
+        [h[i], h[m]] = [h[m]!, h[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
 }

@@ -4,6 +4,7 @@
  * the segmenter splits: 倾/覆, 失/联, 王/毅). A feature weighs as much as it is rare across the
  * stored titles (see frequencies.ts); the boilerplate of hot-list titles weighs a quarter.
  */
+import { setBounded } from '../../../src/kernel/bounded-map.ts';
 import { normaliseTitle } from './normalise.ts';
 
 const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
@@ -20,13 +21,21 @@ export const GENERIC_WORDS: ReadonlySet<string> = new Set([
   '推荐', '攻略', '指南', '盘点', '合集', '周末', '城市', '路线', '生活', '时间', '方法', '技巧', '需要', '准备',
 ]);
 export const GENERIC_CHARS: ReadonlySet<string> = new Set([...'了的是在将被吗呢啊已又再和与及也都还就后上中新']);
-const GENERIC_PHRASES = [...GENERIC_WORDS].map((w) => [...w]).filter((w) => w.length > 1).sort((a, b) => b.length - a.length);
+/** The generic phrases as characters, by their first character, longest first. */
+const PHRASES_BY_FIRST = new Map<string, string[][]>();
+for (const w of [...GENERIC_WORDS].map((x) => [...x]).filter((x) => x.length > 1).sort((a, b) => b.length - a.length)) {
+  const list = PHRASES_BY_FIRST.get(w[0]!) ?? [];
+  list.push(w);
+  PHRASES_BY_FIRST.set(w[0]!, list);
+}
 
 /** Which characters of a key are boilerplate: inside a generic phrase, or (unless phrasesOnly) a function character. */
 export function genericMask(chars: readonly string[], phrasesOnly = false): boolean[] {
   const mask = chars.map((c) => !phrasesOnly && GENERIC_CHARS.has(c));
   for (let i = 0; i < chars.length; i++) {
-    const hit = GENERIC_PHRASES.find((g) => g.every((c, j) => chars[i + j] === c));
+    const phrases = PHRASES_BY_FIRST.get(chars[i]!);
+    if (!phrases) continue;
+    const hit = phrases.find((g) => g.every((c, j) => chars[i + j] === c));
     if (hit) for (let j = 0; j < hit.length; j++) mask[i + j] = true;
   }
   return mask;
@@ -43,7 +52,11 @@ export interface TitleFeatures {
   words: { text: string; at: number }[];
 }
 
-const isCjk = (c: string) => /\p{Script=Han}/u.test(c);
+/** A Han character (the CJK unified ideographs, their extensions and compatibility forms). */
+function isCjk(c: string): boolean {
+  const x = c.codePointAt(0)!;
+  return (x >= 0x4e00 && x <= 0x9fff) || (x >= 0x3400 && x <= 0x4dbf) || (x >= 0xf900 && x <= 0xfaff) || (x >= 0x20000 && x <= 0x3134f);
+}
 
 function add(out: Map<string, number>, feature: string, factor: number): void {
   out.set(feature, Math.max(out.get(feature) ?? 0, factor));
@@ -51,7 +64,12 @@ function add(out: Map<string, number>, feature: string, factor: number): void {
 
 /** Words ("w:") and bigrams ("b:") of a normalised key. */
 export function keyFeatures(key: string): Map<string, number> {
+  return analyse(key).own;
+}
+
+function analyse(key: string): { own: Map<string, number>; words: { text: string; at: number }[] } {
   const out = new Map<string, number>();
+  const words: { text: string; at: number }[] = [];
   const chars = [...key];
   const generic = genericMask(chars);
   // The segment each character belongs to, and whether that segment is a single character.
@@ -62,6 +80,7 @@ export function keyFeatures(key: string): Map<string, number> {
   for (const s of segmenter.segment(key)) {
     const word = s.segment;
     const len = [...word].length;
+    if (s.isWordLike && len >= 2 && !/^\d+$/.test(word)) words.push({ text: word, at: s.index });
     if (s.isWordLike && (len >= 2 || /^[a-z0-9]+$/.test(word))) {
       const boilerplate = GENERIC_WORDS.has(word) || generic.slice(offset, offset + len).every(Boolean);
       add(out, `w:${word}`, boilerplate ? GENERIC_FACTOR : 1);
@@ -85,19 +104,20 @@ export function keyFeatures(key: string): Map<string, number> {
     if (segmentOf[i] !== segmentOf[i + 1] && !(single[i] && single[i + 1])) continue;
     add(out, `b:${a}${b}`, generic[i] && generic[i + 1] ? GENERIC_FACTOR : 1);
   }
-  return out;
+  return { own: out, words };
 }
 
-function keyWords(key: string): { text: string; at: number }[] {
-  const out: { text: string; at: number }[] = [];
-  for (const s of segmenter.segment(key)) {
-    if (s.isWordLike && [...s.segment].length >= 2 && !/^\d+$/.test(s.segment)) out.push({ text: s.segment, at: s.index });
-  }
-  return out;
-}
+/** Features of titles met lately: lists change a few items at a time, so most titles come again. */
+const known = new Map<string, TitleFeatures>();
+const KNOWN_MAX = 20_000;
 
 export function titleFeatures(title: string): TitleFeatures {
+  const cached = known.get(title);
+  if (cached) return cached;
   const key = normaliseTitle(title);
   const numbers = [...key.matchAll(/(\d+比\d+)|(\d+)(\D?)/g)].map((m) => m[1] ?? `${m[2]}${m[3] && isCjk(m[3]) ? m[3] : ''}`);
-  return { key, own: keyFeatures(key), numbers, words: keyWords(key) };
+  const { own, words } = analyse(key);
+  const features = { key, own, numbers, words };
+  setBounded(known, title, features, KNOWN_MAX);
+  return features;
 }

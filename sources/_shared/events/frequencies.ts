@@ -14,11 +14,15 @@ const FLOOR = 0.15;
  * story would look common): every feature then weighs 1, and the bundled boilerplate list decides.
  */
 export const MIN_DOCUMENTS = 1000;
+/** Titles counted between two yields to the event loop (about 20 ms of work). */
+const CHUNK = 500;
 
 export class FeatureFrequencies {
   private readonly df = new Map<string, number>();
   private docs = 0;
   private readonly seen = new Set<string>();
+  /** Weight by document count, while the count of titles stays the same. */
+  private readonly byCount = new Map<number, number>();
 
   /** Count a title once, whatever how many lists and snapshots carried it. */
   add(title: string): void {
@@ -26,6 +30,7 @@ export class FeatureFrequencies {
     if (!key || this.seen.has(key)) return;
     this.seen.add(key);
     this.docs++;
+    this.byCount.clear();
     for (const f of keyFeatures(key).keys()) this.df.set(f, (this.df.get(f) ?? 0) + 1);
   }
 
@@ -36,13 +41,28 @@ export class FeatureFrequencies {
   /** 1 for a feature no stored title has, falling with the share of titles that have it. */
   weight(feature: string): number {
     if (this.docs < MIN_DOCUMENTS) return 1;
-    const idf = Math.log((this.docs + 1) / ((this.df.get(feature) ?? 0) + 1)) / Math.log(this.docs + 1);
-    return Math.max(FLOOR, idf);
+    const df = this.df.get(feature) ?? 0;
+    let w = this.byCount.get(df);
+    if (w === undefined) {
+      w = Math.max(FLOOR, Math.log((this.docs + 1) / (df + 1)) / Math.log(this.docs + 1));
+      this.byCount.set(df, w);
+    }
+    return w;
   }
 
   static of(titles: Iterable<string>): FeatureFrequencies {
     const f = new FeatureFrequencies();
     for (const t of titles) f.add(t);
+    return f;
+  }
+
+  /** Like `of`, yielding to the event loop every CHUNK titles: thousands of titles take seconds. */
+  static async ofAsync(titles: readonly string[]): Promise<FeatureFrequencies> {
+    const f = new FeatureFrequencies();
+    for (let i = 0; i < titles.length; i += CHUNK) {
+      for (const t of titles.slice(i, i + CHUNK)) f.add(t);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     return f;
   }
 }

@@ -22,7 +22,7 @@ export function storedFrequencies(access: ListAccess, at: number): Promise<Featu
   let f = built.get(bucket);
   if (!f) {
     const to = (bucket + 1) * FREQUENCY_BUCKET_MS;
-    f = access.titles({ from: to - FREQUENCY_DAYS * DAY_MS, to, limit: MAX_TITLES }).then((titles) => FeatureFrequencies.of(titles));
+    f = access.titles({ from: to - FREQUENCY_DAYS * DAY_MS, to, limit: MAX_TITLES }).then((titles) => FeatureFrequencies.ofAsync(titles));
     // A failed read is not kept: the next request tries again.
     f.catch(() => built!.delete(bucket));
     setBounded(built, bucket, f, 4);
