@@ -75,8 +75,11 @@ export interface Trending {
 
 type StoredList = CurrentList & { info: TrendingListInfo };
 
-/** Merges by the lists they were made of: the lists change every few minutes, requests come more often. */
-const merges = new WeakMap<ListAccess, Map<string, Promise<MergedEvent[]>>>();
+/**
+ * Merges, with their events in answer form, by the lists they were made of: the lists change
+ * every few minutes, requests come more often.
+ */
+const merges = new WeakMap<ListAccess, Map<string, Promise<TrendingEvent[]>>>();
 
 function contentKey(lists: readonly StoredList[], frequencyBucket: number): string {
   return `${frequencyBucket}\u0003${lists.map((l) => `${l.sourceId}@${l.paramsKey}@${l.fetchedAt}:${l.items.map((i) => `${i.rank}.${i.title}.${i.hot ?? ''}.${i.link ?? ''}`).join('\u0001')}`).join('\u0002')}`;
@@ -96,14 +99,14 @@ async function withFirstSeen(access: ListAccess, l: StoredList): Promise<Platfor
   };
 }
 
-async function merged(access: ListAccess, lists: readonly StoredList[], at: number): Promise<MergedEvent[]> {
+async function merged(access: ListAccess, lists: readonly StoredList[], at: number): Promise<TrendingEvent[]> {
   let byKey = merges.get(access);
   if (!byKey) merges.set(access, (byKey = new Map()));
   const frequencies = await storedFrequencies(access, at);
   const key = contentKey(lists, frequencies.size);
   let events = byKey.get(key);
   if (!events) {
-    events = Promise.all(lists.map((l) => withFirstSeen(access, l))).then((platformLists) => mergeEvents(platformLists, { frequencies }));
+    events = Promise.all(lists.map((l) => withFirstSeen(access, l))).then((platformLists) => mergeEvents(platformLists, { frequencies }).map(toEvent));
     events.catch(() => byKey.delete(key));
     setBounded(byKey, key, events, 4);
   }
@@ -176,7 +179,7 @@ export default defineSource({
       if (moment) throw new AppError(404, `No hot list was stored by ${formatDateTime(moment.at)} (Asia/Shanghai), so trending has no answer for ${moment.param}=${moment.value}; ask about a later moment.`, { expose: true });
       throw new AppError(503, 'No hot list has been fetched yet; trending is computed from them. Try again in a minute.', { headers: { 'Retry-After': '60' }, expose: true });
     }
-    const events = (await merged(access, lists, moment?.at ?? now)).slice(0, p.limit).map(toEvent);
+    const events = (await merged(access, lists, moment?.at ?? now)).slice(0, p.limit);
     const updatedAt = Math.max(...lists.map((c) => c.fetchedAt));
     return {
       events,
