@@ -12,8 +12,11 @@ import { overlapScore } from '../../sources/_shared/events/similarity.ts';
 import { itemFeatures, mergeEvents, placeScore, sameEvent, type PlatformList } from '../../sources/_shared/trending.ts';
 import type { Trending } from '../../sources/trending.ts';
 import { paramsKey, parseParams } from '../../src/kernel/params.ts';
-import type { FetchedSource } from '../../src/kernel/source.ts';
 import type { ListItem } from '../../src/kernel/list-items.ts';
+import trendingSource from '../../sources/trending.ts';
+import { asArray, asRecord, asString, hotListRows, validateHotList } from '../../sources/_shared/hot-list.ts';
+import { SourceError } from '../../src/kernel/errors.ts';
+import { defineSource, type AnySource, type FetchedSource } from '../../src/kernel/source.ts';
 import { TestClock } from '../support/clock.ts';
 import { startService, type TestService } from '../support/service.ts';
 import { Upstream } from '../support/upstream.ts';
@@ -313,5 +316,65 @@ describe('/v2/apis/trending through the server', () => {
       expect(bad.status, query).toBe(400);
       expect(((await bad.json()) as Envelope<null>).message, query).toContain(`"${name}"`);
     }
+  });
+});
+
+describe('trending reads every list marked `trending`, whatever lists the service has', () => {
+  const HOST = 'lists.example.test';
+  const upstream = new Upstream();
+  let svc: TestService;
+
+  /** A scheduled hot list of a local upstream: items with a title and a description. */
+  const listSource = (id: string, trending: boolean): AnySource =>
+    defineSource({
+      id,
+      name: `list ${id}`,
+      description: 'A hot list fetched from a local upstream.',
+      routes: [{ path: `/${id}` }],
+      freshness: { ttlSec: 300, timeoutMs: 1_000 },
+      mode: 'scheduled',
+      schedule: '*/5 * * * *',
+      ...(trending ? { trending: {} } : {}),
+      async fetch(ctx) {
+        const list = asArray(asRecord(await ctx.http.json(`https://${HOST}/${id}`, { signal: ctx.signal }))?.items);
+        if (!list) throw new SourceError('parse', 'items missing');
+        return list.map((x, i) => ({ rank: i + 1, title: asString(asRecord(x)?.title) ?? '', desc: asString(asRecord(x)?.desc) ?? '', link: `https://${HOST}/${id}/${i + 1}`, hot_value: 100 - i }));
+      },
+      validate: (d) => validateHotList(d, 2),
+      view: { rows: hotListRows },
+      example: `/v2/apis/${id}`,
+    }) as AnySource;
+
+  beforeAll(async () => {
+    await upstream.start();
+    upstream.serve(HOST, '/news-a', { body: { items: [{ title: '星星回来了', desc: '失联演员王星已在泰国被找到，泰方警方护送其入境' }, { title: '冬奥会开幕式彩排曝光' }] } });
+    upstream.serve(HOST, '/news-b', { body: { items: [{ title: '失联演员王星已在泰国被找到' }, { title: '羽毛球公开赛抽签结果' }] } });
+    upstream.serve(HOST, '/other', { body: { items: [{ title: '冬奥会开幕式彩排现场' }, { title: '高铁票价调整方案听证' }] } });
+    svc = await startService({ upstream, sources: [listSource('news-a', true), listSource('news-b', true), listSource('other', false), trendingSource as AnySource] });
+    for (const id of ['news-a', 'news-b', 'other']) expect((await svc.get(`/v2/apis/${id}`)).status).toBe(200);
+  });
+  afterAll(async () => {
+    await svc?.close();
+    await upstream.stop();
+  });
+
+  it('merges the marked lists only (descriptions included), lists them, and leaves the others out', async () => {
+    const { data } = (await (await svc.get('/v2/apis/trending')).json()) as Envelope<Trending>;
+    expect(data.lists.map((l) => l.source)).toEqual(['news-a', 'news-b']);
+    expect(data.events[0]!.items.map((i) => [i.source, i.title]).sort()).toEqual([
+      ['news-a', '星星回来了'],
+      ['news-b', '失联演员王星已在泰国被找到'],
+    ]);
+    expect(data.events.flatMap((e) => e.items.map((i) => i.source))).not.toContain('other');
+  });
+
+  it('html and rss show every item of an event with its platform', async () => {
+    const html = await (await svc.get('/v2/apis/trending?encoding=html')).text();
+    expect(html).toContain('list news-a #1');
+    expect(html).toContain('list news-b #1');
+    const feed = await new Parser().parseString(await (await svc.get('/v2/apis/trending?encoding=rss')).text());
+    const first = feed.items.find((i) => i.contentSnippet?.includes('list news-a #1'));
+    expect(first?.contentSnippet).toContain('list news-b #1');
+    expect(first?.guid).toMatch(/^trending:[0-9a-f]{12}$/);
   });
 });
