@@ -4,9 +4,9 @@
  * the word features, their weights by rarity, the guards and the clustering live in ./events/.
  *
  * Every item becomes weighted features (words and character bigrams of its normalised title, plus
- * half of its description's when the title alone is short); events form by average-linkage
+ * half of its description's when the title alone is short); events form by agglomerative
  * clustering over all items of all platforms (several items of one platform may join one event),
- * never putting two titles the guards keep apart into one event.
+ * never putting two titles the guards keep apart into one event. README "Trending" tells the rules.
  */
 import type { ListItem } from '../../src/kernel/list-items.ts';
 import { clusterItems, DEFAULT_CLUSTER, type ClusterOptions } from './events/cluster.ts';

@@ -1,6 +1,8 @@
 /**
- * Items into events by agglomerative clustering with average linkage: the two events whose items
- * are closest on average merge first, again and again, while that average reaches the threshold.
+ * Items into events by agglomerative clustering: the two events with the highest linkage merge
+ * first, again and again, while it reaches the threshold. The linkage lies between the average
+ * similarity of their items (which alone splits a story told from several angles) and their
+ * closest pair (which alone chains topics): `peakWeight` of the way from the one to the other.
  * A merge that would put two titles the guards keep apart into one event never happens, so a title
  * close to two different events cannot chain them. Pure; no I/O.
  */
