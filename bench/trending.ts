@@ -41,6 +41,18 @@ else {
     const items = m.lists.reduce((a, l) => a + l.items.length, 0);
     console.log(`| ${m.date} | ${m.lists.length} | ${items} | ${time(() => mergeEvents(m.lists, { frequencies })).toFixed(1)} |`);
   }
+  // Every title new to the features kept from earlier merges (a tail of its own, shared by no other title): the worst case of a list change.
+  let run = 0;
+  const fresh = moments.find((m) => m.date === '2025-09-03') ?? moments[0]!;
+  const freshItems = fresh.lists.reduce((a, l) => a + l.items.length, 0);
+  const freshMs = time(() => {
+    run++;
+    mergeEvents(
+      fresh.lists.map((l) => ({ ...l, items: l.items.map((i) => ({ ...i, title: `${i.title}r${run}${l.sourceId}${i.rank}` })) })),
+      { frequencies },
+    );
+  });
+  console.log(`| ${fresh.date}, every title new | ${fresh.lists.length} | ${freshItems} | ${freshMs.toFixed(1)} |`);
   const all: PlatformList[] = moments.flatMap((m) => m.lists.map((l) => ({ ...l, sourceId: `${m.date}/${l.sourceId}` })));
   const allItems = all.reduce((a, l) => a + l.items.length, 0);
   console.log(`| all seven moments at once | ${all.length} | ${allItems} | ${time(() => mergeEvents(all, { frequencies }), 5).toFixed(1)} |`);

@@ -19,6 +19,11 @@ export const DEFAULT_CLUSTER: ClusterOptions = { ...DEFAULT_SIMILARITY, threshol
 
 /** Features this light are not worth looking up neighbours by (boilerplate in any title). */
 const INDEX_MIN_WEIGHT = 0.2;
+/**
+ * Nor features that this many items hold: a word in every title tells no event apart, and
+ * comparing all of their pairs would make the merge quadratic in the lists' length.
+ */
+const INDEX_MAX_ITEMS = 300;
 
 /** Pairs of items that share a feature, with their similarity (> 0) or -1 when kept apart. */
 function neighbours(items: readonly Weighted[], o: ClusterOptions): Map<number, Map<number, number>> {
@@ -33,6 +38,7 @@ function neighbours(items: readonly Weighted[], o: ClusterOptions): Map<number, 
   });
   const out = new Map<number, Map<number, number>>(items.map((_, n) => [n, new Map()]));
   for (const list of byFeature.values()) {
+    if (list.length > INDEX_MAX_ITEMS) continue;
     for (let i = 0; i < list.length; i++) {
       for (let j = i + 1; j < list.length; j++) {
         const a = list[i]!;
