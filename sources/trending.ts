@@ -14,7 +14,7 @@ import type { CurrentList, ListAccess, TrendingListInfo } from '../src/kernel/li
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
 import { titleKey } from '../src/kernel/title-key.ts';
-import { storedFrequencies } from './_shared/events/stored-frequencies.ts';
+import { frequencyBucket, storedFrequencies } from './_shared/events/stored-frequencies.ts';
 import { formatHeat } from './_shared/hot-list.ts';
 import { mergeEvents, type PlatformEntry, type PlatformList, type TrendingEvent as MergedEvent } from './_shared/trending.ts';
 import { listAccess } from './timeline.ts';
@@ -103,7 +103,7 @@ async function merged(access: ListAccess, lists: readonly StoredList[], at: numb
   let byKey = merges.get(access);
   if (!byKey) merges.set(access, (byKey = new Map()));
   const frequencies = await storedFrequencies(access, at);
-  const key = contentKey(lists, frequencies.size);
+  const key = contentKey(lists, frequencyBucket(at));
   let events = byKey.get(key);
   if (!events) {
     events = Promise.all(lists.map((l) => withFirstSeen(access, l))).then((platformLists) => mergeEvents(platformLists, { frequencies }).map(toEvent));

@@ -9,11 +9,11 @@ import { serveNamedFixtures } from '../../scripts/demo.ts';
 import { DEFAULT_CLUSTER } from '../../sources/_shared/events/cluster.ts';
 import { normaliseTitle } from '../../sources/_shared/events/normalise.ts';
 import { overlapScore } from '../../sources/_shared/events/similarity.ts';
-import { itemFeatures, mergeEvents, placeScore, sameEvent, type PlatformList } from '../../sources/_shared/trending.ts';
+import { itemFeatures, mergeEvents, placeScore, sameEvent, type PlatformEntry, type PlatformList } from '../../sources/_shared/trending.ts';
 import type { Trending } from '../../sources/trending.ts';
 import { paramsKey, parseParams } from '../../src/kernel/params.ts';
 import type { ListItem } from '../../src/kernel/list-items.ts';
-import trendingSource from '../../sources/trending.ts';
+import trendingSource, { eventId } from '../../sources/trending.ts';
 import { asArray, asRecord, asString, hotListRows, validateHotList } from '../../sources/_shared/hot-list.ts';
 import { SourceError } from '../../src/kernel/errors.ts';
 import { defineSource, type AnySource, type FetchedSource } from '../../src/kernel/source.ts';
@@ -125,6 +125,20 @@ describe('title similarity: the causes of issue 22', () => {
     expect(mergeEvents(lists).map((e) => e.platforms.length)).toEqual([2]);
     const bare = lists.map((l) => ({ ...l, items: l.items.map(({ description: _, ...i }) => i) }));
     expect(mergeEvents(bare).map((e) => e.platforms.length)).toEqual([1, 1]);
+  });
+});
+
+describe('event ids', () => {
+  const entry = (sourceId: string, title: string, rank: number, firstSeenAt?: number): PlatformEntry => ({ sourceId, name: sourceId, rank, title, link: undefined, hot: undefined, listSize: 50, firstSeenAt });
+
+  it('stay while the event trends: items joining later, ranks moving and later items leaving keep the id', () => {
+    const first = [entry('weibo', '王星成功获救', 3, 1000), entry('douyin', '泰方通报称王星已成功获救', 9, 2000)];
+    const id = eventId(first);
+    expect(id).toMatch(/^[0-9a-f]{12}$/);
+    expect(eventId([entry('douyin', '泰方通报称王星已成功获救', 1, 2000), entry('weibo', '王星成功获救', 7, 1000), entry('baidu', '演员星星已成功获救', 2, 5000)])).toBe(id);
+    expect(eventId([entry('weibo', '王星成功获救', 12, 1000)])).toBe(id);
+    // Another event (its earliest item another title) has another id.
+    expect(eventId([entry('weibo', '冬奥会开幕式彩排曝光', 3, 1000)])).not.toBe(id);
   });
 });
 

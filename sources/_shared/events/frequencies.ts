@@ -20,15 +20,11 @@ const CHUNK = 500;
 export class FeatureFrequencies {
   private readonly df = new Map<string, number>();
   private docs = 0;
-  private readonly seen = new Set<string>();
   /** Weight by document count, while the count of titles stays the same. */
   private readonly byCount = new Map<number, number>();
 
-  /** Count a title once, whatever how many lists and snapshots carried it. */
-  add(title: string): void {
-    const key = normaliseTitle(title);
-    if (!key || this.seen.has(key)) return;
-    this.seen.add(key);
+  /** Count a title (the builders count each distinct title once, whatever how many lists carried it). */
+  private add(key: string): void {
     this.docs++;
     this.byCount.clear();
     for (const f of keyFeatures(key).keys()) this.df.set(f, (this.df.get(f) ?? 0) + 1);
@@ -52,17 +48,26 @@ export class FeatureFrequencies {
 
   static of(titles: Iterable<string>): FeatureFrequencies {
     const f = new FeatureFrequencies();
-    for (const t of titles) f.add(t);
+    const seen = new Set<string>();
+    for (const t of titles) f.addOnce(t, seen);
     return f;
   }
 
   /** Like `of`, yielding to the event loop every CHUNK titles: thousands of titles take seconds. */
   static async ofAsync(titles: readonly string[]): Promise<FeatureFrequencies> {
     const f = new FeatureFrequencies();
+    const seen = new Set<string>();
     for (let i = 0; i < titles.length; i += CHUNK) {
-      for (const t of titles.slice(i, i + CHUNK)) f.add(t);
+      for (const t of titles.slice(i, i + CHUNK)) f.addOnce(t, seen);
       await new Promise((resolve) => setImmediate(resolve));
     }
     return f;
+  }
+
+  private addOnce(title: string, seen: Set<string>): void {
+    const key = normaliseTitle(title);
+    if (!key || seen.has(key)) return;
+    seen.add(key);
+    this.add(key);
   }
 }

@@ -15,17 +15,21 @@ export const FREQUENCY_BUCKET_MS = 6 * 60 * 60_000;
 /** By the service's list access (one per service), then by bucket. */
 const builtBy = new WeakMap<ListAccess, Map<number, Promise<FeatureFrequencies>>>();
 
+/** Which table answers a moment: tables are built per bucket of FREQUENCY_BUCKET_MS. */
+export const frequencyBucket = (at: number) => Math.floor(at / FREQUENCY_BUCKET_MS);
+
 export function storedFrequencies(access: ListAccess, at: number): Promise<FeatureFrequencies> {
   let built = builtBy.get(access);
   if (!built) builtBy.set(access, (built = new Map()));
-  const bucket = Math.floor(at / FREQUENCY_BUCKET_MS);
+  const bucket = frequencyBucket(at);
   let f = built.get(bucket);
   if (!f) {
     const to = (bucket + 1) * FREQUENCY_BUCKET_MS;
     f = access.titles({ from: to - FREQUENCY_DAYS * DAY_MS, to, limit: MAX_TITLES }).then((titles) => FeatureFrequencies.ofAsync(titles));
     // A failed read is not kept: the next request tries again.
     f.catch(() => built!.delete(bucket));
-    setBounded(built, bucket, f, 4);
+    // Now's table and one of a past moment (a table of 30,000 titles holds some 10 MB).
+    setBounded(built, bucket, f, 2);
   }
   return f;
 }
