@@ -104,6 +104,7 @@ const MISSED_BEFORE: [string, string, string][] = [
   ['an abbreviation and a synonym', '王毅同俄罗斯外长拉夫罗夫通电话', '王毅同俄外长通话'],
   ['counts of different things', '贵州游船倾覆事故70人还在医院救治', '贵州游船倾覆事故致9死1失联'],
   ['a toll that grew', '西藏6.8级地震已致53人遇难', '西藏6.8级地震遇难人数升至95人'],
+  ['a score against a word for the result', '中国男篮100比93中国台北男篮', '中国男篮险胜中国台北男篮'],
   ['抢七 = G7, a headline against a question', '勇士抢七战胜火箭', '24-25 赛季 NBA 季后赛首轮 G7 勇士 103：89 火箭晋级下一轮，如何评价这一场比赛？'],
 ];
 

@@ -95,7 +95,9 @@ export function slotSubstitution(a: TitleFeatures, b: TitleFeatures): boolean {
   const ma = A.slice(p, A.length - s);
   const mb = B.slice(p, B.length - s);
   const specific = (m: string[]) => genericMask(m, true).filter((g) => !g).length >= 2;
-  if (ma.length > MAX_SLOT || mb.length > MAX_SLOT || !specific(ma) || !specific(mb)) return false;
+  // A number in the slot is a score or a count, not a name: the numbers guard judges those.
+  const numeric = (m: string[]) => m.some((c) => c >= '0' && c <= '9');
+  if (ma.length > MAX_SLOT || mb.length > MAX_SLOT || numeric(ma) || numeric(mb) || !specific(ma) || !specific(mb)) return false;
   const gb = bigrams(mb);
   return ![...bigrams(ma)].some((g) => gb.has(g));
 }
