@@ -81,8 +81,9 @@ type StoredList = CurrentList & { info: TrendingListInfo };
  */
 const merges = new WeakMap<ListAccess, Map<string, Promise<TrendingEvent[]>>>();
 
+/** What the merge depends on: the lists' content (a refetch of the same content reuses it) and the rarity table. */
 function contentKey(lists: readonly StoredList[], frequencyBucket: number): string {
-  return `${frequencyBucket}\u0003${lists.map((l) => `${l.sourceId}@${l.paramsKey}@${l.fetchedAt}:${l.items.map((i) => `${i.rank}.${i.title}.${i.hot ?? ''}.${i.link ?? ''}`).join('\u0001')}`).join('\u0002')}`;
+  return `${frequencyBucket}\u0003${lists.map((l) => `${l.sourceId}@${l.paramsKey}:${l.items.map((i) => `${i.rank}.${i.title}.${i.hot ?? ''}.${i.link ?? ''}.${i.description ?? ''}`).join('\u0001')}`).join('\u0002')}`;
 }
 
 /** Each item with when its title was first seen on its list (never after the list's own time). */
