@@ -4,6 +4,7 @@
  * request; the scheduler keeps the lists warm.
  */
 import type { IndexedItem, ItemIndex, ItemQuery } from './item-index.ts';
+import { setBounded } from './bounded-map.ts';
 import { listItems, type ListItem } from './list-items.ts';
 import { paramsKey, parseParams } from './params.ts';
 import type { Registry } from './registry.ts';
@@ -34,7 +35,7 @@ export interface TrendingListInfo extends ListSourceInfo {
 export interface ListAccess {
   /** The scheduled list sources (with list rows), by id; undefined for any other id. */
   source(sourceId: string): ListSourceInfo | undefined;
-  /** The last good data of a list (default parameters unless given), or undefined while none is stored. */
+  /** The last good data of a list (default parameters unless given), or undefined while none is stored; its items are shared, not to be changed. */
   current(sourceId: string, params?: Record<string, string>): Promise<CurrentList | undefined>;
   /** The list as it stood at a moment, from the snapshot archive; undefined when none was stored by then. */
   at(sourceId: string, params: Record<string, string> | undefined, at: number): Promise<CurrentList | undefined>;
@@ -53,7 +54,11 @@ const STALE_AFTER_MS = 2 * 60 * 60_000;
 
 const isList = (s: AnySource | undefined): s is AnySource & { mode: 'scheduled' } => s?.mode === 'scheduled' && !!s.view.rows;
 
+/** Lists whose items are kept parsed (by their payload's hash): trending reads every marked list on each request. */
+const PARSED_MAX = 256;
+
 export function createListAccess(deps: { registry: Registry; store: Store; itemIndex: ItemIndex; now: () => number }): ListAccess {
+  const parsed = new Map<string, { hash: string; items: ListItem[] }>();
   return {
     source(sourceId) {
       const s = deps.registry.byId.get(sourceId);
@@ -65,7 +70,13 @@ export function createListAccess(deps: { registry: Registry; store: Store; itemI
       const key = paramsKey(parseParams(s.params, params));
       const snap = await deps.store.getSnapshot(sourceId, key);
       if (!snap?.payload || snap.fetchedAt === null) return undefined;
-      const items = listItems(JSON.parse(snap.payload) as unknown);
+      const memoKey = `${sourceId}\u0000${key}`;
+      const known = parsed.get(memoKey);
+      let items = known && snap.payloadHash !== null && known.hash === snap.payloadHash ? known.items : undefined;
+      if (!items) {
+        items = listItems(JSON.parse(snap.payload) as unknown);
+        if (items && snap.payloadHash !== null) setBounded(parsed, memoKey, { hash: snap.payloadHash, items }, PARSED_MAX);
+      }
       if (!items) return undefined;
       const stale = snap.status !== 'ok' || snap.expiresAt === null || snap.expiresAt <= deps.now();
       return { sourceId, name: s.name, paramsKey: key, fetchedAt: snap.fetchedAt, stale, items };

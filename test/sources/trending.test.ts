@@ -392,4 +392,15 @@ describe('trending reads every list marked `trending`, whatever lists the servic
     expect(first?.contentSnippet).toContain('list news-b #1');
     expect(first?.guid).toMatch(/^trending:[0-9a-f]{12}$/);
   });
+
+  it('follows a list that changed: the new content is merged, not a kept parse or merge of the old', async () => {
+    upstream.serve(HOST, '/news-b', { body: { items: [{ title: '冬奥会开幕式彩排现场' }, { title: '失联演员王星已在泰国被找到' }] } });
+    expect((await svc.get('/v2/apis/news-b?force-update')).status).toBe(200);
+    const { data } = (await (await svc.get('/v2/apis/trending')).json()) as Envelope<Trending>;
+    const games = data.events.find((e) => e.items.some((i) => i.title === '冬奥会开幕式彩排曝光'));
+    expect(games?.items.map((i) => [i.source, i.rank, i.title]).sort()).toEqual([
+      ['news-a', 2, '冬奥会开幕式彩排曝光'],
+      ['news-b', 1, '冬奥会开幕式彩排现场'],
+    ]);
+  });
 });
