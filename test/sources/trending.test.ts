@@ -9,7 +9,7 @@ import { serveNamedFixtures } from '../../scripts/demo.ts';
 import { DEFAULT_CLUSTER } from '../../sources/_shared/events/cluster.ts';
 import { normaliseTitle } from '../../sources/_shared/events/normalise.ts';
 import { overlapScore } from '../../sources/_shared/events/similarity.ts';
-import { itemFeatures, mergeEvents, placeScore, sameEvent, type PlatformEntry, type PlatformList } from '../../sources/_shared/trending.ts';
+import { FeatureFrequencies, itemFeatures, mergeEvents, placeScore, sameEvent, type PlatformEntry, type PlatformList } from '../../sources/_shared/trending.ts';
 import type { Trending } from '../../sources/trending.ts';
 import { paramsKey, parseParams } from '../../src/kernel/params.ts';
 import type { ListItem } from '../../src/kernel/list-items.ts';
@@ -204,6 +204,14 @@ describe('mergeEvents', () => {
     // 初雪来了 is close to both cities' snow, and joins at most one of them: never both in one event.
     expect(groups.find((g) => g.includes('weibo:北京初雪来了'))).not.toContain('weibo:上海初雪来了');
     expect(groups.flat().sort()).toEqual(['douyin:初雪来了', 'weibo:上海初雪来了', 'weibo:北京初雪', 'weibo:北京初雪来了']);
+  });
+
+  it('merges the same bare name on two lists, however common its word is in stored titles', () => {
+    let seed = 0;
+    const word = () => Array.from({ length: 4 }, () => String.fromCodePoint(0x4e00 + ((++seed * 7919) % 20000))).join('');
+    const frequencies = FeatureFrequencies.of([...Array.from({ length: 1200 }, word), ...Array.from({ length: 40 }, () => `吴京${word()}`)]);
+    const events = mergeEvents([{ sourceId: 'weibo', name: '微博', items: items('吴京') }, { sourceId: 'douyin', name: '抖音', items: items('吴京') }], { frequencies });
+    expect(events.map((e) => e.platformCount)).toEqual([2]);
   });
 
   it('answers nothing for no lists', () => {

@@ -36,6 +36,8 @@ export const DEFAULT_SIMILARITY: SimilarityOptions = { minContained: 2.5, contai
 
 export function overlapScore(a: Weighted, b: Weighted, o: SimilarityOptions = DEFAULT_SIMILARITY): number {
   if (!a.total || !b.total) return 0;
+  // The same words: the same thing, however short (a bare name on two lists).
+  if (a.features.key === b.features.key) return 1;
   const [small, large] = a.weights.size <= b.weights.size ? [a, b] : [b, a];
   let shared = 0;
   for (const [f, w] of small.weights) {
