@@ -106,6 +106,7 @@ export default defineSource({
   routes: [{ path: '/hot-qa-site' }],
   mode: 'scheduled',
   schedule: '*/10 * * * *',
+  trending: {},
   freshness: { ttlSec: 600, backoffCapSec: 3600 },
   headers: { accept: 'application/json' },
   async fetch(ctx) {

@@ -138,6 +138,7 @@ export default defineSource({
   routes: [{ path: '/hot-search-b' }],
   mode: 'scheduled',
   schedule: '*/10 * * * *',
+  trending: {},
   freshness: { ttlSec: 600, backoffCapSec: 3600 },
   headers: { accept: 'application/json' },
   async fetch(ctx) {

@@ -86,6 +86,7 @@ export default defineSource({
   routes: [{ path: '/hot-short-video-a' }],
   mode: 'scheduled',
   schedule: '*/5 * * * *',
+  trending: {},
   freshness: { ttlSec: 300, backoffCapSec: 3600 },
   headers: { accept: 'application/json' },
   async fetch(ctx) {

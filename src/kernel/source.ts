@@ -307,6 +307,11 @@ export interface ScheduledSource<PS extends ParamSpecs, D> extends FetchedSource
    * one request at a time. Needs `history` with `param`.
    */
   backfill?: Backfill<D>;
+  /**
+   * A general hot list whose items take part in cross-platform trending (sources/trending.ts),
+   * with the parameters of the list meant (default: the defaults). Trending reads every list so marked.
+   */
+  trending?: { params?: Record<string, string> };
 }
 
 export interface Backfill<D> {
