@@ -9,7 +9,9 @@ import * as cheerio from 'cheerio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type Demo } from '../../scripts/demo.ts';
 import { addDays } from '../../src/kernel/time.ts';
+import type { Timeline } from '../../sources/timeline.ts';
 import { boardLists } from '../../src/web/board.ts';
+import { spreadQuery } from '../../src/web/home.ts';
 
 const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 
@@ -68,6 +70,16 @@ describe('GET / (the board)', () => {
     expect($('#trending').parent().text()).toContain('存档时刻不提供');
   });
 
+  it("links each trending event to the chart of its spread: a timeline that finds it on every platform", async () => {
+    const $ = cheerio.load(await (await get('/', HTML)).text());
+    const first = $('.events li').first();
+    expect(first.find('.p').text()).toMatch(/^2 个平台/);
+    const href = first.find('a').attr('href') as string;
+    expect(href).toMatch(/^\/v2\/apis\/timeline\?q=.+&encoding=html$/);
+    const json = (await (await get(href.replace('&encoding=html', ''))).json()) as { data: Timeline };
+    expect(new Set(json.data.items.map((i) => i.source)).size).toBeGreaterThanOrEqual(2);
+  });
+
   it('gives list pages the time machine: the snapshot shown, previous / next, marks and the entries that left', async () => {
     const at = Date.parse(`${demo.day}T10:30:00+08:00`);
     const $ = cheerio.load(await (await get(`/v2/apis/hot-microblog?encoding=html&at=${at}`)).text());
@@ -82,5 +94,16 @@ describe('GET / (the board)', () => {
     const now = cheerio.load(await (await get('/v2/apis/hot-microblog?encoding=html')).text());
     expect(now('.tm a[rel=next]').length).toBe(0);
     expect(now('.tm').text()).toContain('最新');
+  });
+});
+
+describe('spreadQuery', () => {
+  it('is the longest text every platform title contains, by the item index\'s comparison', () => {
+    expect(spreadQuery('国产大飞机开通新国际航线', ['国产大飞机开通新国际航线', '#国产大飞机新航线开通#'])).toBe('国产大飞机');
+    expect(spreadQuery('A', ['Apple Vision Pro 发售', 'apple vision pro 首发评测'])).toBe('applevisionpro');
+  });
+  it("falls back to the event's title when the common part is too short or there is one title", () => {
+    expect(spreadQuery('冬日穿搭灵感合集', ['冬日穿搭灵感合集'])).toBe('冬日穿搭灵感合集');
+    expect(spreadQuery('新能源车冬季续航实测', ['新能源车冬季续航实测', '电池低温表现'])).toBe('新能源车冬季续航实测');
   });
 });
