@@ -70,7 +70,7 @@ function card(c: BoardCard, at: number | undefined): string {
     return `<li><span class="r">${i + 1}</span><span class="t">${title}</span>${marks[i]}<span class="h">${escapeHtml(heatText(r.hot))}</span></li>`;
   });
   const time = formatDateTime(c.nav?.at ?? c.read.fetchedAt).slice(5, 16);
-  return `<article class="card" id="${escapeHtml(id)}"><h3><a href="${escapeHtml(href)}">${escapeHtml(c.title)}</a></h3><ol>${items.join('')}</ol><p class="more"><span>${at === undefined ? '更新于' : '快照'} ${escapeHtml(time)}${c.read.cache === 'STALE' ? '（未能刷新）' : ''}</span><a href="${escapeHtml(href)}">完整榜单 →</a></p></article>`;
+  return `<article class="card" id="${escapeHtml(id)}"><h3><a href="${escapeHtml(href)}">${escapeHtml(c.title)}</a></h3><ol>${items.join('')}</ol><p class="more"><span>${at === undefined ? '更新于' : '快照'} ${escapeHtml(time)}${c.read.cache === 'STALE' ? '（已过时效，待刷新）' : ''}</span><a href="${escapeHtml(href)}">完整榜单 →</a></p></article>`;
 }
 
 function trendingSection(trending: TrendingView | undefined, at: number | undefined): string {

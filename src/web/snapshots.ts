@@ -8,6 +8,7 @@ import type { ListPageNav } from '../encoding/generic.ts';
 import { isArchived, type Moment } from '../kernel/archive-params.ts';
 import type { Archive } from '../kernel/archive.ts';
 import { setBounded } from '../kernel/bounded-map.ts';
+import { listItems } from '../kernel/list-items.ts';
 import type { Engine, ReadResult } from '../kernel/engine.ts';
 import type { AnyParams, AnySource, FetchedSource, Row } from '../kernel/source.ts';
 import type { SnapshotNav } from './time-machine.ts';
@@ -52,7 +53,9 @@ export class Snapshots {
   async listNav(r: ReadResult, url: string): Promise<ListPageNav | undefined> {
     if (!this.archived(r.source, r.paramsKey)) return undefined;
     const nav = await this.navOf(r);
-    return nav && { nav, base: pageBase(r.source, url), sourceId: r.source.id };
+    // Titles link to their timeline where the item index keeps the list's items (titled items; not e.g. a digest's lines).
+    const indexed = !!listItems(r.data)?.length;
+    return nav && { nav, base: pageBase(r.source, url), timelineSource: indexed ? r.source.id : undefined };
   }
 
   /** The snapshot navigation of a read of an archived key (current or HISTORY). */

@@ -53,7 +53,10 @@ describe('GET / (the board)', () => {
     const $ = cheerio.load(await (await get('/', HTML)).text());
     const lists = boardLists(demo.service.registry, demo.service.engine);
     expect($('article.card').length).toBe(lists.length);
-    for (const l of lists) expect($(`article.card h3 a[href="${l.href}"]`).length, l.href).toBe(1);
+    for (const l of lists) {
+      expect($(`article.card h3 a[href="${l.href}"]`).length, l.href).toBe(1);
+      expect((await get(l.href)).status, l.href).toBe(200);
+    }
     expect($('section > h2').map((_, h) => $(h).text()).get()).toEqual(expect.arrayContaining(['全网热点', expect.stringMatching(/^热榜与排行（\d+）$/)]));
   });
 
@@ -94,6 +97,14 @@ describe('GET / (the board)', () => {
     const now = cheerio.load(await (await get('/v2/apis/hot-microblog?encoding=html')).text());
     expect(now('.tm a[rel=next]').length).toBe(0);
     expect(now('.tm').text()).toContain('最新');
+    expect(now('a.tl').length).toBeGreaterThan(0);
+  });
+
+  it('links titles to a timeline only where the item index keeps the list (not the lines of a digest)', async () => {
+    const days = cheerio.load(await (await get('/v2/apis/today-in-history?encoding=html')).text());
+    expect(days('.tm .at').length).toBe(1);
+    expect(days('tbody tr').length).toBeGreaterThan(0);
+    expect(days('a.tl').length).toBe(0);
   });
 });
 
