@@ -73,13 +73,17 @@ describe('npm run demo', () => {
     expect(trending.data.lists.filter((l) => !l.missing).length).toBeGreaterThanOrEqual(6);
   });
 
-  it('runs one clock: uptime and the status page are on the demo day', async () => {
+  it('runs one clock: uptime, the status page and the console\'s key dates are on the demo day', async () => {
     const health = (await (await fetch(`${demo.base}/healthz`)).json()) as { uptime_sec: number };
     expect(health.uptime_sec).toBeGreaterThanOrEqual(0);
     expect(health.uptime_sec).toBeLessThan(600);
     const status = await (await fetch(`${demo.base}/status`)).text();
     expect(status).toContain(`Updated ${demo.day} `);
     expect(status).toMatch(/ · up \d+ s · /);
+    const keys = await demo.service.gateway.keys.list();
+    expect(formatDate(keys.find((k) => k.name === 'demo')!.createdAt)).toBe(demo.day);
+    const console = await (await fetch(`${demo.base}/console`, { headers: { authorization: `Bearer ${demo.adminToken}` } })).text();
+    expect(console).toContain(demo.day);
   });
 
   it('labels every page as demo data, and serves translation and pictures without the internet', async () => {
