@@ -12,9 +12,11 @@ import { rowGuid, sha1, type ReadResult } from '../kernel/engine.ts';
 import type { Encoding, FeedHistoryEntry, Row } from '../kernel/source.ts';
 import type { Store } from '../kernel/store.ts';
 import { formatDateTime } from '../kernel/time.ts';
-import { htmlPage } from '../web/shell.ts';
 import { escapeHtml } from './escape.ts';
 import { renderHtml, renderMarkdown, renderText, type GenericInput, type HtmlInput, type ListPageNav } from './generic.ts';
+
+// The pages' shell, for html error pages.
+import { htmlPage } from '../web/shell.ts';
 
 export const CONTENT_TYPES = {
   json: 'application/json; charset=utf-8',
