@@ -23,7 +23,7 @@ const NEWEST_KEPT_MS = 5_000;
 const KEPT = 512;
 
 interface Kept {
-  nav: Omit<SnapshotNav, 'past'>;
+  nav: Omit<SnapshotNav, 'past' | 'titlesIndexed'>;
   until: number;
 }
 
@@ -53,9 +53,7 @@ export class Snapshots {
   async listNav(r: ReadResult, url: string): Promise<ListPageNav | undefined> {
     if (!this.archived(r.source, r.paramsKey)) return undefined;
     const nav = await this.navOf(r);
-    // Titles link to their timeline where the item index keeps the list's items (titled items; not e.g. a digest's lines).
-    const indexed = !!listItems(r.data)?.length;
-    return nav && { nav, base: pageBase(r.source, url), timelineSource: indexed ? r.source.id : undefined };
+    return nav && { nav, base: pageBase(r.source, url), sourceId: r.source.id };
   }
 
   /** The snapshot navigation of a read of an archived key (current or HISTORY). */
@@ -71,11 +69,13 @@ export class Snapshots {
     const cacheKey = `${source.id}|${r.paramsKey}|${at}`;
     const now = Date.now();
     const hit = this.kept.get(cacheKey);
-    if (hit && hit.until > now) return { ...hit.nav, past };
+    // Titles link to their timeline where the item index keeps the list's items (titled items; not e.g. a digest's lines).
+    const titlesIndexed = !!listItems(r.data)?.length;
+    if (hit && hit.until > now) return { ...hit.nav, past, titlesIndexed };
     const [previous, nextAt] = await Promise.all([this.previous(source, r.params, at), this.nextAfter(source.id, r.paramsKey, at)]);
     const nav = { at, previousAt: previous?.at, nextAt, previousRows: previous?.rows };
     setBounded(this.kept, cacheKey, { nav, until: nextAt === undefined ? now + NEWEST_KEPT_MS : Infinity }, KEPT);
-    return { ...nav, past };
+    return { ...nav, past, titlesIndexed };
   }
 
   /** The snapshot before the one of time `at`, with its rows (in the source's current shape). */
