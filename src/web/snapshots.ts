@@ -8,8 +8,8 @@ import type { ListPageNav } from '../encoding/generic.ts';
 import { isArchived, type Moment } from '../kernel/archive-params.ts';
 import type { Archive } from '../kernel/archive.ts';
 import { setBounded } from '../kernel/bounded-map.ts';
-import { listItems } from '../kernel/list-items.ts';
 import type { Engine, ReadResult } from '../kernel/engine.ts';
+import { listItems } from '../kernel/list-items.ts';
 import type { AnyParams, AnySource, FetchedSource, Row } from '../kernel/source.ts';
 import type { SnapshotNav } from './time-machine.ts';
 
