@@ -7,7 +7,7 @@
 import { SourceError } from '../src/kernel/errors.ts';
 import { need } from '../src/kernel/json-path.ts';
 import { defineSource, type Row } from '../src/kernel/source.ts';
-import { addDays, formatDate, formatDateTime, shanghaiMidnight, weekdayZh } from '../src/kernel/time.ts';
+import { addDays, formatDate, formatDateTime, formatSixtyDateTime, shanghaiMidnight, weekdayZh } from '../src/kernel/time.ts';
 import { escapeHtml } from '../src/encoding/escape.ts';
 import { SolarDay } from 'tyme4ts';
 import { asArray, asNumber, asRecord, asString } from './_shared/hot-list.ts';
@@ -83,13 +83,14 @@ export function parse(raw: unknown, requestedDate: string, now: Date): Digest {
     link: asString(r.link) ?? '',
     is_today: date === formatDate(at),
     requested_date: requestedDate,
-    created: formatDateTime(createdAt),
+    // 60s passes the file's own text (`2026/11/20 08:10`); older files without it get the same form.
+    created: asString(r.created)?.trim() || formatSixtyDateTime(createdAt).slice(0, 16),
     created_at: createdAt,
-    updated: formatDateTime(publishedAt),
+    updated: asString(r.updated)?.trim() || formatSixtyDateTime(publishedAt).slice(0, 16),
     updated_at: publishedAt,
     published: formatDateTime(publishedAt),
     published_at: publishedAt,
-    api_updated: formatDateTime(at),
+    api_updated: formatSixtyDateTime(at),
     api_updated_at: at,
   };
 }

@@ -40,7 +40,10 @@ describe('60s parse', () => {
     expect(d.news).toHaveLength(14);
     expect(d.tip).toBe('把今天过好，就是对明天最好的准备。');
     expect(d.published).toBe('2026-11-20 08:12:00');
-    expect(d.updated).toBe('2026-11-20 08:12:00');
+    // 60s passes the file's own text of its times, and writes its fetch time as YYYY/MM/DD HH:mm:ss.
+    expect(d.created).toBe('2026/11/20 08:10');
+    expect(d.updated).toBe('2026/11/20 08:12');
+    expect(d.api_updated).toMatch(/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}$/);
     expect(d.is_today).toBe(false);
     expect(d.api_updated_at).toBe(START);
     expect(sixty.mode !== 'local' && sixty.validate(d)).toBeUndefined();
