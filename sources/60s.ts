@@ -95,6 +95,11 @@ export function parse(raw: unknown, requestedDate: string, now: Date): Digest {
   };
 }
 
+/** The guid (and link) 60s's feed gives the digest of a day. */
+export function sixtyFeedGuid(date: string): string {
+  return `https://60s-static.viki.moe?date=${date}`;
+}
+
 function digestHtml(d: Digest): string {
   const items = d.news.map((n, i) => `<p>${i + 1}. ${escapeHtml(n)}</p>`).join('');
   return `<p>${escapeHtml(d.date)} ${escapeHtml(d.day_of_week)} 农历${escapeHtml(d.lunar_date)}</p>${items}<p>【微语】${escapeHtml(d.tip)}</p>${
@@ -178,6 +183,7 @@ export default defineSource({
       return `${note ? `<p><em>${escapeHtml(note)}</em></p>` : ''}${digestHtml(d)}`;
     },
     imageUrl: (d) => d.image || undefined,
+    feedChannel: { title: '每天 60 秒读懂世界', description: '每日早间新闻简报：约 15 条国内外要闻和一句微语，每天一期，附图片版。' },
     feedFromHistory: {
       days: 10,
       rows: (history): Row[] =>
@@ -186,7 +192,8 @@ export default defineSource({
           .map(({ data: d }) => ({
           title: `📅 ${d.date} ${d.day_of_week}`,
           link: d.link || `https://60s.viki.moe/?date=${d.date}`,
-          guid: `60s:${d.date}`,
+          // 60s's own guid of the day (its item link), so a reader that switches feeds sees no item twice.
+          guid: sixtyFeedGuid(d.date),
           date: shanghaiMidnight(d.date),
           contentHtml: digestHtml(d),
           ...(d.image ? { cover: d.image } : {}),

@@ -4,9 +4,11 @@
  * many platforms carry the event and how high. Computed from the stored lists: never an upstream
  * request; a list not fetched yet is left out and shown as missing.
  */
+import { setBounded } from '../src/kernel/bounded-map.ts';
 import { AppError } from '../src/kernel/errors.ts';
+import type { ListAccess } from '../src/kernel/list-access.ts';
 import { defineSource } from '../src/kernel/source.ts';
-import { formatDateTime } from '../src/kernel/time.ts';
+import { DAY_MS, formatDateTime } from '../src/kernel/time.ts';
 import { formatHeat } from './_shared/hot-list.ts';
 import { mergeEvents, type PlatformList, type TrendingEvent as MergedEvent } from './_shared/trending.ts';
 import { listAccess } from './timeline.ts';
@@ -38,6 +40,9 @@ export interface TrendingEvent {
   platform_count: number;
   score: number;
   platforms: TrendingPlatform[];
+  /** When one of its platforms first listed it (the item index), or null when the index has no sighting: the RSS item's date. */
+  first_seen: string | null;
+  first_seen_at: number | null;
 }
 
 export interface TrendingList {
@@ -61,6 +66,21 @@ export interface Trending {
 /** The last merge, by the lists it was made of: the lists change every few minutes, requests more often. */
 let lastMerge: { key: string; events: MergedEvent[] } | undefined;
 
+/** First sightings by list and title: a sighting never moves, so each is looked up once. */
+const firstSightings = new Map<string, number>();
+
+/** When the item index first saw this title on this list, or undefined when it has no sighting. */
+async function firstSeenAt(access: ListAccess, source: string, title: string, now: number): Promise<number | undefined> {
+  const key = `${source}\u0001${title}`;
+  const known = firstSightings.get(key);
+  if (known !== undefined) return known;
+  const found = (await access.timelines({ q: title, sourceId: source, since: now - DAY_MS, limit: 10 })).filter((i) => i.title === title);
+  if (!found.length) return undefined;
+  const at = Math.min(...found.map((i) => i.firstSeenAt));
+  setBounded(firstSightings, key, at, 5_000);
+  return at;
+}
+
 function merged(lists: readonly (PlatformList & { fetchedAt: number })[]): MergedEvent[] {
   const key = lists.map((l) => `${l.sourceId}@${l.fetchedAt}:${l.items.map((i) => `${i.rank}.${i.title}.${i.hot ?? ''}.${i.link ?? ''}`).join('\u0001')}`).join('\u0002');
   if (lastMerge?.key !== key) lastMerge = { key, events: mergeEvents(lists) };
@@ -83,17 +103,24 @@ export default defineSource({
     const current = await Promise.all(wanted.map((pl) => access.current(pl.source, pl.params)));
     const lists = current.flatMap((c) => (c ? [{ sourceId: c.sourceId, name: c.name, items: c.items, fetchedAt: c.fetchedAt }] : []));
     if (!lists.length) throw new AppError(503, 'No hot list has been fetched yet; trending is computed from them. Try again in a minute.', { headers: { 'Retry-After': '60' }, expose: true });
-    const events = merged(lists)
-      .slice(0, p.limit)
-      .map(
-        (e, n): TrendingEvent => ({
-          rank: n + 1,
-          title: e.title,
-          platform_count: e.platforms.length,
-          score: e.score,
-          platforms: e.platforms.map((x) => ({ source: x.sourceId, name: x.name, rank: x.rank, title: x.title, hot_value: x.hot ?? null, link: x.link ?? null })),
+    const now = ctx.now().getTime();
+    const events = await Promise.all(
+      merged(lists)
+        .slice(0, p.limit)
+        .map(async (e, n): Promise<TrendingEvent> => {
+          const sightings = (await Promise.all(e.platforms.map((x) => firstSeenAt(access, x.sourceId, x.title, now)))).filter((t): t is number => t !== undefined);
+          const first = sightings.length ? Math.min(...sightings) : null;
+          return {
+            rank: n + 1,
+            title: e.title,
+            platform_count: e.platforms.length,
+            score: e.score,
+            platforms: e.platforms.map((x) => ({ source: x.sourceId, name: x.name, rank: x.rank, title: x.title, hot_value: x.hot ?? null, link: x.link ?? null })),
+            first_seen: first === null ? null : formatDateTime(first),
+            first_seen_at: first,
+          };
         }),
-      );
+    );
     const updatedAt = Math.max(...current.flatMap((c) => (c ? [c.fetchedAt] : [])));
     return {
       events,
@@ -124,7 +151,8 @@ export default defineSource({
           summary: e.platforms.map((x) => `${x.name} #${x.rank}${x.hot_value !== null ? ` ${formatHeat(x.hot_value)}` : ''}${x.title !== e.title ? `「${x.title}」` : ''}`).join(' · '),
           hot: `${e.platform_count} 平台`,
           guid: `trending:${e.title}`,
-          date: d.updated_at,
+          // Dated when first seen on a platform, so a reader lists an event once, where it began.
+          date: e.first_seen_at ?? d.updated_at,
         };
       }),
   },

@@ -227,6 +227,7 @@ export default defineSource({
     },
     htmlBody: storyHtml,
     imageUrl: (d) => d.cover,
+    feedChannel: { title: '必应每日壁纸', description: '必应中国每天一张的首页壁纸：标题、图片背后的故事与版权信息，附 1080p 与 4K 原图链接。' },
     feedFromHistory: {
       days: 14,
       rows: (history): Row[] =>

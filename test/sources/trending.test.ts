@@ -219,4 +219,15 @@ describe('/v2/apis/trending through the server', () => {
     expect(new Set(feed.items.map((i) => i.guid)).size).toBe(30);
     expect(upstream.unmatched).toEqual([]);
   });
+
+  it('dates each event when a platform first listed it, not when the lists were last fetched', async () => {
+    const firstFetch = clock.t;
+    clock.advance(3 * 3600_000);
+    for (const [id, raw] of PLATFORM_SOURCES.filter(([id]) => id !== 'hot-lifestyle-a')) await fetchList(svc, id, raw);
+    const { data } = (await (await svc.get('/v2/apis/trending?limit=5')).json()) as Envelope<Trending>;
+    expect(data.updated_at).toBe(clock.t);
+    for (const e of data.events) expect(e).toMatchObject({ first_seen_at: firstFetch, first_seen: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/) });
+    const feed = await new Parser().parseString(await (await svc.get('/v2/apis/trending?encoding=rss&limit=5')).text());
+    for (const item of feed.items) expect(Date.parse(item.pubDate ?? '')).toBe(Math.floor(firstFetch / 1000) * 1000);
+  });
 });
