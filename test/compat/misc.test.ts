@@ -58,7 +58,7 @@ const CASES: Case[] = [
   { sixty: '/v2/whois', path: '/v2/apis/whois?domain=lanting-books.com', layout: WHOIS },
   {
     sixty: '/v2/awesome-js',
-    path: '/v2/apis/awesome-js?id=0',
+    path: '/v2/apis/awesome-js?id=1',
     layout: { id: 'number', question: 'string', 'code?': 'string', options: ['string'], answer: 'string', explanation: 'string' },
   },
   { sixty: '/v2/kfc', path: '/v2/apis/fast-food-copy?id=0', layout: { index: 'number', kfc: 'string' } },
