@@ -1,4 +1,4 @@
-/** Service routes outside the catalogue: `/`, `/healthz`, `/v2/status`. */
+/** Service routes outside the catalogue: `/`, `/healthz`, `/health` and `/endpoints` (60s's root routes), `/v2/status`. */
 import { Router } from '@koa/router';
 import type { UpstreamStatus } from '../gateway/upstream-pool.ts';
 import type { Backfiller, BackfillStatus } from '../kernel/backfill.ts';
@@ -7,6 +7,7 @@ import type { Scheduler } from '../kernel/scheduler.ts';
 import type { Store } from '../kernel/store.ts';
 import { formatDateTime } from '../kernel/time.ts';
 import { SERVICE_NAME } from './apis-router.ts';
+import { SIXTY_ALIASES, SIXTY_PREFIX } from './sixty-aliases.ts';
 import type { AppState } from './middleware.ts';
 
 export interface SourceStatus {
@@ -88,6 +89,20 @@ export function createMetaRouter(deps: {
         endpoints: deps.registry.sources.flatMap((s) => s.routes.map((r) => `/v2/apis${r.path}`)),
       },
     };
+  });
+  // 60s's root routes: `/health` answers the bare word, `/endpoints` every path it serves (60s's and ours).
+  router.get('/health', (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'text/plain; charset=utf-8';
+    ctx.body = 'ok';
+  });
+  const ownPaths = new Set(deps.registry.sources.flatMap((s) => s.routes.map((r) => r.path)));
+  const endpoints = [
+    ...SIXTY_ALIASES.filter((a) => ownPaths.has(a.route)).map((a) => `${SIXTY_PREFIX}${a.sixty}`),
+    ...deps.registry.sources.flatMap((s) => s.routes.map((r) => `/v2/apis${r.path}`)),
+  ];
+  router.get('/endpoints', (ctx) => {
+    ctx.body = endpoints;
   });
   router.get('/healthz', (ctx) => {
     ctx.set('Cache-Control', 'no-store');
