@@ -52,6 +52,8 @@ import awesomeJs from './awesome-js.ts';
 import changya from './changya.ts';
 import timeline from './timeline.ts';
 import trending from './trending.ts';
+import itNews from './it-news.ts';
+import itNewsRank from './it-news-rank.ts';
 
 export const sources: readonly AnySource[] = [
   // Periodic information
@@ -75,6 +77,8 @@ export const sources: readonly AnySource[] = [
   techForum,
   boxofficeA,
   reviewA,
+  itNews,
+  itNewsRank,
   trending,
   timeline,
   // Utilities

@@ -64,6 +64,8 @@ export const SIXTY_ALIASES: readonly SixtyAlias[] = [
   { sixty: '/douban/weekly/tv_global', route: '/review-a/weekly/tv_global' },
   { sixty: '/douban/weekly/show_chinese', route: '/review-a/weekly/show_chinese' },
   { sixty: '/douban/weekly/show_global', route: '/review-a/weekly/show_global' },
+  { sixty: '/it-news', route: '/it-news' },
+  { sixty: '/it-news/rank', route: '/it-news/rank' },
 
   { sixty: '/weather/realtime', route: '/weather' },
   { sixty: '/weather', route: '/weather', legacy: true },
@@ -103,8 +105,6 @@ export const SIXTY_ALIASES: readonly SixtyAlias[] = [
 /** 60s paths with no endpoint here, and why: they answer 404 like any unknown path. */
 export const SIXTY_UNSERVED: readonly { sixty: string; reason: string }[] = [
   { sixty: '/chemical', reason: 'a random compound from ChemSpider: no such endpoint in our API contract (spec/interface.md)' },
-  { sixty: '/it-news', reason: 'IT之家 news: no such endpoint in our API contract' },
-  { sixty: '/it-news/rank', reason: 'IT之家 rankings: no such endpoint in our API contract' },
   {
     sixty: '/olympics/events',
     reason:

@@ -27,8 +27,9 @@
  * | /v2/epic (epic)                          | /v2/apis/free-games                    | array     |
  * | /v2/ai-news (ai-news)                    | /v2/apis/ai-news                       | object    |
  *
+ * | /v2/it-news, /v2/it-news/rank (it-news)  | /v2/apis/it-news, /v2/apis/it-news/rank | array     |
+ *
  * Array-shaped answers carry their count and fetch time in X-Total-Count and Last-Modified.
- * 60s's /v2/it-news and /v2/it-news/rank have no counterpart here.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -203,6 +204,8 @@ const CASES: ListCase[] = [
     ],
   },
   { sixty: '/v2/hacker-news/top', path: '/v2/apis/tech-forum/top', layout: HACKER_NEWS },
+  { sixty: '/v2/it-news', path: '/v2/apis/it-news', layout: [{ title: 'string', link: 'string', description: 'string', created: DASH_TIME, created_at: MS }] },
+  { sixty: '/v2/it-news/rank', path: '/v2/apis/it-news/rank?type=week', layout: [{ title: 'string', link: 'string' }] },
   {
     sixty: '/v2/maoyan/all/movie',
     path: '/v2/apis/boxoffice-a/all/movie',
