@@ -104,13 +104,20 @@ export const SIXTY_ALIASES: readonly SixtyAlias[] = [
 
 /** 60s paths with no endpoint here, and why: they answer 404 like any unknown path. */
 export const SIXTY_UNSERVED: readonly { sixty: string; reason: string }[] = [
-  { sixty: '/chemical', reason: 'a random compound from ChemSpider: no such endpoint in our API contract (spec/interface.md)' },
+  {
+    sixty: '/chemical',
+    reason:
+      "a random compound from ChemSpider: 60s reads fixed positions (9, 13, 16, 17) of the page's `__NUXT_DATA__` payload, whose layout has no documentation and no public recording to test a parser on; not served yet",
+  },
   {
     sixty: '/olympics/events',
     reason:
       "60s lists 68 Games with logos from olympics.com's site menu, bundled in its repository; our olympics upstream (bff-api.olympics.com) offers no list of Games and no logos. The Games `/v2/olympics?id=` knows are in data/olympics-events.json",
   },
-  { sixty: '/beta/kuan', reason: '酷安 topics, a beta of 60s: no such endpoint in our API contract' },
+  {
+    sixty: '/beta/kuan',
+    reason: "酷安 topics, a beta of 60s: its upstream (api.coolapk.com) answers only requests signed with the Android app's token and device id, which we do not ship; not served yet",
+  },
   { sixty: '/beta/qq/profile', reason: "the nickname and avatar of any QQ number, a beta of 60s: a lookup of people's data by account number, not in our API contract" },
 ];
 
