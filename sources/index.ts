@@ -54,6 +54,7 @@ import timeline from './timeline.ts';
 import trending from './trending.ts';
 import itNews from './it-news.ts';
 import itNewsRank from './it-news-rank.ts';
+import olympicsEvents from './olympics-events.ts';
 
 export const sources: readonly AnySource[] = [
   // Periodic information
@@ -94,6 +95,7 @@ export const sources: readonly AnySource[] = [
   goldPrice,
   fuelPrice,
   olympics,
+  olympicsEvents,
   hash,
   health,
   password,

@@ -88,6 +88,7 @@ export const SIXTY_ALIASES: readonly SixtyAlias[] = [
   { sixty: '/gold-price', route: '/gold-price' },
   { sixty: '/fuel-price', route: '/fuel-price' },
   { sixty: '/olympics', route: '/olympics' },
+  { sixty: '/olympics/events', route: '/olympics/events' },
   { sixty: '/moyu', route: '/moyu' },
   { sixty: '/lunar', route: '/lunar' },
 
@@ -108,11 +109,6 @@ export const SIXTY_UNSERVED: readonly { sixty: string; reason: string }[] = [
     sixty: '/chemical',
     reason:
       "a random compound from ChemSpider: 60s reads fixed positions (9, 13, 16, 17) of the page's `__NUXT_DATA__` payload, whose layout has no documentation and no public recording to test a parser on; not served yet",
-  },
-  {
-    sixty: '/olympics/events',
-    reason:
-      "60s lists 68 Games with logos from olympics.com's site menu, bundled in its repository; our olympics upstream (bff-api.olympics.com) offers no list of Games and no logos. The Games `/v2/olympics?id=` knows are in data/olympics-events.json",
   },
   {
     sixty: '/beta/kuan',

@@ -53,6 +53,7 @@ const CASES: Case[] = [
   { sixty: '/v2/moyu', path: '/v2/apis/moyu?date=2026-05-02', layout: MOYU },
   { sixty: '/v2/og', path: '/v2/apis/og?url=github.com', layout: OG },
   { sixty: '/v2/olympics', path: '/v2/apis/olympics', layout: OLYMPICS },
+  { sixty: '/v2/olympics/events', path: '/v2/apis/olympics/events', layout: [{ season: 'string', url: 'string', imageurl: 'string', slug: 'string', title: 'string', year: 'string' }] },
   { sixty: '/v2/password', path: '/v2/apis/password', layout: PASSWORD },
   { sixty: '/v2/password/check', path: '/v2/apis/password/check?password=Tr0ub4dor%263', layout: PASSWORD_CHECK },
   { sixty: '/v2/whois', path: '/v2/apis/whois?domain=lanting-books.com', layout: WHOIS },
