@@ -63,10 +63,16 @@ export interface Trending {
   updated_at: number;
 }
 
-/** The last merge, by the lists it was made of: the lists change every few minutes, requests more often. */
-let lastMerge: { key: string; events: MergedEvent[] } | undefined;
+/** The most events an answer holds (the `limit` maximum). */
+const MAX_EVENTS = 100;
 
-/** First sightings by list and title: a sighting never moves, so each is looked up once. */
+/**
+ * The last merge, by the lists it was made of (they change every few minutes, requests come more
+ * often), with the first sightings of its events, looked up once per merge.
+ */
+let lastMerge: { key: string; events: MergedEvent[]; firstSeen?: Promise<(number | null)[]> } | undefined;
+
+/** First sightings by list and title: a sighting never moves, so each found one is looked up once. */
 const firstSightings = new Map<string, number>();
 
 /** When the item index first saw this title on this list, or undefined when it has no sighting. */
@@ -81,10 +87,20 @@ async function firstSeenAt(access: ListAccess, source: string, title: string, no
   return at;
 }
 
-function merged(lists: readonly (PlatformList & { fetchedAt: number })[]): MergedEvent[] {
+/** When one of its platforms first listed each event (the earliest sighting), null where the index has none. */
+async function eventSightings(access: ListAccess, events: readonly MergedEvent[], now: number): Promise<(number | null)[]> {
+  return Promise.all(
+    events.map(async (e) => {
+      const seen = (await Promise.all(e.platforms.map((x) => firstSeenAt(access, x.sourceId, x.title, now)))).filter((t): t is number => t !== undefined);
+      return seen.length ? Math.min(...seen) : null;
+    }),
+  );
+}
+
+function merged(lists: readonly (PlatformList & { fetchedAt: number })[]): NonNullable<typeof lastMerge> {
   const key = lists.map((l) => `${l.sourceId}@${l.fetchedAt}:${l.items.map((i) => `${i.rank}.${i.title}.${i.hot ?? ''}.${i.link ?? ''}`).join('\u0001')}`).join('\u0002');
   if (lastMerge?.key !== key) lastMerge = { key, events: mergeEvents(lists) };
-  return lastMerge.events;
+  return lastMerge;
 }
 
 export default defineSource({
@@ -94,7 +110,7 @@ export default defineSource({
     'The items now on the hot lists of microblog, short video, search, Q&A, news and video platforms, merged into events when their titles name the same thing, ranked by how many platforms carry each event and how high; each event lists its platforms with rank, heat and link.',
   routes: [{ path: '/trending' }],
   params: {
-    limit: { type: 'integer', min: 1, max: 100, default: 30, doc: 'How many events to answer' },
+    limit: { type: 'integer', min: 1, max: MAX_EVENTS, default: 30, doc: 'How many events to answer' },
   },
   mode: 'local',
   async compute(ctx, p): Promise<Trending> {
@@ -103,24 +119,25 @@ export default defineSource({
     const current = await Promise.all(wanted.map((pl) => access.current(pl.source, pl.params)));
     const lists = current.flatMap((c) => (c ? [{ sourceId: c.sourceId, name: c.name, items: c.items, fetchedAt: c.fetchedAt }] : []));
     if (!lists.length) throw new AppError(503, 'No hot list has been fetched yet; trending is computed from them. Try again in a minute.', { headers: { 'Retry-After': '60' }, expose: true });
-    const now = ctx.now().getTime();
-    const events = await Promise.all(
-      merged(lists)
-        .slice(0, p.limit)
-        .map(async (e, n): Promise<TrendingEvent> => {
-          const sightings = (await Promise.all(e.platforms.map((x) => firstSeenAt(access, x.sourceId, x.title, now)))).filter((t): t is number => t !== undefined);
-          const first = sightings.length ? Math.min(...sightings) : null;
-          return {
-            rank: n + 1,
-            title: e.title,
-            platform_count: e.platforms.length,
-            score: e.score,
-            platforms: e.platforms.map((x) => ({ source: x.sourceId, name: x.name, rank: x.rank, title: x.title, hot_value: x.hot ?? null, link: x.link ?? null })),
-            first_seen: first === null ? null : formatDateTime(first),
-            first_seen_at: first,
-          };
-        }),
-    );
+    const merge = merged(lists);
+    // The sightings only date the events: when the item index fails, the events go undated and the next request asks again.
+    const firstSeen = await (merge.firstSeen ??= eventSightings(access, merge.events.slice(0, MAX_EVENTS), ctx.now().getTime()).catch((err: unknown) => {
+      ctx.log.warn({ err: (err as Error).message }, 'trending: first sightings could not be read');
+      merge.firstSeen = undefined;
+      return [];
+    }));
+    const events = merge.events.slice(0, p.limit).map((e, n): TrendingEvent => {
+      const first = firstSeen[n] ?? null;
+      return {
+        rank: n + 1,
+        title: e.title,
+        platform_count: e.platforms.length,
+        score: e.score,
+        platforms: e.platforms.map((x) => ({ source: x.sourceId, name: x.name, rank: x.rank, title: x.title, hot_value: x.hot ?? null, link: x.link ?? null })),
+        first_seen: first === null ? null : formatDateTime(first),
+        first_seen_at: first,
+      };
+    });
     const updatedAt = Math.max(...current.flatMap((c) => (c ? [c.fetchedAt] : [])));
     return {
       events,
