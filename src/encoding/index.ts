@@ -117,11 +117,11 @@ async function renderRss(r: ReadResult, deps: RenderDeps): Promise<string> {
   const { source } = r;
   const selfUrl = feedUrl(deps.request);
   const view = source.view;
-  const title = view.title?.(r.data, r.params) ?? source.name;
+  const title = view.feedChannel?.title ?? view.title?.(r.data, r.params) ?? source.name;
   const feed = new Feed({
     id: selfUrl,
     title,
-    description: source.description,
+    description: view.feedChannel?.description ?? source.description,
     link: source.homepage ?? selfUrl,
     updated: new Date(r.fetchedAt),
     generator: deps.serviceName,
