@@ -52,6 +52,27 @@ import awesomeJs from './awesome-js.ts';
 import changya from './changya.ts';
 import timeline from './timeline.ts';
 import trending from './trending.ts';
+import videoSiteRank from './video-site-rank.ts';
+import hotBusinessNews from './hot-business-news.ts';
+import hotDigitalLife from './hot-digital-life.ts';
+import hotItNews from './hot-it-news.ts';
+import hotNewsPaper from './hot-news-paper.ts';
+import hotDevCommunity from './hot-dev-community.ts';
+import hotNewsPortalA from './hot-news-portal-a.ts';
+import hotNewsPortalB from './hot-news-portal-b.ts';
+import hotNewsPortalC from './hot-news-portal-c.ts';
+import reviewAChart from './review-a-chart.ts';
+import reviewAGroups from './review-a-groups.ts';
+import gameNewsA from './game-news-a.ts';
+import gameNewsB from './game-news-b.ts';
+import gameNewsC from './game-news-c.ts';
+import bookRankA from './book-rank-a.ts';
+import hotGameForum from './hot-game-forum.ts';
+import hotSportsForum from './hot-sports-forum.ts';
+import hotDevForum from './hot-dev-forum.ts';
+import hotOpenSource from './hot-open-source.ts';
+import hotWritingCommunity from './hot-writing-community.ts';
+import qaSiteDaily from './qa-site-daily.ts';
 
 export const sources: readonly AnySource[] = [
   // Periodic information
@@ -75,6 +96,27 @@ export const sources: readonly AnySource[] = [
   techForum,
   boxofficeA,
   reviewA,
+  videoSiteRank,
+  hotBusinessNews,
+  hotDigitalLife,
+  hotItNews,
+  hotNewsPaper,
+  hotDevCommunity,
+  hotNewsPortalA,
+  hotNewsPortalB,
+  hotNewsPortalC,
+  reviewAChart,
+  reviewAGroups,
+  gameNewsA,
+  gameNewsB,
+  gameNewsC,
+  bookRankA,
+  hotGameForum,
+  hotSportsForum,
+  hotDevForum,
+  hotOpenSource,
+  hotWritingCommunity,
+  qaSiteDaily,
   trending,
   timeline,
   // Utilities

@@ -208,11 +208,21 @@ export function parseDeclared(d: ListDeclaration, raw: unknown): DeclaredItem[] 
     }
     return collect(found.toArray().map((el) => d.item($(el))), base);
   }
-  const root = asRecord(raw);
-  if (!root) throw new SourceError('parse', 'answer is not a JSON object');
+  // A list at the root (`items: []`) is a bare array; any other answer is an object.
+  const atRoot = d.items.length === 0;
+  const root = asRecord(raw) ?? (atRoot && Array.isArray(raw) ? {} : undefined);
+  if (!root) throw new SourceError('parse', `answer is not a JSON ${atRoot ? 'array' : 'object'}`);
   const refusal = d.refused?.(root);
   if (refusal) throw new SourceError('blocked', refusal);
-  return collect(arrayAt(root, d.items).map((e) => { const r = asRecord(e); return r ? d.item(r, root) : undefined; }), base);
+  if (atRoot && !Array.isArray(raw)) throw new SourceError('parse', 'answer is not a JSON array (the list was expected at its root)');
+  const entries = atRoot ? (raw as unknown[]) : arrayAt(root, d.items);
+  return collect(
+    entries.map((e) => {
+      const r = asRecord(e);
+      return r ? d.item(r, root) : undefined;
+    }),
+    base,
+  );
 }
 
 async function fetchDeclared(d: ListDeclaration, http: HttpClient, signal: AbortSignal, now: Date): Promise<DeclaredItem[]> {
