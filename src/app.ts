@@ -11,6 +11,7 @@ import type { Scheduler } from './kernel/scheduler.ts';
 import type { Store } from './kernel/store.ts';
 import { createApisRouter } from './http/apis-router.ts';
 import { createMetaRouter } from './http/meta-router.ts';
+import { createDailyHotRouter } from './http/dailyhot.ts';
 import { cors, errorHandler, requestLog, type AppState } from './http/middleware.ts';
 import { apisAbuseCheck, limitApisRequests } from './http/abuse.ts';
 import { apisFastPath, type FastPath, type KoaInternals } from './http/apis-fast-path.ts';
@@ -78,6 +79,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.fastPath = apisFastPath({ app: app as unknown as KoaInternals, log: deps.log, metrics: deps.ops?.metrics, checkAbuse, router: apis.router, exact, answers: apis.answers });
   app.use(apis.router.allowedMethods({ throw: true, methodNotAllowed: () => new AppError(405, 'Method not allowed: the /v2/apis endpoints answer GET (some also POST).') }));
   app.use(meta.routes());
+  app.use(createDailyHotRouter(deps).routes());
   for (const router of opsRouters({ ...deps.ops, registry: deps.registry, store: deps.store, scheduler: deps.scheduler, backfill: deps.backfill, now: deps.engine.now, startedAt })) app.use(router.routes());
   app.use(async function notFoundFallback(ctx) {
     if (ctx.body !== undefined || ctx.status !== 404) return;
