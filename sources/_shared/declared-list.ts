@@ -10,24 +10,11 @@ import type { Cheerio } from 'cheerio';
 import type { AnyNode } from 'domhandler';
 import { SourceError } from '../../src/kernel/errors.ts';
 import type { HttpClient, HttpOptions } from '../../src/kernel/http.ts';
-import { defineSource, type EnvSpec, type SourceDefinition } from '../../src/kernel/source.ts';
+import { defineSource, type ColumnLabels, type EnvSpec, type FetchedSourceBase, type SourceDefinition } from '../../src/kernel/source.ts';
 import { formatDateTime } from '../../src/kernel/time.ts';
 import { isChallengePage } from './embedded-json.ts';
 import { load } from './html.ts';
-import {
-  absoluteUrl,
-  asArray,
-  asRecord,
-  asString,
-  dedupeByLink,
-  epochMs,
-  hotListRowsWith,
-  migrateHotList,
-  parseHeat,
-  shanghaiTimeMs,
-  validateHotList,
-  type HotItem,
-} from './hot-list.ts';
+import { absoluteUrl, asArray, asRecord, asString, dedupeByLink, epochMs, hotListRowsWith, migrateHotList, parseHeat, shanghaiTimeMs, validateHotList, type HotItem, type ItemUpgrade } from './hot-list.ts';
 
 /** An item of a declared list: the common fields, each set only when the upstream gives it. */
 export interface DeclaredItem extends HotItem {
@@ -39,14 +26,16 @@ export interface DeclaredItem extends HotItem {
   /** A summary or excerpt. */
   desc?: string;
   /** When the item was published: a date-time string (Asia/Shanghai) and its ms timestamp. */
-  published?: string;
-  published_at?: number;
+  published?: string | null;
+  published_at?: number | null;
   /** A link for phones where the site has another one. */
   mobile_link?: string;
 }
 
 /** What an item mapper returns: raw values, normalised by the helper (an item without title or link is skipped). */
 export interface MappedItem {
+  /** The upstream's own rank, where it gives one (items are then ordered by it); else the position. */
+  rank?: number;
   id?: unknown;
   title: unknown;
   link: unknown;
@@ -68,9 +57,10 @@ export interface MappedItem {
  * for rankings computed once or a few times a day (every 3 hours). Each list's minute within the
  * interval is derived from its id, so the lists of one class do not all ask at the same moment.
  */
-export type Pace = 'hot' | 'feed' | 'daily';
+export type Pace = 'live' | 'hot' | 'feed' | 'daily';
 
 const PACES: Record<Pace, { everyMin: number; ttlSec: number; backoffCapSec: number }> = {
+  live: { everyMin: 5, ttlSec: 300, backoffCapSec: 3600 },
   hot: { everyMin: 10, ttlSec: 600, backoffCapSec: 3600 },
   feed: { everyMin: 30, ttlSec: 1800, backoffCapSec: 3 * 3600 },
   daily: { everyMin: 180, ttlSec: 3 * 3600, backoffCapSec: 6 * 3600 },
@@ -101,6 +91,17 @@ export interface ListRequest {
   searchParams?: HttpOptions['searchParams'];
   json?: unknown;
   form?: Record<string, string>;
+  /** Error statuses whose JSON body says why (a refusal): read by `refused`, then recorded as blocked. */
+  allowStatus?: readonly number[];
+}
+
+/** Per-list choices of the generic renderings (text, markdown, html, rss). */
+export interface ListView<I extends DeclaredItem> {
+  /** The heat label of a row (the heat by default). */
+  hot?(i: I): number | string | undefined;
+  /** The summary line of a row (`desc` by default). */
+  summary?(i: I): string | undefined;
+  columns?: ColumnLabels;
 }
 
 interface Common {
@@ -112,8 +113,12 @@ interface Common {
   path: string;
   pace: Pace;
   request: ListRequest | ((now: Date) => ListRequest);
-  headers?: Record<string, string>;
+  headers?: FetchedSourceBase<Record<string, never>, unknown>['headers'];
   env?: readonly EnvSpec[];
+  /** How items stored in an older shape differ from today's (see migrateHotList). */
+  upgrade?: ItemUpgrade;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  view?: ListView<any>;
   /** Base for relative links and covers (the homepage by default). */
   base?: string;
   /** Fewest items of a plausible list (default 5). */
@@ -124,8 +129,11 @@ interface Common {
 /** A list read from JSON: `items` is the path of the item array, `refused` names a refusal answer. */
 export interface JsonList extends Common {
   items: readonly (string | number)[];
-  /** A reason when the answer is a refusal (risk control, login) rather than data, else undefined. */
-  refused?(root: Record<string, unknown>): string | undefined;
+  /**
+   * A reason when the answer is a refusal (risk control, login) rather than data, else undefined;
+   * `status` is the HTTP status (an error status of `request.allowStatus`, or 200).
+   */
+  refused?(root: Record<string, unknown>, status: number): string | undefined;
   item(e: Record<string, unknown>, root: Record<string, unknown>): MappedItem | undefined;
 }
 
@@ -173,7 +181,7 @@ export function normalise(m: MappedItem, rank: number, base: string): DeclaredIt
   const mobile = absoluteUrl(m.mobileLink, base);
   return {
     ...m.extra,
-    rank,
+    rank: m.rank ?? rank,
     title,
     link,
     id: asString(m.id)?.trim() || link,
@@ -188,10 +196,14 @@ export function normalise(m: MappedItem, rank: number, base: string): DeclaredIt
 
 function collect(mapped: Iterable<MappedItem | undefined>, base: string): DeclaredItem[] {
   const out: DeclaredItem[] = [];
+  let ranked = false;
   for (const m of mapped) {
     const item = m && normalise(m, out.length + 1, base);
-    if (item) out.push(item);
+    if (!item) continue;
+    ranked ||= m.rank !== undefined;
+    out.push(item);
   }
+  if (ranked) return dedupeByLink(out.sort((a, b) => a.rank - b.rank));
   return dedupeByLink(out).map((i, n) => ({ ...i, rank: n + 1 }));
 }
 
@@ -212,7 +224,7 @@ export function parseDeclared(d: ListDeclaration, raw: unknown): DeclaredItem[] 
   const atRoot = d.items.length === 0;
   const root = asRecord(raw) ?? (atRoot && Array.isArray(raw) ? {} : undefined);
   if (!root) throw new SourceError('parse', `answer is not a JSON ${atRoot ? 'array' : 'object'}`);
-  const refusal = d.refused?.(root);
+  const refusal = d.refused?.(root, 200);
   if (refusal) throw new SourceError('blocked', refusal);
   if (atRoot && !Array.isArray(raw)) throw new SourceError('parse', 'answer is not a JSON array (the list was expected at its root)');
   const entries = atRoot ? (raw as unknown[]) : arrayAt(root, d.items);
@@ -227,7 +239,7 @@ export function parseDeclared(d: ListDeclaration, raw: unknown): DeclaredItem[] 
 
 async function fetchDeclared(d: ListDeclaration, http: HttpClient, signal: AbortSignal, now: Date): Promise<DeclaredItem[]> {
   const req = typeof d.request === 'function' ? d.request(now) : d.request;
-  const opts: HttpOptions = { signal, method: req.method ?? 'GET', searchParams: req.searchParams, json: req.json, form: req.form };
+  const opts: HttpOptions = { signal, method: req.method ?? 'GET', searchParams: req.searchParams, json: req.json, form: req.form, allowStatus: req.allowStatus };
   const res = await http.request(req.url, opts);
   const type = String(res.headers['content-type'] ?? '');
   if (isHtml(d)) return parseDeclared(d, res.text());
@@ -236,7 +248,13 @@ async function fetchDeclared(d: ListDeclaration, http: HttpClient, signal: Abort
   try {
     json = res.json();
   } catch {
+    if (res.status >= 400) throw new SourceError('blocked', `upstream answered HTTP ${res.status}`, { httpStatus: res.status });
     throw new SourceError('parse', 'answer is not valid JSON');
+  }
+  if (res.status >= 400) {
+    const root = asRecord(json);
+    const reason = root && d.refused?.(root, res.status);
+    throw new SourceError('blocked', reason || `upstream answered HTTP ${res.status}`, { httpStatus: res.status });
   }
   return parseDeclared(d, json);
 }
@@ -258,10 +276,11 @@ export function defineHotList(d: ListDeclaration): SourceDefinition<Record<strin
     concurrency: 1,
     fetch: (ctx) => fetchDeclared(d, ctx.http, ctx.signal, ctx.now()),
     validate: (data: DeclaredItem[]) => validateHotList(data, d.min ?? 5),
-    migrate: migrateHotList<DeclaredItem>(),
+    migrate: migrateHotList<DeclaredItem>(d.upgrade),
     view: {
       rows: (data: DeclaredItem[]) =>
-        hotListRowsWith(data, { hot: (i) => i.hot_value, summary: (i) => i.desc, date: (i) => i.published_at }),
+        hotListRowsWith(data, { hot: d.view?.hot ?? ((i) => i.hot_value), summary: d.view?.summary ?? ((i) => i.desc), date: (i) => i.published_at ?? undefined }),
+      ...(d.view?.columns ? { columns: () => d.view!.columns! } : {}),
     },
     example: d.example ?? `/v2/apis${d.path}?encoding=text`,
   });
