@@ -1,8 +1,9 @@
 /**
  * The route names of imsyy/DailyHotApi that `/dailyhot/<name>` answers, each mapped to one of our
  * stored lists (facts from its `src/routes/<name>.ts`: the `title`, `type`, `description` and
- * `link` it answers with, and the `type` values a route takes). Its names are the aliases of our
- * neutral paths (the mapping is in the README). `types` lists the `type` values we serve, the
+ * `link` it answers with, and the `type` values a route takes). Its names are also aliases of our
+ * neutral paths under /v2/apis (`/v2/apis/thepaper` is `/v2/apis/hot-news-paper`; see
+ * sixty-aliases.ts), where no 60s path of the same name exists. `types` lists the `type` values we serve, the
  * route's default first; a value we do not serve is a 400 naming the ones we do.
  */
 export interface DailyHotRoute {
@@ -13,6 +14,8 @@ export interface DailyHotRoute {
   link: string;
   /** Our source id. */
   source: string;
+  /** Our route of its default variant (under /v2/apis): `/v2/apis/<name>` is an alias of it. */
+  path: string;
   /** `type` value → DailyHotApi's `type` text for it and our parameters (e.g. a board). */
   types: Readonly<Record<string, { label: string; params?: Readonly<Record<string, string>> }>>;
 }
@@ -20,33 +23,33 @@ export interface DailyHotRoute {
 const only = (label: string) => ({ default: { label } });
 
 export const DAILYHOT_ROUTES: readonly DailyHotRoute[] = [
-  { name: 'bilibili', title: '哔哩哔哩', description: '你所热爱的，就是你的生活', link: 'https://www.bilibili.com/v/popular/rank/all', source: 'video-site-rank', types: { '0': { label: '热榜 · 全站' } } },
-  { name: 'weibo', title: '微博', description: '实时热点，每分钟更新一次', link: 'https://s.weibo.com/top/summary/', source: 'hot-microblog', types: only('热搜榜') },
-  { name: 'douyin', title: '抖音', description: '实时上升热点', link: 'https://www.douyin.com', source: 'hot-short-video-a', types: only('热榜') },
-  { name: 'zhihu', title: '知乎', link: 'https://www.zhihu.com/hot', source: 'hot-qa-site', types: only('热榜') },
-  { name: '36kr', title: '36氪', link: 'https://m.36kr.com/hot-list-m', source: 'hot-business-news', types: { hot: { label: '人气榜' } } },
-  { name: 'baidu', title: '百度', link: 'https://top.baidu.com/board', source: 'search-a', types: { realtime: { label: '热搜', params: { board: 'hot' } }, teleplay: { label: '电视剧', params: { board: 'teleplay' } } } },
-  { name: 'sspai', title: '少数派', link: 'https://sspai.com/', source: 'hot-digital-life', types: { 热门文章: { label: '热榜' } } },
-  { name: 'ithome', title: 'IT之家', description: '爱科技，爱这里 - 前沿科技新闻网站', link: 'https://m.ithome.com/rankm/', source: 'hot-it-news', types: only('热榜') },
-  { name: 'thepaper', title: '澎湃新闻', link: 'https://www.thepaper.cn/', source: 'hot-news-paper', types: only('热榜') },
-  { name: 'toutiao', title: '今日头条', link: 'https://www.toutiao.com/', source: 'hot-news-feed', types: only('热榜') },
-  { name: 'tieba', title: '百度贴吧', description: '全球领先的中文社区', link: 'https://tieba.baidu.com/hottopic/browse/topicList', source: 'search-a', types: { default: { label: '热议榜', params: { board: 'forum' } } } },
-  { name: 'juejin', title: '稀土掘金', link: 'https://juejin.cn/hot/articles', source: 'hot-dev-community', types: { '1': { label: '文章榜' } } },
-  { name: 'qq-news', title: '腾讯新闻', link: 'https://news.qq.com/', source: 'hot-news-portal-a', types: only('热点榜') },
-  { name: 'douban-movie', title: '豆瓣电影', link: 'https://movie.douban.com/chart', source: 'review-a-chart', types: only('新片榜') },
-  { name: 'genshin', title: '原神', link: 'https://www.miyoushe.com/ys/home/28', source: 'game-news-a', types: { '1': { label: '最新动态' } } },
-  { name: 'starrail', title: '崩坏：星穹铁道', link: 'https://www.miyoushe.com/sr/home/53', source: 'game-news-b', types: { '1': { label: '最新动态' } } },
-  { name: 'lol', title: '英雄联盟', link: 'https://lol.qq.com/gicp/news/423/2/1334/1.html', source: 'game-news-c', types: only('更新公告') },
-  { name: 'netease-news', title: '网易新闻', link: 'https://m.163.com/hot', source: 'hot-news-portal-b', types: only('热点榜') },
-  { name: 'weread', title: '微信读书', link: 'https://weread.qq.com/', source: 'book-rank-a', types: { rising: { label: '飙升榜' } } },
-  { name: 'douban-group', title: '豆瓣讨论', link: 'https://www.douban.com/group/explore', source: 'review-a-groups', types: only('讨论精选') },
-  { name: 'ngabbs', title: 'NGA', description: '精英玩家俱乐部', link: 'https://ngabbs.com/', source: 'hot-game-forum', types: only('论坛热帖') },
-  { name: 'hellogithub', title: 'HelloGitHub', description: '分享 GitHub 上有趣、入门级的开源项目', link: 'https://hellogithub.com/', source: 'hot-open-source', types: { featured: { label: '热门仓库' } } },
-  { name: 'jianshu', title: '简书', description: '一个优质的创作社区', link: 'https://www.jianshu.com/', source: 'hot-writing-community', types: only('热门推荐') },
-  { name: 'zhihu-daily', title: '知乎日报', description: '每天三次，每次七分钟', link: 'https://daily.zhihu.com/', source: 'qa-site-daily', types: only('推荐榜') },
-  { name: 'sina', title: '新浪网', description: '热榜太多，一个就够', link: 'https://sinanews.sina.cn/', source: 'hot-news-portal-c', types: { all: { label: '新浪热榜' } } },
-  { name: 'hupu', title: '虎扑', link: 'https://bbs.hupu.com/all-gambia', source: 'hot-sports-forum', types: { '1': { label: '步行街热帖' } } },
-  { name: 'v2ex', title: 'V2EX', link: 'https://www.v2ex.com/', source: 'hot-dev-forum', types: { hot: { label: '主题榜' } } },
+  { name: 'bilibili', path: '/video-site-rank', title: '哔哩哔哩', description: '你所热爱的，就是你的生活', link: 'https://www.bilibili.com/v/popular/rank/all', source: 'video-site-rank', types: { '0': { label: '热榜 · 全站' } } },
+  { name: 'weibo', path: '/hot-microblog', title: '微博', description: '实时热点，每分钟更新一次', link: 'https://s.weibo.com/top/summary/', source: 'hot-microblog', types: only('热搜榜') },
+  { name: 'douyin', path: '/hot-short-video-a', title: '抖音', description: '实时上升热点', link: 'https://www.douyin.com', source: 'hot-short-video-a', types: only('热榜') },
+  { name: 'zhihu', path: '/hot-qa-site', title: '知乎', link: 'https://www.zhihu.com/hot', source: 'hot-qa-site', types: only('热榜') },
+  { name: '36kr', path: '/hot-business-news', title: '36氪', link: 'https://m.36kr.com/hot-list-m', source: 'hot-business-news', types: { hot: { label: '人气榜' } } },
+  { name: 'baidu', path: '/search-a/hot', title: '百度', link: 'https://top.baidu.com/board', source: 'search-a', types: { realtime: { label: '热搜', params: { board: 'hot' } }, teleplay: { label: '电视剧', params: { board: 'teleplay' } } } },
+  { name: 'sspai', path: '/hot-digital-life', title: '少数派', link: 'https://sspai.com/', source: 'hot-digital-life', types: { 热门文章: { label: '热榜' } } },
+  { name: 'ithome', path: '/hot-it-news', title: 'IT之家', description: '爱科技，爱这里 - 前沿科技新闻网站', link: 'https://m.ithome.com/rankm/', source: 'hot-it-news', types: only('热榜') },
+  { name: 'thepaper', path: '/hot-news-paper', title: '澎湃新闻', link: 'https://www.thepaper.cn/', source: 'hot-news-paper', types: only('热榜') },
+  { name: 'toutiao', path: '/hot-news-feed', title: '今日头条', link: 'https://www.toutiao.com/', source: 'hot-news-feed', types: only('热榜') },
+  { name: 'tieba', path: '/search-a/forum', title: '百度贴吧', description: '全球领先的中文社区', link: 'https://tieba.baidu.com/hottopic/browse/topicList', source: 'search-a', types: { default: { label: '热议榜', params: { board: 'forum' } } } },
+  { name: 'juejin', path: '/hot-dev-community', title: '稀土掘金', link: 'https://juejin.cn/hot/articles', source: 'hot-dev-community', types: { '1': { label: '文章榜' } } },
+  { name: 'qq-news', path: '/hot-news-portal-a', title: '腾讯新闻', link: 'https://news.qq.com/', source: 'hot-news-portal-a', types: only('热点榜') },
+  { name: 'douban-movie', path: '/review-a/chart', title: '豆瓣电影', link: 'https://movie.douban.com/chart', source: 'review-a-chart', types: only('新片榜') },
+  { name: 'genshin', path: '/game-news-a', title: '原神', link: 'https://www.miyoushe.com/ys/home/28', source: 'game-news-a', types: { '1': { label: '最新动态' } } },
+  { name: 'starrail', path: '/game-news-b', title: '崩坏：星穹铁道', link: 'https://www.miyoushe.com/sr/home/53', source: 'game-news-b', types: { '1': { label: '最新动态' } } },
+  { name: 'lol', path: '/game-news-c', title: '英雄联盟', link: 'https://lol.qq.com/gicp/news/423/2/1334/1.html', source: 'game-news-c', types: only('更新公告') },
+  { name: 'netease-news', path: '/hot-news-portal-b', title: '网易新闻', link: 'https://m.163.com/hot', source: 'hot-news-portal-b', types: only('热点榜') },
+  { name: 'weread', path: '/book-rank-a', title: '微信读书', link: 'https://weread.qq.com/', source: 'book-rank-a', types: { rising: { label: '飙升榜' } } },
+  { name: 'douban-group', path: '/review-a/groups', title: '豆瓣讨论', link: 'https://www.douban.com/group/explore', source: 'review-a-groups', types: only('讨论精选') },
+  { name: 'ngabbs', path: '/hot-game-forum', title: 'NGA', description: '精英玩家俱乐部', link: 'https://ngabbs.com/', source: 'hot-game-forum', types: only('论坛热帖') },
+  { name: 'hellogithub', path: '/hot-open-source', title: 'HelloGitHub', description: '分享 GitHub 上有趣、入门级的开源项目', link: 'https://hellogithub.com/', source: 'hot-open-source', types: { featured: { label: '热门仓库' } } },
+  { name: 'jianshu', path: '/hot-writing-community', title: '简书', description: '一个优质的创作社区', link: 'https://www.jianshu.com/', source: 'hot-writing-community', types: only('热门推荐') },
+  { name: 'zhihu-daily', path: '/qa-site-daily', title: '知乎日报', description: '每天三次，每次七分钟', link: 'https://daily.zhihu.com/', source: 'qa-site-daily', types: only('推荐榜') },
+  { name: 'sina', path: '/hot-news-portal-c', title: '新浪网', description: '热榜太多，一个就够', link: 'https://sinanews.sina.cn/', source: 'hot-news-portal-c', types: { all: { label: '新浪热榜' } } },
+  { name: 'hupu', path: '/hot-sports-forum', title: '虎扑', link: 'https://bbs.hupu.com/all-gambia', source: 'hot-sports-forum', types: { '1': { label: '步行街热帖' } } },
+  { name: 'v2ex', path: '/hot-dev-forum', title: 'V2EX', link: 'https://www.v2ex.com/', source: 'hot-dev-forum', types: { hot: { label: '主题榜' } } },
 ];
 
 /** The name DailyHotApi gives the query parameter that picks a list's variant (HelloGitHub's is `sort`). */

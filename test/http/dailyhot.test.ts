@@ -155,6 +155,20 @@ describe('/dailyhot, the DailyHotApi drop-in', () => {
     expect((await get('/dailyhot/weibo?type=x')).res.status).toBe(200);
   });
 
+  it('answers its route names under /v2/apis as aliases of our neutral paths', async () => {
+    const alias = await get('/v2/apis/thepaper');
+    const own = await get('/v2/apis/hot-news-paper');
+    expect(alias.res.status).toBe(200);
+    expect(alias.body).toEqual(own.body);
+    expect((await get('/v2/apis/tieba?encoding=json')).body).toEqual((await get('/v2/apis/search-a/forum')).body);
+    const catalogue = (await get('/v2/apis')).body.data as { endpoints: { path: string; id: string; aliases: string[] }[] };
+    for (const route of DAILYHOT_ROUTES) {
+      const entry = catalogue.endpoints.find((e) => e.path === `/v2/apis${route.path}`);
+      expect(entry?.id, route.name).toBe(route.source);
+      expect(entry?.aliases, route.name).toContain(`/v2/apis/${route.name}`);
+    }
+  });
+
   it('answers an unknown route with a 404 pointing at /dailyhot/all', async () => {
     const { res, body } = await get('/dailyhot/no-such-list');
     expect(res.status).toBe(404);
