@@ -73,6 +73,11 @@ import hotDevForum from './hot-dev-forum.ts';
 import hotOpenSource from './hot-open-source.ts';
 import hotWritingCommunity from './hot-writing-community.ts';
 import qaSiteDaily from './qa-site-daily.ts';
+import codeTrending from './code-trending.ts';
+import hotDevBlog from './hot-dev-blog.ts';
+import videoSiteBRank from './video-site-b-rank.ts';
+import techMoments from './tech-moments.ts';
+import techFlashNews from './tech-flash-news.ts';
 
 export const sources: readonly AnySource[] = [
   // Periodic information
@@ -117,6 +122,11 @@ export const sources: readonly AnySource[] = [
   hotOpenSource,
   hotWritingCommunity,
   qaSiteDaily,
+  codeTrending,
+  hotDevBlog,
+  videoSiteBRank,
+  techMoments,
+  techFlashNews,
   trending,
   timeline,
   // Utilities

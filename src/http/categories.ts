@@ -49,6 +49,11 @@ const BY_SOURCE: Readonly<Record<string, Category>> = {
   'hot-open-source': 'Hot lists and rankings',
   'hot-writing-community': 'Hot lists and rankings',
   'qa-site-daily': 'Hot lists and rankings',
+  'code-trending': 'Hot lists and rankings',
+  'hot-dev-blog': 'Hot lists and rankings',
+  'video-site-b-rank': 'Hot lists and rankings',
+  'tech-moments': 'Hot lists and rankings',
+  'tech-flash-news': 'Hot lists and rankings',
   trending: 'Hot lists and rankings',
   timeline: 'Hot lists and rankings',
 

@@ -1,0 +1,41 @@
+/**
+ * The code host's trending repositories of the day (GitHub Trending), from the page
+ * https://github.com/trending?since=daily: each `article.Box-row` holds `h2 a` (href
+ * `/<owner>/<repo>`), a description `p`, `[itemprop="programmingLanguage"]`, the stars and forks
+ * links (`a[href$="/stargazers"]`, `a[href$="/forks"]`) and "N stars today". Format as read by
+ * imsyy/DailyHotApi src/routes/github.ts.
+ */
+import { defineHotList, type HtmlList } from './_shared/declared-list.ts';
+import { parseHeat } from './_shared/hot-list.ts';
+
+export const list: HtmlList = {
+  id: 'code-trending',
+  name: 'GitHub 趋势日榜',
+  description: "The code host's trending repositories of the day: owner/name, stars today as heat, total stars and forks, language, description and the repository link.",
+  homepage: 'https://github.com/trending',
+  path: '/code-trending',
+  pace: 'daily',
+  request: { url: 'https://github.com/trending', searchParams: { since: 'daily' } },
+  headers: { accept: 'text/html,application/xhtml+xml', 'accept-language': 'en-US,en;q=0.5' },
+  html: 'article.Box-row',
+  item: (el) => {
+    const href = el.find('h2 a').first().attr('href')?.trim();
+    const name = href?.replace(/^\//, '');
+    const today = el.find('span.d-inline-block.float-sm-right').first().text();
+    return {
+      id: name,
+      title: name,
+      link: href,
+      hot: parseHeat(today),
+      author: name?.split('/')[0],
+      desc: el.find('p').first().text(),
+      extra: {
+        language: el.find('[itemprop="programmingLanguage"]').first().text().trim() || null,
+        stars: parseHeat(el.find('a[href$="/stargazers"]').first().text()) ?? 0,
+        forks: parseHeat(el.find('a[href$="/forks"]').first().text()) ?? 0,
+      },
+    };
+  },
+};
+
+export default defineHotList(list);
