@@ -12,7 +12,7 @@ import { SourceError } from '../../src/kernel/errors.ts';
 import type { HttpClient, HttpOptions } from '../../src/kernel/http.ts';
 import { defineSource, type ColumnLabels, type EnvSpec, type FetchedSourceBase, type SourceDefinition } from '../../src/kernel/source.ts';
 import { formatDateTime } from '../../src/kernel/time.ts';
-import { isChallengePage } from './embedded-json.ts';
+import { isChallengePage, nextData } from './embedded-json.ts';
 import { load } from './html.ts';
 import { absoluteUrl, asArray, asRecord, asString, dedupeByLink, epochMs, hotListRowsWith, migrateHotList, parseHeat, shanghaiTimeMs, validateHotList, type HotItem, type ItemUpgrade } from './hot-list.ts';
 
@@ -128,6 +128,8 @@ interface Common {
 
 /** A list read from JSON: `items` is the path of the item array, `refused` names a refusal answer. */
 export interface JsonList extends Common {
+  /** The JSON is the state a Next.js page embeds (`script#__NEXT_DATA__`), not the answer itself. */
+  embedded?: 'next-data';
   items: readonly (string | number)[];
   /**
    * A reason when the answer is a refusal (risk control, login) rather than data, else undefined;
@@ -220,6 +222,7 @@ export function parseDeclared(d: ListDeclaration, raw: unknown): DeclaredItem[] 
     }
     return collect(found.toArray().map((el) => d.item($(el))), base);
   }
+  if (d.embedded && typeof raw === 'string') return parseDeclared(d, nextData(raw, new URL(base).host));
   // A list at the root (`items: []`) is a bare array; any other answer is an object.
   const atRoot = d.items.length === 0;
   const root = asRecord(raw) ?? (atRoot && Array.isArray(raw) ? {} : undefined);
@@ -242,7 +245,7 @@ async function fetchDeclared(d: ListDeclaration, http: HttpClient, signal: Abort
   const opts: HttpOptions = { signal, method: req.method ?? 'GET', searchParams: req.searchParams, json: req.json, form: req.form, allowStatus: req.allowStatus };
   const res = await http.request(req.url, opts);
   const type = String(res.headers['content-type'] ?? '');
-  if (isHtml(d)) return parseDeclared(d, res.text());
+  if (isHtml(d) || d.embedded) return parseDeclared(d, res.text());
   if (/text\/html/i.test(type)) throw new SourceError('blocked', 'upstream answered an HTML page (verification or login) instead of JSON');
   let json: unknown;
   try {
