@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { defineHotList, type JsonList } from './_shared/declared-list.ts';
-import { asNumber, asRecord, asString } from './_shared/hot-list.ts';
+import { asRecord, asString } from './_shared/hot-list.ts';
 
 const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 
@@ -37,8 +37,8 @@ export const list: JsonList = {
   path: '/book-rank-a',
   pace: 'daily',
   request: { url: 'https://weread.qq.com/web/bookListInCategory/rising', searchParams: { rank: 1 } },
-  headers: { accept: 'application/json', referer: 'https://weread.qq.com/' },
-  refused: (root) => (root.errcode !== undefined && asNumber(root.errcode) !== 0 ? `upstream answered errcode=${asString(root.errcode)} ${asString(root.errmsg) ?? ''}`.trim() : undefined),
+  headers: { referer: 'https://weread.qq.com/' },
+  okWhen: { field: 'errcode', is: 0, message: 'errmsg' },
   items: ['books'],
   item: (e) => {
     const b = asRecord(e.bookInfo) ?? {};

@@ -16,7 +16,7 @@ export const list: HtmlList = {
   path: '/code-trending',
   pace: 'daily',
   request: { url: 'https://github.com/trending', searchParams: { since: 'daily' } },
-  headers: { accept: 'text/html,application/xhtml+xml', 'accept-language': 'en-US,en;q=0.5' },
+  headers: { 'accept-language': 'en-US,en;q=0.5' },
   html: 'article.Box-row',
   item: (el) => {
     const href = el.find('h2 a').first().attr('href')?.trim();

@@ -5,7 +5,7 @@
  * sCreated: "YYYY-MM-DD HH:mm:ss"}]}}`. Format as read by imsyy/DailyHotApi src/routes/lol.ts.
  */
 import { defineHotList, type JsonList } from './_shared/declared-list.ts';
-import { asNumber, asString } from './_shared/hot-list.ts';
+import { asString } from './_shared/hot-list.ts';
 
 export const list: JsonList = {
   id: 'game-news-c',
@@ -15,8 +15,8 @@ export const list: JsonList = {
   path: '/game-news-c',
   pace: 'feed',
   request: { url: 'https://apps.game.qq.com/cmc/zmMcnTargetContentList', searchParams: { r0: 'json', page: 1, num: 30, target: 24, source: 'web_pc' } },
-  headers: { accept: 'application/json', referer: 'https://lol.qq.com/' },
-  refused: (root) => (root.status !== undefined && asNumber(root.status) !== 0 ? `upstream answered status=${asString(root.status)} ${asString(root.msg) ?? ''}`.trim() : undefined),
+  headers: { referer: 'https://lol.qq.com/' },
+  okWhen: { field: 'status', is: 0, message: 'msg' },
   items: ['data', 'result'],
   item: (e) => {
     const id = asString(e.iDocID);

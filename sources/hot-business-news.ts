@@ -6,7 +6,7 @@
  * widgetImage, authorName, statCollect}}]}}`. Format as read by imsyy/DailyHotApi src/routes/36kr.ts.
  */
 import { defineHotList, type JsonList } from './_shared/declared-list.ts';
-import { asNumber, asRecord, asString } from './_shared/hot-list.ts';
+import { asRecord, asString } from './_shared/hot-list.ts';
 
 export const list: JsonList = {
   id: 'hot-business-news',
@@ -20,8 +20,8 @@ export const list: JsonList = {
     method: 'POST',
     json: { partner_id: 'wap', param: { siteId: 1, platformId: 2 }, timestamp: now.getTime() },
   }),
-  headers: { accept: 'application/json', referer: 'https://m.36kr.com/' },
-  refused: (root) => (root.code !== undefined && asNumber(root.code) !== 0 ? `upstream answered code=${asString(root.code)}` : undefined),
+  headers: { referer: 'https://m.36kr.com/' },
+  okWhen: { field: 'code', is: 0 },
   items: ['data', 'hotRankList'],
   item: (e) => {
     const m = asRecord(e.templateMaterial) ?? {};

@@ -31,7 +31,7 @@ export const list: JsonList = {
   path: '/hot-car',
   pace: 'hot',
   request: { url: UPSTREAM_URL },
-  headers: { accept: 'text/html,application/xhtml+xml', referer: 'https://www.dongchedi.com/' },
+  headers: { referer: 'https://www.dongchedi.com/' },
   embedded: 'next-data',
   items: ['props', 'pageProps', 'hotSearchList'],
   item: (e) => {

@@ -6,7 +6,7 @@
  * src/routes/csdn.ts.
  */
 import { defineHotList, type JsonList } from './_shared/declared-list.ts';
-import { asNumber, asString, pick } from './_shared/hot-list.ts';
+import { pick } from './_shared/hot-list.ts';
 
 export const list: JsonList = {
   id: 'hot-dev-blog',
@@ -16,8 +16,8 @@ export const list: JsonList = {
   path: '/hot-dev-blog',
   pace: 'feed',
   request: { url: 'https://blog.csdn.net/phoenix/web/blog/hot-rank', searchParams: { page: 0, pageSize: 30 } },
-  headers: { accept: 'application/json', referer: 'https://blog.csdn.net/rank/list' },
-  refused: (root) => (root.code !== undefined && asNumber(root.code) !== 200 ? `upstream answered code=${asString(root.code)} ${asString(root.message) ?? ''}`.trim() : undefined),
+  headers: { referer: 'https://blog.csdn.net/rank/list' },
+  okWhen: { field: 'code', is: 200, message: 'message' },
   items: ['data'],
   item: (e) => ({
     id: e.productId,

@@ -5,7 +5,7 @@
  * Format as read by imsyy/DailyHotApi src/routes/juejin.ts.
  */
 import { defineHotList, type JsonList } from './_shared/declared-list.ts';
-import { asNumber, asString, pick } from './_shared/hot-list.ts';
+import { asString, pick } from './_shared/hot-list.ts';
 
 export const list: JsonList = {
   id: 'hot-dev-community',
@@ -15,8 +15,8 @@ export const list: JsonList = {
   path: '/hot-dev-community',
   pace: 'feed',
   request: { url: 'https://api.juejin.cn/content_api/v1/content/article_rank', searchParams: { category_id: 1, type: 'hot' } },
-  headers: { accept: 'application/json', referer: 'https://juejin.cn/' },
-  refused: (root) => (root.err_no !== undefined && asNumber(root.err_no) !== 0 ? `upstream answered err_no=${asString(root.err_no)} ${asString(root.err_msg) ?? ''}`.trim() : undefined),
+  headers: { referer: 'https://juejin.cn/' },
+  okWhen: { field: 'err_no', is: 0, message: 'err_msg' },
   items: ['data'],
   item: (e) => {
     const id = asString(pick(e, 'content', 'content_id'));

@@ -15,8 +15,7 @@ export const list: JsonList = {
   path: '/hot-dev-forum',
   pace: 'feed',
   request: { url: 'https://www.v2ex.com/api/topics/hot.json' },
-  headers: { accept: 'application/json' },
-  items: [],
+    items: [],
   item: (e) => ({
     id: e.id,
     title: e.title,

@@ -5,7 +5,7 @@
  * (`banner` is a path on cdn.sspai.com). Format as read by imsyy/DailyHotApi src/routes/sspai.ts.
  */
 import { defineHotList, type JsonList } from './_shared/declared-list.ts';
-import { asNumber, asString, pick } from './_shared/hot-list.ts';
+import { asString, pick } from './_shared/hot-list.ts';
 
 export const list: JsonList = {
   id: 'hot-digital-life',
@@ -15,8 +15,8 @@ export const list: JsonList = {
   path: '/hot-digital-life',
   pace: 'feed',
   request: { url: 'https://sspai.com/api/v1/article/tag/page/get', searchParams: { limit: 40, tag: '热门文章' } },
-  headers: { accept: 'application/json', referer: 'https://sspai.com/' },
-  refused: (root) => (root.error !== undefined && asNumber(root.error) !== 0 ? `upstream answered error=${asString(root.error)} ${asString(root.msg) ?? ''}`.trim() : undefined),
+  headers: { referer: 'https://sspai.com/' },
+  okWhen: { field: 'error', is: 0, message: 'msg' },
   items: ['data'],
   item: (e) => {
     const banner = asString(e.banner);

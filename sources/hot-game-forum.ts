@@ -6,7 +6,7 @@
  * src/routes/ngabbs.ts.
  */
 import { defineHotList, type JsonList } from './_shared/declared-list.ts';
-import { asNumber, asString } from './_shared/hot-list.ts';
+import { asString } from './_shared/hot-list.ts';
 
 export const list: JsonList = {
   id: 'hot-game-forum',
@@ -22,7 +22,7 @@ export const list: JsonList = {
     form: { __output: '14' },
   },
   headers: { accept: '*/*', referer: 'https://ngabbs.com/', 'x-user-agent': 'NGA_skull/7.3.1(iPhone13,2;iOS 17.2.1)' },
-  refused: (root) => (root.code !== undefined && asNumber(root.code) !== 0 ? `upstream answered code=${asString(root.code)} ${asString(root.msg) ?? ''}`.trim() : undefined),
+  okWhen: { field: 'code', is: 0, message: 'msg' },
   items: ['result', 0],
   item: (e) => ({
     id: e.tid,

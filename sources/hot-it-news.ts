@@ -23,8 +23,7 @@ export const list: HtmlList = {
   path: '/hot-it-news',
   pace: 'hot',
   request: { url: 'https://m.ithome.com/rankm/' },
-  headers: { accept: 'text/html,application/xhtml+xml' },
-  html: '.rank-box .placeholder',
+    html: '.rank-box .placeholder',
   item: (el: Cheerio<AnyNode>) => {
     const href = el.find('a').attr('href');
     const id = articleId(href);

@@ -38,11 +38,8 @@ export const list: JsonList = {
   path: '/hot-news-feed',
   pace: 'hot',
   request: { url: 'https://www.toutiao.com/hot-event/hot-board/', searchParams: { origin: 'toutiao_pc' } },
-  headers: { accept: 'application/json', referer: 'https://www.toutiao.com/' },
-  refused: (root) => {
-    const status = asString(root.status);
-    return status !== undefined && status !== 'success' ? `upstream answered status=${status}` : undefined;
-  },
+  headers: { referer: 'https://www.toutiao.com/' },
+  okWhen: { field: 'status', is: 'success' },
   items: ['data'],
   item: (e) => {
     const label = asString(e.Label)?.trim();

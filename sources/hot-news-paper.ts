@@ -15,7 +15,7 @@ export const list: JsonList = {
   path: '/hot-news-paper',
   pace: 'hot',
   request: { url: 'https://cache.thepaper.cn/contentapi/wwwIndex/rightSidebar' },
-  headers: { accept: 'application/json', referer: 'https://www.thepaper.cn/' },
+  headers: { referer: 'https://www.thepaper.cn/' },
   items: ['data', 'hotNews'],
   item: (e) => ({
     id: e.contId,

@@ -6,7 +6,7 @@
  * which has no `hotEvent`. Format as read by imsyy/DailyHotApi src/routes/qq-news.ts.
  */
 import { defineHotList, type JsonList } from './_shared/declared-list.ts';
-import { asNumber, asRecord, asString, pick } from './_shared/hot-list.ts';
+import { asRecord, asString, pick } from './_shared/hot-list.ts';
 
 export const list: JsonList = {
   id: 'hot-news-portal-a',
@@ -16,8 +16,8 @@ export const list: JsonList = {
   path: '/hot-news-portal-a',
   pace: 'hot',
   request: { url: 'https://r.inews.qq.com/gw/event/hot_ranking_list', searchParams: { page_size: 50 } },
-  headers: { accept: 'application/json', referer: 'https://news.qq.com/' },
-  refused: (root) => (root.ret !== undefined && asNumber(root.ret) !== 0 ? `upstream answered ret=${asString(root.ret)}` : undefined),
+  headers: { referer: 'https://news.qq.com/' },
+  okWhen: { field: 'ret', is: 0 },
   items: ['idlist', 0, 'newslist'],
   item: (e) => {
     if (!asRecord(e.hotEvent)) return undefined;

@@ -5,7 +5,7 @@
  * imsyy/DailyHotApi src/routes/netease-news.ts.
  */
 import { defineHotList, type JsonList } from './_shared/declared-list.ts';
-import { asNumber, asString } from './_shared/hot-list.ts';
+import { asString } from './_shared/hot-list.ts';
 
 export const list: JsonList = {
   id: 'hot-news-portal-b',
@@ -15,8 +15,8 @@ export const list: JsonList = {
   path: '/hot-news-portal-b',
   pace: 'hot',
   request: { url: 'https://m.163.com/fe/api/hot/news/flow' },
-  headers: { accept: 'application/json', referer: 'https://m.163.com/hot' },
-  refused: (root) => (root.code !== undefined && asNumber(root.code) !== 200 ? `upstream answered code=${asString(root.code)}` : undefined),
+  headers: { referer: 'https://m.163.com/hot' },
+  okWhen: { field: 'code', is: 200 },
   items: ['data', 'list'],
   item: (e) => {
     const id = asString(e.docid);

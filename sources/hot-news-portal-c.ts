@@ -5,7 +5,7 @@
  * (`hotValue` is text such as "123.4万"). Format as read by imsyy/DailyHotApi src/routes/sina.ts.
  */
 import { defineHotList, type JsonList } from './_shared/declared-list.ts';
-import { asNumber, asString, pick } from './_shared/hot-list.ts';
+import { pick } from './_shared/hot-list.ts';
 
 export const list: JsonList = {
   id: 'hot-news-portal-c',
@@ -15,8 +15,7 @@ export const list: JsonList = {
   path: '/hot-news-portal-c',
   pace: 'hot',
   request: { url: 'https://newsapp.sina.cn/api/hotlist', searchParams: { newsId: 'HB-1-snhs/top_news_list-all' } },
-  headers: { accept: 'application/json' },
-  refused: (root) => (root.status !== undefined && asNumber(root.status) !== 0 ? `upstream answered status=${asString(root.status)}` : undefined),
+    okWhen: { field: 'status', is: 0 },
   items: ['data', 'hotList'],
   item: (e) => ({
     id: pick(e, 'base', 'base', 'uniqueId'),

@@ -15,8 +15,8 @@ export const list: JsonList = {
   path: '/hot-open-source',
   pace: 'daily',
   request: { url: 'https://abroad.hellogithub.com/v1/', searchParams: { sort_by: 'featured', tid: '', page: 1 } },
-  headers: { accept: 'application/json', referer: 'https://hellogithub.com/' },
-  refused: (root) => (root.success === false ? `upstream answered success=false ${asString(root.message) ?? ''}`.trim() : undefined),
+  headers: { referer: 'https://hellogithub.com/' },
+  okWhen: { field: 'success', is: true, message: 'message' },
   items: ['data'],
   item: (e) => ({
     id: e.item_id,

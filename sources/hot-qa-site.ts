@@ -55,8 +55,7 @@ export const list: JsonList = {
   pace: 'hot',
   // 401/403 carry the refusal as JSON (`{error: {...}}`): read for a clearer reason.
   request: { url: UPSTREAM_URL, searchParams: { limit: 50 }, allowStatus: [401, 403] },
-  headers: { accept: 'application/json' },
-  refused: (root, status) => {
+    refused: (root, status) => {
     const error = asRecord(root.error);
     const reason = error ? (asString(error.message) ?? asString(error.code) ?? 'error') : undefined;
     if (status >= 400) return `upstream answered HTTP ${status}${reason ? `: ${reason}` : ''}`;

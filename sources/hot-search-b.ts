@@ -84,8 +84,7 @@ export const list: JsonList = {
   path: '/hot-search-b',
   pace: 'hot',
   request: { url: UPSTREAM_URL, searchParams: { aggregation_id: AGGREGATION_ID, count: 50, bottom_pos: 0 } },
-  headers: { accept: 'application/json' },
-  refused: (root) => {
+    refused: (root) => {
     const status = asNumber(root.status) ?? asNumber(root.code);
     return status !== undefined && status !== 0 ? `upstream answered status=${status} ${asString(root.message) ?? ''}`.trim() : undefined;
   },

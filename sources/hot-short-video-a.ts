@@ -35,8 +35,7 @@ export const list: JsonList = {
   path: '/hot-short-video-a',
   pace: 'live',
   request: { url: UPSTREAM_URL, searchParams: UPSTREAM_QUERY },
-  headers: { accept: 'application/json' },
-  refused: (root) => {
+    refused: (root) => {
     const status = asNumber(root.status_code);
     return status !== undefined && status !== 0 ? `upstream refused the request: status_code=${status} ${asString(root.status_msg) ?? ''}`.trim() : undefined;
   },

@@ -15,7 +15,7 @@ export const list: JsonList = {
   path: '/hot-sports-forum',
   pace: 'feed',
   request: { url: 'https://m.hupu.com/api/v2/bbs/topicThreads', searchParams: { topicId: 1, page: 1 } },
-  headers: { accept: 'application/json', referer: 'https://m.hupu.com/' },
+  headers: { referer: 'https://m.hupu.com/' },
   items: ['data', 'topicThreads'],
   item: (e) => {
     const tid = asString(e.tid);

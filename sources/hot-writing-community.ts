@@ -14,7 +14,7 @@ export const list: HtmlList = {
   path: '/hot-writing-community',
   pace: 'feed',
   request: { url: 'https://www.jianshu.com/' },
-  headers: { accept: 'text/html,application/xhtml+xml', referer: 'https://www.jianshu.com' },
+  headers: { referer: 'https://www.jianshu.com' },
   html: 'ul.note-list li',
   item: (el) => {
     const href = el.find('a.title').attr('href');

@@ -78,6 +78,10 @@ import hotDevBlog from './hot-dev-blog.ts';
 import videoSiteBRank from './video-site-b-rank.ts';
 import techMoments from './tech-moments.ts';
 import techFlashNews from './tech-flash-news.ts';
+import gameNewsD from './game-news-d.ts';
+import hotShoppingDeals from './hot-shopping-deals.ts';
+import hotScience from './hot-science.ts';
+import hotDigitalGear from './hot-digital-gear.ts';
 
 export const sources: readonly AnySource[] = [
   // Periodic information
@@ -127,6 +131,10 @@ export const sources: readonly AnySource[] = [
   videoSiteBRank,
   techMoments,
   techFlashNews,
+  gameNewsD,
+  hotShoppingDeals,
+  hotScience,
+  hotDigitalGear,
   trending,
   timeline,
   // Utilities

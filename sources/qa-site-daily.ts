@@ -15,7 +15,7 @@ export const list: JsonList = {
   pace: 'daily',
   min: 3,
   request: { url: 'https://daily.zhihu.com/api/4/news/latest' },
-  headers: { accept: 'application/json', referer: 'https://daily.zhihu.com/' },
+  headers: { referer: 'https://daily.zhihu.com/' },
   items: ['stories'],
   item: (e) =>
     e.type === undefined || asNumber(e.type) === 0

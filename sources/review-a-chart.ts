@@ -15,7 +15,7 @@ export const list: HtmlList = {
   path: '/review-a/chart',
   pace: 'daily',
   request: { url: 'https://movie.douban.com/chart' },
-  headers: { accept: 'text/html,application/xhtml+xml', referer: 'https://movie.douban.com/' },
+  headers: { referer: 'https://movie.douban.com/' },
   html: '.article tr.item',
   item: (el) => {
     const a = el.find('a').first();

@@ -14,7 +14,7 @@ export const list: HtmlList = {
   path: '/review-a/groups',
   pace: 'feed',
   request: { url: 'https://www.douban.com/group/explore' },
-  headers: { accept: 'text/html,application/xhtml+xml', referer: 'https://www.douban.com/' },
+  headers: { referer: 'https://www.douban.com/' },
   html: '.article .channel-item',
   item: (el) => {
     const a = el.find('h3 a').first();

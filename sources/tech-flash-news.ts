@@ -15,7 +15,7 @@ export const list: JsonList = {
   path: '/tech-flash-news',
   pace: 'feed',
   request: { url: 'https://sso.ifanr.com/api/v5/wp/buzz/', searchParams: { limit: 20, offset: 0 } },
-  headers: { accept: 'application/json', referer: 'https://www.ifanr.com/' },
+  headers: { referer: 'https://www.ifanr.com/' },
   items: ['objects'],
   item: (e) => {
     const postId = asString(e.post_id);

@@ -26,8 +26,8 @@ export const list: JsonList = {
   path: '/tech-moments',
   pace: 'feed',
   request: { url: 'https://moment-api.huxiu.com/web-v3/moment/feed', searchParams: { platform: 'www' } },
-  headers: { accept: 'application/json', referer: 'https://www.huxiu.com/moment/' },
-  refused: (root) => (root.success === false ? `upstream answered success=false ${asString(root.message) ?? ''}`.trim() : undefined),
+  headers: { referer: 'https://www.huxiu.com/moment/' },
+  okWhen: { field: 'success', is: true, message: 'message' },
   items: ['data', 'moment_list', 'datalist'],
   item: (e) => {
     const id = asString(e.object_id);

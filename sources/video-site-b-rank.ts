@@ -5,7 +5,7 @@
  * contributeTime (ms), likeCount}]}`. Format as read by imsyy/DailyHotApi src/routes/acfun.ts.
  */
 import { defineHotList, type JsonList } from './_shared/declared-list.ts';
-import { asNumber, asString } from './_shared/hot-list.ts';
+import { asString } from './_shared/hot-list.ts';
 
 export const list: JsonList = {
   id: 'video-site-b-rank',
@@ -15,8 +15,8 @@ export const list: JsonList = {
   path: '/video-site-b-rank',
   pace: 'feed',
   request: { url: 'https://www.acfun.cn/rest/pc-direct/rank/channel', searchParams: { channelId: '', rankLimit: 30, rankPeriod: 'DAY' } },
-  headers: { accept: 'application/json', referer: 'https://www.acfun.cn/rank/list/?cid=-1&pcid=-1&range=DAY' },
-  refused: (root) => (root.result !== undefined && asNumber(root.result) !== 0 ? `upstream answered result=${asString(root.result)} ${asString(root.error_msg) ?? ''}`.trim() : undefined),
+  headers: { referer: 'https://www.acfun.cn/rank/list/?cid=-1&pcid=-1&range=DAY' },
+  okWhen: { field: 'result', is: 0, message: 'error_msg' },
   items: ['rankList'],
   item: (e) => {
     const id = asString(e.dougaId);

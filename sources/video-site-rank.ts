@@ -5,7 +5,7 @@
  * `code` -352 or -412 is risk control. Format as read by imsyy/DailyHotApi src/routes/bilibili.ts.
  */
 import { defineHotList, type JsonList } from './_shared/declared-list.ts';
-import { asNumber, asString, pick } from './_shared/hot-list.ts';
+import { asString, pick } from './_shared/hot-list.ts';
 
 export const list: JsonList = {
   id: 'video-site-rank',
@@ -15,8 +15,8 @@ export const list: JsonList = {
   path: '/video-site-rank',
   pace: 'feed',
   request: { url: 'https://api.bilibili.com/x/web-interface/ranking/v2', searchParams: { rid: 0, type: 'all' } },
-  headers: { referer: 'https://www.bilibili.com/ranking/all', accept: 'application/json' },
-  refused: (root) => (root.code !== undefined && asNumber(root.code) !== 0 ? `upstream answered code=${asString(root.code)} (${asString(root.message) ?? 'risk control'})` : undefined),
+  headers: { referer: 'https://www.bilibili.com/ranking/all' },
+  okWhen: { field: 'code', is: 0, message: 'message' },
   items: ['data', 'list'],
   item: (e) => ({
     id: e.bvid,

@@ -14,7 +14,7 @@ import { defineSource, type ColumnLabels, type EnvSpec, type FetchedSourceBase, 
 import { formatDateTime } from '../../src/kernel/time.ts';
 import { isChallengePage, nextData } from './embedded-json.ts';
 import { load } from './html.ts';
-import { absoluteUrl, asArray, asRecord, asString, dedupeByLink, epochMs, hotListRowsWith, migrateHotList, parseHeat, shanghaiTimeMs, validateHotList, type HotItem, type ItemUpgrade } from './hot-list.ts';
+import { absoluteUrl, asArray, asNumber, asRecord, asString, dedupeByLink, epochMs, hotListRowsWith, migrateHotList, parseHeat, shanghaiTimeMs, validateHotList, type HotItem, type ItemUpgrade } from './hot-list.ts';
 
 /** An item of a declared list: the common fields, each set only when the upstream gives it. */
 export interface DeclaredItem extends HotItem {
@@ -113,6 +113,7 @@ interface Common {
   path: string;
   pace: Pace;
   request: ListRequest | ((now: Date) => ListRequest);
+  /** Request headers besides `accept` (JSON, or HTML for pages), which the helper sets. */
   headers?: FetchedSourceBase<Record<string, never>, unknown>['headers'];
   env?: readonly EnvSpec[];
   /** How items stored in an older shape differ from today's (see migrateHotList). */
@@ -132,7 +133,13 @@ export interface JsonList extends Common {
   embedded?: 'next-data';
   items: readonly (string | number)[];
   /**
-   * A reason when the answer is a refusal (risk control, login) rather than data, else undefined;
+   * The status field of the answer and its value when all is well (`{ field: 'code', is: 0 }`):
+   * any other value is a refusal (risk control, login), recorded as blocked with the value and,
+   * where named, the upstream's message field.
+   */
+  okWhen?: { field: string; is: number | string | boolean; message?: string };
+  /**
+   * A reason when the answer is a refusal that `okWhen` cannot describe, else undefined;
    * `status` is the HTTP status (an error status of `request.allowStatus`, or 200).
    */
   refused?(root: Record<string, unknown>, status: number): string | undefined;
@@ -209,6 +216,17 @@ function collect(mapped: Iterable<MappedItem | undefined>, base: string): Declar
   return dedupeByLink(out).map((i, n) => ({ ...i, rank: n + 1 }));
 }
 
+/** Why a JSON answer is a refusal, by the list's `okWhen` or `refused`; undefined when it is data. */
+function refusalOf(d: JsonList, root: Record<string, unknown>): string | undefined {
+  if (d.okWhen && d.okWhen.field in root) {
+    const { field, is, message } = d.okWhen;
+    const value = root[field];
+    const ok = typeof is === 'number' ? asNumber(value) === is : value === is;
+    if (!ok) return `upstream answered ${field}=${asString(value) ?? JSON.stringify(value)}${message && asString(root[message]) ? ` (${asString(root[message])})` : ''}`;
+  }
+  return d.refused?.(root, 200);
+}
+
 /** The pure parse of a declared list: the upstream's answer (JSON value or HTML text) → our items. */
 export function parseDeclared(d: ListDeclaration, raw: unknown): DeclaredItem[] {
   const base = d.base ?? d.homepage;
@@ -227,7 +245,7 @@ export function parseDeclared(d: ListDeclaration, raw: unknown): DeclaredItem[] 
   const atRoot = d.items.length === 0;
   const root = asRecord(raw) ?? (atRoot && Array.isArray(raw) ? {} : undefined);
   if (!root) throw new SourceError('parse', `answer is not a JSON ${atRoot ? 'array' : 'object'}`);
-  const refusal = d.refused?.(root, 200);
+  const refusal = refusalOf(d, root);
   if (refusal) throw new SourceError('blocked', refusal);
   if (atRoot && !Array.isArray(raw)) throw new SourceError('parse', 'answer is not a JSON array (the list was expected at its root)');
   const entries = atRoot ? (raw as unknown[]) : arrayAt(root, d.items);
@@ -274,7 +292,7 @@ export function defineHotList(d: ListDeclaration): SourceDefinition<Record<strin
     mode: 'scheduled',
     schedule: scheduleOf(d.id, d.pace),
     freshness: { ttlSec: pace.ttlSec, backoffCapSec: pace.backoffCapSec },
-    ...(d.headers ? { headers: d.headers } : {}),
+    headers: (env) => ({ accept: isHtml(d) || d.embedded ? 'text/html,application/xhtml+xml' : 'application/json', ...(typeof d.headers === 'function' ? d.headers(env) : d.headers) }),
     ...(d.env ? { env: d.env } : {}),
     concurrency: 1,
     fetch: (ctx) => fetchDeclared(d, ctx.http, ctx.signal, ctx.now()),

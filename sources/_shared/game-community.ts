@@ -6,14 +6,14 @@
  * read by imsyy/DailyHotApi src/routes/genshin.ts and starrail.ts.
  */
 import type { JsonList } from './declared-list.ts';
-import { asNumber, asString, pick } from './hot-list.ts';
+import { asString, pick } from './hot-list.ts';
 
-export function gameCommunityNews(game: { gid: number; slug: string }): Pick<JsonList, 'request' | 'headers' | 'refused' | 'items' | 'item' | 'pace'> {
+export function gameCommunityNews(game: { gid: number; slug: string }): Pick<JsonList, 'request' | 'headers' | 'okWhen' | 'items' | 'item' | 'pace'> {
   return {
     pace: 'feed',
     request: { url: 'https://bbs-api-static.miyoushe.com/painter/wapi/getNewsList', searchParams: { client_type: 4, gids: game.gid, last_id: '', page_size: 20, type: 1 } },
-    headers: { accept: 'application/json', referer: 'https://www.miyoushe.com/' },
-    refused: (root) => (root.retcode !== undefined && asNumber(root.retcode) !== 0 ? `upstream answered retcode=${asString(root.retcode)} ${asString(root.message) ?? ''}`.trim() : undefined),
+    headers: { referer: 'https://www.miyoushe.com/' },
+    okWhen: { field: 'retcode', is: 0, message: 'message' },
     items: ['data', 'list'],
     item: (e) => {
       const id = asString(pick(e, 'post', 'post_id'));

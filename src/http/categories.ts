@@ -54,6 +54,10 @@ const BY_SOURCE: Readonly<Record<string, Category>> = {
   'video-site-b-rank': 'Hot lists and rankings',
   'tech-moments': 'Hot lists and rankings',
   'tech-flash-news': 'Hot lists and rankings',
+  'game-news-d': 'Hot lists and rankings',
+  'hot-shopping-deals': 'Hot lists and rankings',
+  'hot-science': 'Hot lists and rankings',
+  'hot-digital-gear': 'Hot lists and rankings',
   trending: 'Hot lists and rankings',
   timeline: 'Hot lists and rankings',
 
