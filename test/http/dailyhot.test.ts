@@ -175,3 +175,29 @@ describe('/dailyhot, the DailyHotApi drop-in', () => {
     expect(body.message).toMatch(/\/dailyhot\/all/);
   });
 });
+
+describe('/dailyhot under the /v2/apis abuse limits', () => {
+  const upstream = new Upstream();
+  let svc: TestService;
+  beforeAll(async () => {
+    await upstream.start();
+    serveDeclaredLists(upstream);
+    svc = await startService({ upstream, env: { APIS_RATE_LIMIT: '4', APIS_FORCE_UPDATE_LIMIT: '1' } });
+  });
+  afterAll(async () => {
+    await svc?.close();
+    await upstream.stop();
+  });
+
+  it('counts its requests per client, and cache=false as a force-update', async () => {
+    expect((await svc.get('/dailyhot/thepaper')).status).toBe(200);
+    expect((await svc.get('/dailyhot/thepaper?cache=false')).status).toBe(200);
+    const forced = await svc.get('/dailyhot/thepaper?cache=false');
+    expect(forced.status).toBe(429);
+    expect(((await forced.json()) as Json).message).toMatch(/force-update/);
+    expect((await svc.get('/dailyhot/all')).status).toBe(200);
+    const over = await svc.get('/dailyhot/thepaper');
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
