@@ -10,7 +10,7 @@ import type { Cheerio } from 'cheerio';
 import type { AnyNode } from 'domhandler';
 import { SourceError } from '../../src/kernel/errors.ts';
 import type { HttpClient, HttpOptions } from '../../src/kernel/http.ts';
-import { defineSource, type ColumnLabels, type EnvSpec, type FetchedSourceBase, type SourceDefinition } from '../../src/kernel/source.ts';
+import { defineSource, type ColumnLabels, type EnvSpec, type FetchedSourceBase, type ParamSpecs, type SourceDefinition } from '../../src/kernel/source.ts';
 import { formatDateTime } from '../../src/kernel/time.ts';
 import { isChallengePage, nextData } from './embedded-json.ts';
 import { load } from './html.ts';
@@ -112,7 +112,14 @@ interface Common {
   /** Our path under /v2/apis (neutral words for brands). */
   path: string;
   pace: Pace;
-  request: ListRequest | ((now: Date) => ListRequest);
+  /** The request; as a function, of the time and the chosen variant (see `variants`). */
+  request: ListRequest | ((now: Date, variant: string | undefined) => ListRequest);
+  /**
+   * Variants of the list picked by one query parameter (e.g. a ranking's period), its values
+   * and what each one is; the first is the default, the one the schedule keeps warm (the others
+   * are fetched when asked for, then cached and refreshed like it).
+   */
+  variants?: { param: string; doc: string; values: Readonly<Record<string, string>> };
   /** Request headers besides `accept` (JSON, or HTML for pages), which the helper sets. */
   headers?: FetchedSourceBase<Record<string, never>, unknown>['headers'];
   env?: readonly EnvSpec[];
@@ -258,8 +265,8 @@ export function parseDeclared(d: ListDeclaration, raw: unknown): DeclaredItem[] 
   );
 }
 
-async function fetchDeclared(d: ListDeclaration, http: HttpClient, signal: AbortSignal, now: Date): Promise<DeclaredItem[]> {
-  const req = typeof d.request === 'function' ? d.request(now) : d.request;
+async function fetchDeclared(d: ListDeclaration, http: HttpClient, signal: AbortSignal, now: Date, variant: string | undefined): Promise<DeclaredItem[]> {
+  const req = typeof d.request === 'function' ? d.request(now, variant) : d.request;
   const opts: HttpOptions = { signal, method: req.method ?? 'GET', searchParams: req.searchParams, json: req.json, form: req.form, allowStatus: req.allowStatus };
   const res = await http.request(req.url, opts);
   const type = String(res.headers['content-type'] ?? '');
@@ -281,7 +288,15 @@ async function fetchDeclared(d: ListDeclaration, http: HttpClient, signal: Abort
 }
 
 /** The scheduled source of a declared list. */
-export function defineHotList(d: ListDeclaration): SourceDefinition<Record<string, never>, DeclaredItem[]> {
+/** The parameter of a list's variants, in the kernel's terms. */
+function variantParams(d: ListDeclaration): ParamSpecs | undefined {
+  if (!d.variants) return undefined;
+  const names = Object.keys(d.variants.values);
+  const doc = `${d.variants.doc}: ${names.map((n) => `${n} (${d.variants!.values[n]})`).join(', ')}.`;
+  return { [d.variants.param]: { type: 'string', enum: names, default: names[0] as string, doc } };
+}
+
+export function defineHotList(d: ListDeclaration): SourceDefinition<ParamSpecs, DeclaredItem[]> {
   const pace = PACES[d.pace];
   return defineSource({
     id: d.id,
@@ -295,7 +310,8 @@ export function defineHotList(d: ListDeclaration): SourceDefinition<Record<strin
     headers: (env) => ({ accept: isHtml(d) || d.embedded ? 'text/html,application/xhtml+xml' : 'application/json', ...(typeof d.headers === 'function' ? d.headers(env) : d.headers) }),
     ...(d.env ? { env: d.env } : {}),
     concurrency: 1,
-    fetch: (ctx) => fetchDeclared(d, ctx.http, ctx.signal, ctx.now()),
+    ...(d.variants ? { params: variantParams(d) } : {}),
+    fetch: (ctx, params) => fetchDeclared(d, ctx.http, ctx.signal, ctx.now(), d.variants ? String(params[d.variants.param]) : undefined),
     validate: (data: DeclaredItem[]) => validateHotList(data, d.min ?? 5),
     migrate: migrateHotList<DeclaredItem>(d.upgrade),
     view: {

@@ -50,7 +50,7 @@ export const DAILYHOT_ROUTES: readonly DailyHotRoute[] = [
   { name: 'sina', path: '/hot-news-portal-c', title: '新浪网', description: '热榜太多，一个就够', link: 'https://sinanews.sina.cn/', source: 'hot-news-portal-c', types: { all: { label: '新浪热榜' } } },
   { name: 'hupu', path: '/hot-sports-forum', title: '虎扑', link: 'https://bbs.hupu.com/all-gambia', source: 'hot-sports-forum', types: { '1': { label: '步行街热帖' } } },
   { name: 'v2ex', path: '/hot-dev-forum', title: 'V2EX', link: 'https://www.v2ex.com/', source: 'hot-dev-forum', types: { hot: { label: '主题榜' } } },
-  { name: 'github', path: '/code-trending', title: 'github 趋势', link: 'https://github.com/trending?since=daily', source: 'code-trending', types: { daily: { label: '日榜' } } },
+  { name: 'github', path: '/code-trending', title: 'github 趋势', link: 'https://github.com/trending?since=daily', source: 'code-trending', types: { daily: { label: '日榜' }, weekly: { label: '周榜', params: { since: 'weekly' } }, monthly: { label: '月榜', params: { since: 'monthly' } } } },
   { name: 'csdn', path: '/hot-dev-blog', title: 'CSDN', description: '专业开发者社区', link: 'https://www.csdn.net/', source: 'hot-dev-blog', types: only('排行榜') },
   { name: 'acfun', path: '/video-site-b-rank', title: 'AcFun', description: 'AcFun是一家弹幕视频网站，致力于为每一个人带来欢乐。', link: 'https://www.acfun.cn/rank/list/', source: 'video-site-b-rank', types: { '-1': { label: '排行榜 · 全站' } } },
   { name: 'huxiu', path: '/tech-moments', title: '虎嗅', link: 'https://www.huxiu.com/moment/', source: 'tech-moments', types: only('24小时') },
