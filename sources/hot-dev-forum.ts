@@ -14,7 +14,8 @@ export const list: JsonList = {
   homepage: 'https://www.v2ex.com/?tab=hot',
   path: '/hot-dev-forum',
   pace: 'feed',
-  request: { url: 'https://www.v2ex.com/api/topics/hot.json' },
+  variants: { param: 'type', doc: 'Which topics', values: { hot: 'the hottest', latest: 'the newest' } },
+  request: (_now, type) => ({ url: `https://www.v2ex.com/api/topics/${type === 'latest' ? 'latest' : 'hot'}.json` }),
     items: [],
   item: (e) => ({
     id: e.id,

@@ -151,6 +151,10 @@ describe('/dailyhot, the DailyHotApi drop-in', () => {
     const other = await get('/dailyhot/bilibili?type=188');
     expect(other.res.status).toBe(400);
     expect(other.body.message).toMatch(/"type".*"0"/);
+    const week = await get('/dailyhot/smzdm?type=7');
+    expect(week.body.type).toBe('周热门');
+    expect(upstream.hits('post.smzdm.com').at(-1)?.query.get('unit')).toBe('7');
+    expect((await get('/dailyhot/weread?type=bogus')).body.message).toMatch(/"type".*"rising".*"newbook"/);
     // A list without variants ignores type, as DailyHotApi does.
     expect((await get('/dailyhot/weibo?type=x')).res.status).toBe(200);
   });
