@@ -80,6 +80,7 @@ import techMoments from './tech-moments.ts';
 import techFlashNews from './tech-flash-news.ts';
 import gameNewsD from './game-news-d.ts';
 import hotShoppingDeals from './hot-shopping-deals.ts';
+import hotTechPark from './hot-tech-park.ts';
 import hotScience from './hot-science.ts';
 import hotDigitalGear from './hot-digital-gear.ts';
 
@@ -133,6 +134,7 @@ export const sources: readonly AnySource[] = [
   techFlashNews,
   gameNewsD,
   hotShoppingDeals,
+  hotTechPark,
   hotScience,
   hotDigitalGear,
   trending,

@@ -56,6 +56,7 @@ const BY_SOURCE: Readonly<Record<string, Category>> = {
   'tech-flash-news': 'Hot lists and rankings',
   'game-news-d': 'Hot lists and rankings',
   'hot-shopping-deals': 'Hot lists and rankings',
+  'hot-tech-park': 'Hot lists and rankings',
   'hot-science': 'Hot lists and rankings',
   'hot-digital-gear': 'Hot lists and rankings',
   trending: 'Hot lists and rankings',

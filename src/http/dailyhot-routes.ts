@@ -57,6 +57,7 @@ export const DAILYHOT_ROUTES: readonly DailyHotRoute[] = [
   { name: 'ifanr', path: '/tech-flash-news', title: '爱范儿', description: '15秒了解全球新鲜事', link: 'https://www.ifanr.com/digest/', source: 'tech-flash-news', types: only('快讯') },
   { name: 'honkai', path: '/game-news-d', title: '崩坏3', link: 'https://www.miyoushe.com/bh3/home/6', source: 'game-news-d', types: { '1': { label: '最新动态' } } },
   { name: 'smzdm', path: '/hot-shopping-deals', title: '什么值得买', description: '什么值得买是一个中立的、致力于帮助广大网友买到更有性价比网购产品的最热门推荐网站。', link: 'https://www.smzdm.com/top/', source: 'hot-shopping-deals', types: { '1': { label: '今日热门' }, '7': { label: '周热门', params: { unit: '7' } }, '30': { label: '月热门', params: { unit: '30' } } } },
+  { name: 'geekpark', path: '/hot-tech-park', title: '极客公园', description: '极客公园聚焦互联网领域，跟踪新鲜的科技新闻动态，关注极具创新精神的科技产品。', link: 'https://www.geekpark.net/', source: 'hot-tech-park', types: only('热门文章') },
   { name: 'guokr', path: '/hot-science', title: '果壳', description: '科技有意思', link: 'https://www.guokr.com/', source: 'hot-science', types: only('热门文章') },
   { name: 'dgtle', path: '/hot-digital-gear', title: '数字尾巴', description: '致力于分享美好数字生活体验，囊括你闻所未闻的最丰富数码资讯，触所未触最抢鲜产品评测，随时随地感受尾巴们各式数字生活精彩图文、摄影感悟、旅行游记、爱物分享。', link: 'https://www.dgtle.com/', source: 'hot-digital-gear', types: only('热门文章') },
 ];
