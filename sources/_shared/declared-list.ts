@@ -9,6 +9,7 @@
 import type { Cheerio } from 'cheerio';
 import type { AnyNode } from 'domhandler';
 import { SourceError } from '../../src/kernel/errors.ts';
+import { missingPath, need } from '../../src/kernel/json-path.ts';
 import type { HttpClient, HttpOptions } from '../../src/kernel/http.ts';
 import { defineSource, type ColumnLabels, type EnvSpec, type FetchedSourceBase, type ParamSpecs, type SourceDefinition } from '../../src/kernel/source.ts';
 import { formatDateTime } from '../../src/kernel/time.ts';
@@ -170,18 +171,9 @@ export function pathText(path: readonly (string | number)[]): string {
   return path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? k : `.${k}`)).join('');
 }
 
-/** The array at `path` of a JSON answer; a parse error naming the first step that is missing. */
+/** The array at `path` of a JSON answer; a parse error naming the path and what is there instead (kernel/json-path.ts). */
 export function arrayAt(root: unknown, path: readonly (string | number)[]): unknown[] {
-  let cur: unknown = root;
-  for (let i = 0; i < path.length; i++) {
-    const k = path[i] as string | number;
-    const next = cur && typeof cur === 'object' ? (cur as Record<string | number, unknown>)[k] : undefined;
-    if (next === undefined || next === null) throw new SourceError('parse', `${pathText(path.slice(0, i + 1))} is missing`);
-    cur = next;
-  }
-  const list = asArray(cur);
-  if (!list) throw new SourceError('parse', `${pathText(path)} is missing (there is no array there)`);
-  return list;
+  return need(root, pathText(path), asArray, 'an array');
 }
 
 const https = (u: string) => u.replace(/^http:\/\//, 'https://');
@@ -253,7 +245,7 @@ export function parseDeclared(d: ListDeclaration, raw: unknown): DeclaredItem[] 
   // A list at the root (`items: []`) is a bare array; any other answer is an object.
   const atRoot = d.items.length === 0;
   const root = asRecord(raw) ?? (atRoot && Array.isArray(raw) ? {} : undefined);
-  if (!root) throw new SourceError('parse', `answer is not a JSON ${atRoot ? 'array' : 'object'}`);
+  if (!root) throw missingPath(raw, '', atRoot ? 'a JSON array' : 'a JSON object');
   const refusal = refusalOf(d, root);
   if (refusal) throw new SourceError('blocked', refusal);
   if (atRoot && !Array.isArray(raw)) throw new SourceError('parse', 'answer is not a JSON array (the list was expected at its root)');

@@ -19,9 +19,9 @@ beforeAll(async () => {
 
 describe('defineHotList', () => {
   it('names the first missing step of a JSON path', () => {
-    expect(() => arrayAt({ data: {} }, ['data', 'list'])).toThrow('data.list is missing');
-    expect(() => arrayAt({ idlist: [] }, ['idlist', 0, 'newslist'])).toThrow('idlist[0] is missing');
-    expect(() => arrayAt({ data: { list: {} } }, ['data', 'list'])).toThrow('data.list is missing (there is no array there)');
+    expect(() => arrayAt({ data: {} }, ['data', 'list'])).toThrow('missing data.list (an array): data is an empty object');
+    expect(() => arrayAt({ idlist: [] }, ['idlist', 0, 'newslist'])).toThrow('missing idlist[0].newslist (an array): idlist is an array of 0');
+    expect(() => arrayAt({ data: { list: {} } }, ['data', 'list'])).toThrow('data.list is not an array: it is an empty object');
     expect(arrayAt({ result: [[1, 2]] }, ['result', 0])).toEqual([1, 2]);
   });
 

@@ -48,7 +48,7 @@ export function describeDeclaredList(list: ListDeclaration, more?: (requests: ()
       } else if (list.items.length === 0) {
         expect(() => parseDeclared(list, { topics: [] })).toThrow('answer is not a JSON array');
       } else {
-        expect(() => parseDeclared(list, { moved: {} })).toThrow(new RegExp(`^${String(list.items[0])}[^ ]* is missing`));
+        expect(() => parseDeclared(list, { moved: {} })).toThrow(new RegExp(`^missing ${String(list.items[0])}[^ ]* \\(an array\\): the answer is an object with keys moved`));
       }
     });
 
