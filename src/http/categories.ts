@@ -32,6 +32,8 @@ const BY_SOURCE: Readonly<Record<string, Category>> = {
   'hot-business-news': 'Hot lists and rankings',
   'hot-digital-life': 'Hot lists and rankings',
   'hot-it-news': 'Hot lists and rankings',
+  'it-news': 'Hot lists and rankings',
+  'it-news-rank': 'Hot lists and rankings',
   'hot-news-paper': 'Hot lists and rankings',
   'hot-dev-community': 'Hot lists and rankings',
   'hot-news-portal-a': 'Hot lists and rankings',

@@ -83,6 +83,8 @@ export const SERVICE_ROUTES: readonly ServiceRoute[] = [
   { method: 'get', path: '/', summary: 'Service index: links to the catalogue, status and health', type: 'application/json', tag: 'Service' },
   { method: 'get', path: '/healthz', summary: 'Readiness probe: 200 while the data store answers, 503 with Retry-After while it is unreachable', type: 'application/json', tag: 'Service' },
   { method: 'get', path: '/livez', summary: 'Liveness probe: 200 while the process serves requests, whatever the data store', type: 'application/json', tag: 'Service' },
+  { method: 'get', path: '/health', summary: "60s's health route: the bare word ok", type: 'text/plain', tag: 'Service' },
+  { method: 'get', path: '/endpoints', summary: "60s's path list: every path served (60s's /v2 paths, then ours under /v2/apis)", type: 'application/json', tag: 'Service' },
   { method: 'get', path: '/v2/status', summary: 'Freshness of every source (JSON)', type: 'application/json', tag: 'Service' },
   { method: 'get', path: '/dailyhot/all', summary: 'DailyHotApi drop-in: its route names served here (`{code, count, routes: [{name, path}]}`)', type: 'application/json', tag: 'Service' },
   {
