@@ -88,23 +88,26 @@ function trendingSection(trending: TrendingView | undefined, at: number | undefi
 const MIN_SPREAD_QUERY = 3;
 
 /**
- * The timeline query that finds an event on each of its platforms: the longest text every
- * platform's title contains (compared as the item index compares, by titleKey), when it is long
- * enough to mean the event; else the event's own title.
+ * The timeline query that finds an event on most of its platforms: the longest text that the
+ * most platforms' titles contain (compared as the item index compares, by titleKey), when at
+ * least two share one long enough to mean the event; else the event's own title.
  */
 export function spreadQuery(eventTitle: string, titles: readonly string[]): string {
   const keys = [...new Set(titles.map(titleKey).filter(Boolean))];
   const fallback = [...eventTitle].slice(0, MAX_QUERY_LENGTH).join('');
-  if (keys.length < 2) return fallback;
-  const [shortest, ...others] = [...keys].sort((a, b) => a.length - b.length) as [string, ...string[]];
-  const chars = [...shortest];
-  for (let len = chars.length; len >= MIN_SPREAD_QUERY; len--) {
-    for (let start = 0; start + len <= chars.length; start++) {
-      const part = chars.slice(start, start + len).join('');
-      if (others.every((k) => k.includes(part))) return [...part].slice(0, MAX_QUERY_LENGTH).join('');
+  let best = { part: '', count: 1 };
+  for (const key of keys) {
+    const chars = [...key];
+    for (let len = chars.length; len >= MIN_SPREAD_QUERY; len--) {
+      if (len < [...best.part].length && keys.length <= best.count) break;
+      for (let start = 0; start + len <= chars.length; start++) {
+        const part = chars.slice(start, start + len).join('');
+        const count = keys.filter((k) => k.includes(part)).length;
+        if (count > best.count || (count === best.count && count > 1 && len > [...best.part].length)) best = { part, count };
+      }
     }
   }
-  return fallback;
+  return best.count >= 2 ? [...best.part].slice(0, MAX_QUERY_LENGTH).join('') : fallback;
 }
 
 function searchForm(): string {
