@@ -115,7 +115,7 @@ describe('spreadQuery', () => {
     expect(spreadQuery('A', ['Apple Vision Pro 发售', 'apple vision pro 首发评测'])).toBe('applevisionpro');
   });
   it('prefers the text most platforms share when no text is on all of them', () => {
-    expect(spreadQuery('贵州游船倾覆', ['贵州游船倾覆事故致9死1失联', '黔西游船侧翻事故最新', '贵州游船倾覆 70人在院'])).toBe('贵州游船倾覆');
+    expect(spreadQuery('黔西游船侧翻事故最新', ['贵州游船倾覆事故致9死1失联', '黔西游船侧翻事故最新', '贵州游船倾覆 70人在院'])).toBe('贵州游船倾覆');
   });
   it("falls back to the event's title when the common part is too short or there is one title", () => {
     expect(spreadQuery('冬日穿搭灵感合集', ['冬日穿搭灵感合集'])).toBe('冬日穿搭灵感合集');
