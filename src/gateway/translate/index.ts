@@ -4,11 +4,13 @@
  * first style the upstream speaks that has an upstream codec (chat preferred).
  */
 import { openaiCodec } from './openai.ts';
+import { responsesCodec } from './responses.ts';
 import { TranslationError, type ApiStyle, type ClientCodec, type ToolDropper, type UpstreamCodec } from './types.ts';
 
 /** Client-side codecs (a style whose requests we can read). */
 const clients: Partial<Record<ApiStyle, ClientCodec>> = {
   openai: openaiCodec,
+  responses: responsesCodec,
 };
 
 /** Upstream-side codecs (a style we can send to). */
