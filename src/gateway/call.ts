@@ -22,7 +22,9 @@ import type { GatewaySettings } from './settings.ts';
 import { relayStream } from './stream.ts';
 import type { TaskStore } from './tasks.ts';
 import { ClientGone, classifyUpstreamFailure, headerValue, type UpstreamResponse } from './upstream.ts';
-import type { UpstreamPool } from './upstream-pool.ts';
+import type { PreparedAttempt, UpstreamPool } from './upstream-pool.ts';
+import type { UpstreamSpec } from './upstream-settings.ts';
+import type { ApiStyle } from './translate/types.ts';
 import { geminiOutputChars, geminiUsage, openAiOutputChars, openAiUsage, type EndReason, type TokenUsage, type UsageLog, type UsageRow } from './usage.ts';
 import type { KeyStore } from './keys.ts';
 
@@ -40,7 +42,7 @@ export interface GatewayDeps {
 }
 
 /** How generated text and usage are read from an answer of this interface family. */
-export type UsageStyle = 'openai' | 'gemini' | 'none';
+export type UsageStyle = 'openai' | 'responses' | 'gemini' | 'none';
 
 const ERROR_BODY_LIMIT = 1024 * 1024;
 
@@ -55,6 +57,12 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** Send to this upstream only (its URL), e.g. the one that created a music task. */
   upstream?: string | undefined;
+  /** The request per upstream (translated or renamed; see PoolRequest.prepare). */
+  prepare?: ((spec: UpstreamSpec) => PreparedAttempt) | undefined;
+  /** Which upstreams can take it; default: those that speak the route family's style. */
+  accepts?: ((spec: UpstreamSpec) => boolean) | undefined;
+  /** The model to route by (a fallback model); default: the request's. */
+  model?: string | undefined;
 }
 
 /** What a route expects a request to consume, reserved before it is forwarded. */
@@ -77,6 +85,8 @@ export interface JsonRelayOptions {
   rewrite?: (body: unknown) => unknown;
   /** See the parsed answer before it is sent (e.g. to remember a created task). */
   inspect?: (body: unknown) => void | Promise<void>;
+  /** See each parsed event of a streamed answer as it passes. */
+  inspectEvent?: (event: unknown) => void;
 }
 
 /** An upstream body, at most `limit` bytes (`truncated` beyond: the rest is dropped unread). */
@@ -265,7 +275,19 @@ export class GatewayCall {
     const ua = this.ctx.get('user-agent');
     if (ua) headers['user-agent'] = ua;
     const signal = o.signal ? AbortSignal.any([this.abort.signal, o.signal]) : this.abort.signal;
-    const up = await pool.send({ family: this.family, model: this.model, method: o.method ?? this.ctx.method, path: o.path ?? this.upstreamPath(), headers, body: o.body, signal, pinned: o.upstream });
+    const style = this.family as ApiStyle;
+    const up = await pool.send({
+      family: this.family,
+      model: o.model ?? this.model,
+      method: o.method ?? this.ctx.method,
+      path: o.path ?? this.upstreamPath(),
+      headers,
+      body: o.body,
+      signal,
+      pinned: o.upstream,
+      prepare: o.prepare,
+      accepts: o.accepts ?? ((spec) => !spec.apiDeclared || spec.api.includes(style)),
+    });
     this.upstreamStatus = up.status;
     this.upstreamUrl = up.upstream;
     this.ttfbMs = Math.round(performance.now() - this.started);
@@ -315,8 +337,8 @@ export class GatewayCall {
     if (rid) this.ctx.set('x-upstream-request-id', rid);
   }
 
-  /** A whole JSON answer: read (capped), usage taken from it, then sent. */
-  async relayJson(up: UpstreamResponse, o: JsonRelayOptions): Promise<void> {
+  /** A whole upstream answer, at most AI_MAX_RESPONSE_BYTES (502 beyond). */
+  async readAnswer(up: UpstreamResponse): Promise<Buffer> {
     let read: { buf: Buffer; truncated: boolean };
     try {
       read = await readCapped(up.body, this.deps.settings.maxResponseBytes);
@@ -328,8 +350,14 @@ export class GatewayCall {
       this.endReason = 'upstream_error';
       throw upstreamInvalidResponse(`answer larger than ${this.deps.settings.maxResponseBytes} bytes`);
     }
-    let out: Buffer | string = read.buf;
-    const parsed = tryParseJson(read.buf);
+    return read.buf;
+  }
+
+  /** A whole JSON answer: read (capped), usage taken from it, then sent. */
+  async relayJson(up: UpstreamResponse, o: JsonRelayOptions): Promise<void> {
+    const buf = await this.readAnswer(up);
+    let out: Buffer | string = buf;
+    const parsed = tryParseJson(buf);
     if (parsed !== undefined) {
       this.takeUsage(parsed, o.usage, false);
       await o.inspect?.(parsed);
@@ -342,8 +370,16 @@ export class GatewayCall {
     this.endReason = 'completed';
   }
 
-  private takeUsage(body: unknown, style: UsageStyle, chunk: boolean): void {
+  /** Usage and generated characters from an answer or one stream event (`chunk`: added to the count). */
+  takeUsage(body: unknown, style: UsageStyle, chunk: boolean): void {
     if (style === 'none') return;
+    if (style === 'responses') {
+      // Responses: usage on the answer, or in the final event's `response`; text in output_text.delta events.
+      const usage = openAiUsage(isObject(body) && isObject(body.response) ? body.response : body);
+      if (usage) this.usage = usage;
+      if (chunk && isObject(body) && body.type === 'response.output_text.delta' && typeof body.delta === 'string') this.outputChars += body.delta.length;
+      return;
+    }
     const usage = style === 'openai' ? openAiUsage(body) : geminiUsage(body);
     if (usage) this.usage = usage;
     const chars = style === 'openai' ? openAiOutputChars(body) : geminiOutputChars(body);
@@ -351,7 +387,7 @@ export class GatewayCall {
   }
 
   /** Stream the upstream body to the client as it arrives (SSE or bytes). */
-  async relayStreamed(up: UpstreamResponse, style: UsageStyle): Promise<void> {
+  async relayStreamed(up: UpstreamResponse, style: UsageStyle, inspectEvent?: (event: unknown) => void): Promise<void> {
     const ct = headerValue(up.headers, 'content-type') ?? 'application/octet-stream';
     const sse = /^text\/event-stream/i.test(ct);
     this.stream = true;
@@ -372,7 +408,9 @@ export class GatewayCall {
       onEvent: (data) => {
         if (data === '[DONE]') return;
         const parsed = tryParseJson(data);
-        if (parsed !== undefined) this.takeUsage(parsed, style, true);
+        if (parsed === undefined) return;
+        this.takeUsage(parsed, style, true);
+        inspectEvent?.(parsed);
       },
       ...(sse && this.hideUsageChunk ? { dropEvent: isUsageOnlyChunk } : {}),
       ...(!sse && style === 'gemini' ? { onChunk: (chunk: Buffer) => (tail = (tail + chunk.toString('utf8')).slice(-16_384)) } : {}),
@@ -391,7 +429,7 @@ export class GatewayCall {
     const ct = headerValue(up.headers, 'content-type') ?? '';
     const isJson = /^application\/(?:[\w.+-]+\+)?json/i.test(ct);
     if (isJson && !o.streamJson) return this.relayJson(up, o);
-    return this.relayStreamed(up, o.usage);
+    return this.relayStreamed(up, o.usage, o.inspectEvent);
   }
 
   /** Turn any failure into what the usage row records. */

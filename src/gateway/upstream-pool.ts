@@ -14,6 +14,7 @@ import { GatewayError, type GatewayFamily } from './errors.ts';
 import { modelPermitted } from './policy.ts';
 import { ClientGone, discardBody, UpstreamClient, type UpstreamResponse } from './upstream.ts';
 import type { UpstreamSpec } from './upstream-settings.ts';
+import type { ApiStyle } from './translate/types.ts';
 
 export type UpstreamState = 'up' | 'cooling' | 'half-open';
 
@@ -59,6 +60,25 @@ export interface PoolRequest {
    * created it. Ignored when no configured upstream has this URL any more.
    */
   pinned?: string | undefined;
+  /**
+   * The request as one upstream is to get it (path, headers, body and the style it is spoken
+   * in: translated for an upstream that does not speak the client's style, the model renamed
+   * by its aliases); only asked of upstreams that `accepts`. Without it every upstream gets
+   * `path`, `headers` and `body` in the family's style.
+   */
+  prepare?: ((spec: UpstreamSpec) => PreparedAttempt) | undefined;
+  /** Whether an upstream can take this request (speaks its style, or it can be translated for it); default: all. */
+  accepts?: ((spec: UpstreamSpec) => boolean) | undefined;
+}
+
+/** One upstream's version of a request (see PoolRequest.prepare). */
+export interface PreparedAttempt {
+  style: ApiStyle;
+  path: string;
+  headers: Record<string, string>;
+  body: Buffer | undefined;
+  /** Whatever the caller needs to read this upstream's answer (e.g. the codec that translated it). */
+  tag?: unknown;
 }
 
 export interface PoolOptions {
@@ -171,12 +191,16 @@ export class UpstreamPool {
   }
 
   /** The order to try for one request. */
-  private order(model: string | null): Member[] {
+  private order(model: string | null, usable: ((spec: UpstreamSpec) => boolean) | undefined): Member[] {
     // The common case: one upstream for every model, up.
-    if (this.members.length === 1 && this.members[0]!.spec.models.length === 0 && !this.members[0]!.down) return this.members;
-    const candidates = this.members.filter((m) => m.serves(model));
-    if (candidates.length === 0)
+    const only = this.members.length === 1 ? this.members[0]! : undefined;
+    if (only && only.spec.models.length === 0 && !only.down && (!usable || usable(only.spec))) return this.members;
+    const serving = this.members.filter((m) => m.serves(model));
+    if (serving.length === 0)
       throw new GatewayError(404, `No upstream serves the model "${model}". GET /v1/models lists the models this key may use.`, { type: 'invalid_request_error', code: 'model_not_found', param: 'model' });
+    const candidates = usable ? serving.filter((m) => usable(m.spec)) : serving;
+    if (candidates.length === 0)
+      throw new GatewayError(400, `No upstream serving the model "${model}" can take a request in this API style, and it cannot be translated for them.`, { type: 'invalid_request_error', code: 'unsupported_api_style', param: 'model' });
     const now = this.now();
     const ready = candidates.filter((m) => m.available(now));
     if (ready.length === 0) return [...candidates].sort((a, b) => a.backAt - b.backAt).slice(0, this.opts.attempts);
@@ -191,7 +215,8 @@ export class UpstreamPool {
 
   async send(req: PoolRequest): Promise<UpstreamResponse> {
     const pinned = req.pinned === undefined ? undefined : this.members.find((m) => m.spec.url === req.pinned);
-    const order = pinned ? [pinned] : this.order(req.model);
+    const prepare = req.prepare;
+    const order = pinned ? [pinned] : this.order(req.model, req.accepts);
     const body = new ReplayableBody(req.body);
     let lastError: unknown;
     for (let i = 0; i < order.length; i++) {
@@ -202,8 +227,11 @@ export class UpstreamPool {
       const started = performance.now();
       m.requests++;
       let up: UpstreamResponse;
+      const attempt = prepare?.(m.spec);
       try {
-        up = await m.client.send({ method: req.method, path: req.path, headers: { ...m.client.authHeaders(req.family), ...req.headers }, body: body.forAttempt(), signal: req.signal });
+        up = attempt
+          ? await m.client.send({ method: req.method, path: attempt.path, headers: { ...m.client.authHeaders(attempt.style), ...req.headers, ...attempt.headers }, body: attempt.body, signal: req.signal })
+          : await m.client.send({ method: req.method, path: req.path, headers: { ...m.client.authHeaders(req.family), ...req.headers }, body: body.forAttempt(), signal: req.signal });
       } catch (err) {
         if (probe) m.probing = false;
         if (err instanceof ClientGone) throw err;
@@ -226,10 +254,12 @@ export class UpstreamPool {
           continue;
         }
         up.upstream = m.spec.url;
+        up.attempt = attempt;
         return up;
       }
       this.succeed(m, ms);
       up.upstream = m.spec.url;
+      up.attempt = attempt;
       return up;
     }
     throw lastError;
