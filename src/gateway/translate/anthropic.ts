@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isObject, type JsonObject } from '../body.ts';
-import { GatewayError, upstreamInvalidResponse } from '../errors.ts';
+import { errorBody, GatewayError, upstreamInvalidResponse } from '../errors.ts';
 import { dataUrl, isHttpUrl, parseDataUrl } from './media.ts';
 import { arrayAt, objectAt, optionalBooleanAt, optionalIntAt, optionalNumberAt, optionalStringAt, stringAt, untranslatable } from './narrow.ts';
 import {
@@ -60,27 +60,9 @@ const FROM_CHAT_FINISH: Record<ChatFinishReason, StopReason> = {
   content_filter: 'refusal',
 };
 
-const ERROR_TYPES: Record<number, string> = {
-  400: 'invalid_request_error',
-  401: 'authentication_error',
-  402: 'billing_error',
-  403: 'permission_error',
-  404: 'not_found_error',
-  413: 'request_too_large',
-  429: 'rate_limit_error',
-  500: 'api_error',
-  504: 'timeout_error',
-  529: 'overloaded_error',
-};
-
-/** Anthropic's error type for an HTTP status. */
-export function anthropicErrorType(status: number): string {
-  return ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
-}
-
 /** `{type: "error", error: {type, message}}`, Anthropic's error body. */
-export function anthropicErrorBody(err: GatewayError): { type: 'error'; error: { type: string; message: string } } {
-  return { type: 'error', error: { type: anthropicErrorType(err.status), message: err.message } };
+export function anthropicErrorBody(err: GatewayError): Record<string, unknown> {
+  return errorBody(err, 'anthropic');
 }
 
 // --- client side: an Anthropic request read into chat ------------------------------------------
