@@ -52,6 +52,8 @@ const EXPOSED_HEADERS = [
   'x-ratelimit-limit-tokens',
   'x-ratelimit-remaining-tokens',
   'x-ratelimit-reset-tokens',
+  'x-gateway-dropped-tools',
+  'x-gateway-fallback-model',
 ].join(', ');
 
 const CORS_HEADERS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': EXPOSED_HEADERS };

@@ -20,6 +20,10 @@ export interface GatewaySettings {
   pricesJson: string | undefined;
   pricesFile: string | undefined;
   reserveOutputTokens: number;
+  /** Public model -> the models tried after it, in order, when all its upstreams fail before the first byte. */
+  modelFallbacks: Record<string, string[]>;
+  /** Whether a built-in tool a translation would leave out is a 400 instead. */
+  refuseDroppedTools: boolean;
 }
 
 function num(values: Readonly<Record<string, ConfigValue>>, name: string): number {
@@ -52,5 +56,7 @@ export function gatewaySettings(config: Config): GatewaySettings {
     pricesJson: str(v, 'AI_PRICES'),
     pricesFile: str(v, 'AI_PRICES_FILE'),
     reserveOutputTokens: num(v, 'AI_RESERVE_OUTPUT_TOKENS'),
+    modelFallbacks: config.aiModelFallbacks,
+    refuseDroppedTools: v.AI_REFUSE_DROPPED_TOOLS === true,
   };
 }

@@ -170,3 +170,26 @@ export function parseUpstreams(opts: { baseUrls: string | undefined; json: strin
   });
   return out;
 }
+
+/** AI_MODEL_FALLBACKS: `{"public model": ["fallback", …]}` (at most 5 each, no model its own fallback). */
+export function parseModelFallbacks(raw: string | undefined, problems: string[]): Record<string, string[]> {
+  if (raw === undefined || raw.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (err) {
+    problems.push(`AI_MODEL_FALLBACKS is not valid JSON: ${(err as Error).message}`);
+    return {};
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    problems.push('AI_MODEL_FALLBACKS must be a JSON object such as {"gpt-4o":["gpt-4o-mini"]}');
+    return {};
+  }
+  const out: Record<string, string[]> = {};
+  for (const [model, list] of Object.entries(parsed as Record<string, unknown>)) {
+    if (!Array.isArray(list) || list.length === 0 || list.length > 5 || list.some((m) => typeof m !== 'string' || m === '' || m === model))
+      problems.push(`AI_MODEL_FALLBACKS.${model} must be an array of 1 to 5 other model names`);
+    else out[model] = list as string[];
+  }
+  return out;
+}

@@ -1,5 +1,6 @@
 /**
- * POST /v1/chat/completions: the original body bytes forwarded; JSON or SSE answered as it comes.
+ * POST /v1/chat/completions: the original body bytes forwarded to an upstream that speaks chat
+ * (JSON or SSE answered as it comes), translated for one that does not (see styled.ts).
  * A stream always asks the upstream for its usage (`stream_options.include_usage`), so it is
  * billed by the upstream's count; when the client did not ask for it, the extra usage-only
  * chunk is left out of its stream.
@@ -8,6 +9,7 @@ import { isObject, nonNegativeInt, parseJsonObject, readBody, requiredString, ty
 import type { GatewayCall } from '../call.ts';
 import { badRequest } from '../errors.ts';
 import { estimatePrompt } from '../estimate.ts';
+import { forwardStyled } from '../styled.ts';
 
 /** The body to forward for a stream: with `include_usage` set, or `undefined` when the client set it. */
 export function withStreamUsage(body: JsonObject): Buffer | undefined {
@@ -29,6 +31,5 @@ export async function chatCompletions(call: GatewayCall): Promise<void> {
   await call.reserve({ promptTokens: estimatePrompt(raw.length, body, 'openai').tokens, maxOutputTokens: maxOutput, generates: true });
   const rewritten = call.stream ? withStreamUsage(body) : undefined;
   if (rewritten) call.hideUsageChunk = true;
-  const up = await call.send({ body: rewritten ?? raw, contentType: 'application/json' });
-  await call.relay(up, { usage: 'openai' });
+  await forwardStyled(call, { style: 'openai', body, raw: rewritten ?? raw, model, relayNative: (up) => call.relay(up, { usage: 'openai' }) });
 }

@@ -7,7 +7,9 @@ import { imageEdits } from './images.ts';
 import { billingSubscription, billingUsage, listModels, retrieveModel } from './info.ts';
 import { musicTask } from './music.ts';
 import { createMusicTask, passThrough } from './passthrough.ts';
+import { completions } from './completions.ts';
 import { rerank } from './rerank.ts';
+import { createResponse, storedResponse } from './responses.ts';
 
 export interface Route {
   name: string;
@@ -26,6 +28,10 @@ const ANY = ['GET', 'POST', 'DELETE'] as const;
 
 export const routes: readonly Route[] = [
   { name: 'chat.completions', methods: ['POST'], pattern: /^\/v1\/chat\/completions$/, upstream: true, billed: true, handle: chatCompletions },
+  { name: 'responses.create', methods: ['POST'], pattern: /^\/v1\/responses$/, upstream: true, billed: true, handle: createResponse },
+  { name: 'responses.stored', methods: ['GET', 'DELETE', 'POST'], pattern: /^\/v1\/responses\/([^/]+)(?:\/(input_items|cancel))?$/, upstream: true, billed: false, handle: storedResponse },
+  { name: 'completions', methods: ['POST'], pattern: /^\/v1\/completions$/, upstream: true, billed: true, handle: completions },
+  { name: 'moderations', methods: ['POST'], pattern: /^\/v1\/moderations$/, upstream: true, billed: true, handle: passThrough },
   { name: 'gemini.generate', methods: ['POST'], pattern: /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/, upstream: true, billed: true, handle: generateContent },
   { name: 'rerank', methods: ['POST'], pattern: /^\/v1\/rerank$/, upstream: true, billed: true, handle: rerank },
   { name: 'images.edits', methods: ['POST'], pattern: /^\/v1\/images\/edits$/, upstream: true, billed: true, handle: imageEdits },
