@@ -25,6 +25,7 @@ import { ClientGone, classifyUpstreamFailure, headerValue, type UpstreamResponse
 import type { PreparedAttempt, UpstreamPool } from './upstream-pool.ts';
 import type { UpstreamSpec } from './upstream-settings.ts';
 import type { ApiStyle } from './translate/types.ts';
+import { AnthropicTally } from './translate/anthropic.ts';
 import { geminiOutputChars, geminiUsage, openAiOutputChars, openAiUsage, type EndReason, type TokenUsage, type UsageLog, type UsageRow } from './usage.ts';
 import type { KeyStore } from './keys.ts';
 
@@ -42,7 +43,7 @@ export interface GatewayDeps {
 }
 
 /** How generated text and usage are read from an answer of this interface family. */
-export type UsageStyle = 'openai' | 'responses' | 'gemini' | 'none';
+export type UsageStyle = 'openai' | 'responses' | 'anthropic' | 'gemini' | 'none';
 
 const ERROR_BODY_LIMIT = 1024 * 1024;
 
@@ -158,6 +159,8 @@ export class GatewayCall {
   endReason: EndReason = 'completed';
   errorCode: string | null = null;
   ttfbMs: number | null = null;
+  /** Usage of a native Anthropic answer, gathered over its stream events. */
+  private anthropicTally: AnthropicTally | undefined;
   /** The RPM and RPD windows the request was counted in; `undefined` until it passed them. */
   windows: WindowState[] | undefined;
   /** Whether the TPM window's headers are settled (by the reservation, or read for an answer that reserved nothing). */
@@ -373,6 +376,13 @@ export class GatewayCall {
   /** Usage and generated characters from an answer or one stream event (`chunk`: added to the count). */
   takeUsage(body: unknown, style: UsageStyle, chunk: boolean): void {
     if (style === 'none') return;
+    if (style === 'anthropic') {
+      this.anthropicTally ??= new AnthropicTally();
+      const seen = this.anthropicTally.take(body);
+      if (seen.usage) this.usage = openAiUsage({ usage: seen.usage });
+      this.outputChars = chunk ? this.outputChars + seen.chars : seen.chars;
+      return;
+    }
     if (style === 'responses') {
       // Responses: usage on the answer, or in the final event's `response`; text in output_text.delta events.
       const usage = openAiUsage(isObject(body) && isObject(body.response) ? body.response : body);
