@@ -12,7 +12,7 @@ import { tryParseJson, type JsonObject } from './body.ts';
 import type { GatewayCall } from './call.ts';
 import { GatewayError, upstreamAuthFailed, upstreamBadGateway, upstreamInvalidResponse } from './errors.ts';
 import { MAX_RETRY_WAIT_MS } from './limits.ts';
-import { clientCodec, DroppedTools, DROPPED_TOOLS_HEADER, upstreamRoute } from './translate/index.ts';
+import { clientCodec, DroppedTools, DROPPED_TOOLS_HEADER, spokenStyles, upstreamRoute } from './translate/index.ts';
 import type { ApiStyle, ChatRequest, ChatUsage, ClientCodec, ClientRequest, UpstreamCodec } from './translate/types.ts';
 import { ClientGone, classifyUpstreamFailure, discardBody, headerValue, type UpstreamResponse } from './upstream.ts';
 import type { PreparedAttempt } from './upstream-pool.ts';
@@ -28,6 +28,8 @@ export interface StyledRequest {
   raw: Buffer;
   /** The public model name asked for. */
   model: string;
+  /** What the client codec reads, when not `body` (Gemini's: the body plus the model and stream its URL gives). */
+  chatBody?: JsonObject;
   /** The path a native upstream gets, for the model name it knows (default: the incoming path). */
   nativePath?: (upstreamModel: string) => string;
   /** Headers a native upstream gets besides the usual ones (e.g. anthropic-version). */
@@ -191,13 +193,13 @@ export async function forwardStyled(call: GatewayCall, req: StyledRequest): Prom
   const client = clientCodec(req.style);
   const dropped = new DroppedTools(call.deps.settings.refuseDroppedTools);
   let chat: ChatRequest | undefined;
-  const chatRequest = (): ChatRequest => (chat ??= client.toChatRequest(req.body, dropped));
+  const chatRequest = (): ChatRequest => (chat ??= client.toChatRequest(req.chatBody ?? req.body, dropped));
   const native: Attempt = { native: true };
   /** Each upstream's version of the request for `model` (one translation per upstream style and model name). */
   const preparer = (model: string): ((spec: UpstreamSpec) => PreparedAttempt) => {
     const translations = new Map<string, PreparedAttempt>();
     return (spec) => {
-      const route = upstreamRoute(req.style, spec.api)!;
+      const route = upstreamRoute(req.style, spokenStyles(spec))!;
       const own = upstreamModel(spec, model);
       if (route.native)
         return { style: req.style, path: req.nativePath ? req.nativePath(own) : call.upstreamPath(), headers: { ...req.nativeHeaders, 'content-type': 'application/json' }, body: renamed(req.raw, req.body, req.model, own), tag: native };
@@ -212,7 +214,7 @@ export async function forwardStyled(call: GatewayCall, req: StyledRequest): Prom
       return attempt;
     };
   };
-  const accepts = (spec: UpstreamSpec): boolean => upstreamRoute(req.style, spec.api) !== undefined;
+  const accepts = (spec: UpstreamSpec): boolean => upstreamRoute(req.style, spokenStyles(spec)) !== undefined;
   const models = [req.model, ...(call.deps.settings.modelFallbacks[req.model] ?? [])];
   let up: UpstreamResponse | undefined;
   for (let i = 0; i < models.length && !up; i++) {
@@ -243,7 +245,7 @@ export async function forwardStyled(call: GatewayCall, req: StyledRequest): Prom
   const tag = up.attempt?.tag as Attempt | undefined;
   if (!tag || tag.native) return req.relayNative(up);
   if (up.status >= 400 || up.status < 200) return translatedError(call, up, tag.codec);
-  const request: ClientRequest = { original: req.body, chat: { ...tag.chat, model: call.model ?? req.model } };
+  const request: ClientRequest = { original: req.chatBody ?? req.body, chat: { ...tag.chat, model: call.model ?? req.model } };
   const ct = headerValue(up.headers, 'content-type') ?? '';
   if (tag.chat.stream && !/^application\/(?:[\w.+-]+\+)?json/i.test(ct)) return relayTranslatedStream(call, up, tag.codec, client, request);
   return relayTranslatedJson(call, up, tag.codec, client, request);

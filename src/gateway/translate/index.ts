@@ -3,6 +3,8 @@
  * the client's style: forwarded unchanged) or translated through chat completions into the
  * first style the upstream speaks that has an upstream codec (chat preferred).
  */
+import { anthropicCodec } from './anthropic.ts';
+import { geminiCodec } from './gemini.ts';
 import { openaiCodec } from './openai.ts';
 import { responsesCodec } from './responses.ts';
 import { TranslationError, type ApiStyle, type ClientCodec, type ToolDropper, type UpstreamCodec } from './types.ts';
@@ -11,12 +13,25 @@ import { TranslationError, type ApiStyle, type ClientCodec, type ToolDropper, ty
 const clients: Partial<Record<ApiStyle, ClientCodec>> = {
   openai: openaiCodec,
   responses: responsesCodec,
+  anthropic: anthropicCodec,
+  gemini: geminiCodec,
 };
 
 /** Upstream-side codecs (a style we can send to). */
 const upstreams: Partial<Record<ApiStyle, UpstreamCodec>> = {
   openai: openaiCodec,
+  anthropic: anthropicCodec,
+  gemini: geminiCodec,
 };
+
+/**
+ * The styles an upstream speaks natively: its `api`; one that does not declare it also gets
+ * Gemini requests as they come, as before styles were declared (new-api, one-api and LiteLLM
+ * serve /v1beta natively).
+ */
+export function spokenStyles(spec: { api: readonly ApiStyle[]; apiDeclared: boolean }): readonly ApiStyle[] {
+  return spec.apiDeclared || spec.api.includes('gemini') ? spec.api : [...spec.api, 'gemini'];
+}
 
 export function clientCodec(style: ApiStyle): ClientCodec {
   const c = clients[style];
