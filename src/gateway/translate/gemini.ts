@@ -259,12 +259,12 @@ function readToolConfig(x: unknown, chat: ChatRequest): void {
 
 /**
  * A Gemini body read into chat. The model and whether it streams are in the URL, not the body:
- * the route passes them as `model` and `stream` beside the body's own fields.
+ * the route passes them as `model`, `stream` and `sse` (`alt=sse`) beside the body's own fields.
  */
 export function readGeminiRequest(body: unknown, tools: ToolDropper): ChatRequest {
   const b = objectAt(body, '', 'a JSON object');
   for (const k of Object.keys(b)) {
-    if (k === 'stream') continue;
+    if (k === 'stream' || k === 'sse') continue;
     if (k === 'cachedContent' || k === 'cached_content') throw untranslatable(k, 'cached content lives at one Gemini upstream only');
     if (!READ_FIELDS.has(k) && !IGNORED_FIELDS.has(k)) throw untranslatable(k, 'the field has no equivalent in chat completions');
   }
@@ -665,7 +665,7 @@ export const geminiCodec: StyleCodec = {
   style: 'gemini',
   toChatRequest: readGeminiRequest,
   fromChatResponse: writeGeminiResponse,
-  fromChatStream: (request: ClientRequest): StreamEncoder => new GeminiEncoder(request, true),
+  fromChatStream: (request: ClientRequest): StreamEncoder => new GeminiEncoder(request, request.original.sse !== false),
   errorBody: (err: GatewayError): unknown => errorBody(err, 'gemini'),
   fromChatRequest: writeGeminiRequest,
   toChatResponse: readGeminiResponse,
