@@ -238,6 +238,7 @@ describe('bad input', () => {
       [{ model: 'gpt-chat', input: [{ type: 'computer_call_output', call_id: 'x' }] }, 'input[0].type'],
       [{ model: 'gpt-chat', input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file_1' }] }] }, 'input[0].content[0].image_url'],
       [{ model: 'gpt-chat', input: [{ role: 'robot', content: 'hi' }] }, 'input[0].role'],
+      [{ model: 'gpt-chat', input: [{ type: 'item_reference', id: 'msg_unknown' }] }, 'input[0].id'],
       [{ model: 'gpt-chat' }, 'input'],
       [{ input: 'hi' }, 'model'],
       [{ model: 'gpt-chat', input: 'hi', stream: 'yes' }, 'stream'],

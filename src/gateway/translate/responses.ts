@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { isObject, type JsonObject } from '../body.ts';
 import { errorBody, type GatewayError } from '../errors.ts';
+import { recallItem, rememberItem } from './item-memory.ts';
 import {
   TranslationError,
   type ChatChunk,
@@ -104,13 +105,20 @@ function lastAssistant(messages: ChatMessage[]): Extract<ChatMessage, { role: 'a
   return m;
 }
 
+/** The item an `item_reference` names (one this gateway answered recently). */
+function referenced(ref: JsonObject, at: string): JsonObject {
+  const id = text(ref.id, `${at}.id`);
+  return recallItem(id) ?? fail(`${at}: the item "${id}" is not known to this gateway (only items of its recent translated answers can be referenced); send the item itself.`, `${at}.id`);
+}
+
 function inputMessages(input: unknown): ChatMessage[] {
   if (typeof input === 'string') return [{ role: 'user', content: input }];
   if (!Array.isArray(input)) fail('Parameter "input" must be a string or an array of input items.', 'input');
   const messages: ChatMessage[] = [];
-  input.forEach((item: unknown, i) => {
+  input.forEach((given: unknown, i) => {
     const at = `input[${i}]`;
-    if (!isObject(item)) fail(`${at} must be an object.`, at);
+    if (!isObject(given)) fail(`${at} must be an object.`, at);
+    const item = given.type === 'item_reference' ? referenced(given, at) : given;
     const type = item.type ?? 'message';
     switch (type) {
       case 'message': {
@@ -346,6 +354,7 @@ export function chatToResponse(chat: ChatResponse, req: ClientRequest): JsonObje
   const content = m?.content ?? m?.refusal ?? '';
   if (content) output.push(messageItem(newId('msg'), content, 'completed'));
   for (const c of m?.tool_calls ?? []) output.push(callItem(newId('fc'), { id: c.id, name: c.function.name, arguments: c.function.arguments }, custom, 'completed'));
+  for (const item of output) rememberItem(item);
   return responseObject(newId('resp'), chat.created, req, {
     ...statusOf(choice?.finish_reason ?? null),
     output,
@@ -404,6 +413,7 @@ class ResponsesEncoder implements StreamEncoder {
     this.reasoning = undefined;
     const item = reasoningItem(r.id, r.text);
     this.output[r.index] = item;
+    rememberItem(item);
     const part = { type: 'summary_text', text: r.text };
     return (
       this.event('response.reasoning_summary_text.done', { item_id: r.id, output_index: r.index, summary_index: 0, text: r.text }) +
@@ -418,6 +428,7 @@ class ResponsesEncoder implements StreamEncoder {
     this.message = undefined;
     const item = messageItem(m.id, m.text, 'completed');
     this.output[m.index] = item;
+    rememberItem(item);
     const part = { type: 'output_text', text: m.text, annotations: [], logprobs: [] };
     return (
       this.event('response.output_text.done', { item_id: m.id, output_index: m.index, content_index: 0, text: m.text, logprobs: [] }) +
@@ -432,6 +443,7 @@ class ResponsesEncoder implements StreamEncoder {
     this.calls.delete(key);
     const item = callItem(c.itemId, c, this.custom, 'completed');
     this.output[c.outputIndex] = item;
+    rememberItem(item);
     const done =
       item.type === 'custom_tool_call'
         ? this.event('response.custom_tool_call_input.done', { item_id: c.itemId, output_index: c.outputIndex, input: item.input })
