@@ -109,7 +109,7 @@ const anthropicError = (res: http.ServerResponse, status: number, type: string, 
 export const ANTHROPIC_USAGE = { input_tokens: 10, cache_creation_input_tokens: 2, cache_read_input_tokens: 4, output_tokens: 5 };
 
 export class AnthropicUpstream extends VendorUpstream {
-  readonly models = ['claude-sonnet-4-5', 'claude-haiku-4-5'];
+  readonly models = ['claude-sonnet-4-6', 'claude-haiku-4-5'];
 
   protected async handle(req: SeenRequest, res: http.ServerResponse): Promise<void> {
     if (req.headers['x-api-key'] !== this.key) return anthropicError(res, 401, 'authentication_error', 'invalid x-api-key');

@@ -309,7 +309,7 @@ export function writeAnthropicMessage(chat: ChatResponse, request: ClientRequest
   const content: unknown[] = [];
   if (choice?.message.reasoning_content) content.push({ type: 'thinking', thinking: choice.message.reasoning_content, signature: '' });
   const text = choice?.message.content ?? choice?.message.refusal ?? '';
-  if (text) content.push({ type: 'text', text, citations: null });
+  if (text) content.push({ type: 'text', text });
   choice?.message.tool_calls?.forEach((c, i) => content.push({ type: 'tool_use', id: c.id, name: c.function.name, input: toolInput(c.function.arguments, `choices[0].message.tool_calls[${i}].function.arguments`) }));
   return {
     id: newMessageId(),
@@ -367,7 +367,7 @@ class AnthropicEncoder implements StreamEncoder {
     }
     const text = d.content || d.refusal;
     if (text) {
-      if (this.open?.kind !== 'text') out += this.openBlock('text', { type: 'text', text: '', citations: null });
+      if (this.open?.kind !== 'text') out += this.openBlock('text', { type: 'text', text: '' });
       out += sse('content_block_delta', { type: 'content_block_delta', index: this.open!.index, delta: { type: 'text_delta', text } });
     }
     for (const call of d.tool_calls ?? []) {
