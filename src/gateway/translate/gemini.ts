@@ -398,9 +398,11 @@ export class GeminiEncoder implements StreamEncoder {
   }
 
   error(err: GatewayError): string {
-    // The Google client raises ApiError for a chunk that is a bare {"error":…} object.
+    // As stream.ts ends a native Gemini stream: the bare {"error":…} object, not an SSE event. The
+    // Google client raises ApiError for a network chunk that is one, and "Incomplete JSON segment"
+    // when it arrives with other bytes; read as an event it would pass for an empty chunk.
     const body = JSON.stringify(errorBody(err, 'gemini'));
-    if (this.sse) return `data: ${body}\r\n\r\n`;
+    if (this.sse) return body;
     return `${this.written++ === 0 ? '[' : ',\r\n'}${body}]`;
   }
 }
