@@ -7,6 +7,8 @@ export interface GatewaySettings {
   upstreams: UpstreamSpec[];
   upstreamAttempts: number;
   upstreamCooldownMs: number;
+  /** Between scheduled health probes of the upstreams; 0 = none. */
+  upstreamProbeIntervalMs: number;
   keyPepper: string | undefined;
   firstByteTimeoutMs: number;
   idleTimeoutMs: number;
@@ -43,6 +45,7 @@ export function gatewaySettings(config: Config): GatewaySettings {
     upstreams: config.aiUpstreams,
     upstreamAttempts: num(v, 'AI_UPSTREAM_ATTEMPTS'),
     upstreamCooldownMs: num(v, 'AI_UPSTREAM_COOLDOWN_MS'),
+    upstreamProbeIntervalMs: num(v, 'AI_UPSTREAM_PROBE_INTERVAL_MS'),
     keyPepper: str(v, 'AI_KEY_PEPPER'),
     firstByteTimeoutMs: num(v, 'AI_FIRST_BYTE_TIMEOUT_MS'),
     idleTimeoutMs: num(v, 'AI_PROXY_TIMEOUT_MS'),

@@ -35,6 +35,25 @@ export interface UpstreamStatus {
   last_error_at: number | null;
   /** When a cooling upstream may be probed again (epoch ms). */
   back_at: number | null;
+  /** The last health probe (epoch ms) and whether it passed; `null` before the first. */
+  last_probe_at: number | null;
+  last_probe_ok: boolean | null;
+}
+
+/** One health probe's result. */
+export interface ProbeResult {
+  upstream: string;
+  ok: boolean;
+  /** The HTTP status, or the failure (connect, timeout). */
+  detail: string;
+  ms: number;
+}
+
+/** The cheap request that shows an upstream of this style is alive: its model list. */
+function probeRequest(style: ApiStyle): { path: string; headers: Record<string, string> } {
+  if (style === 'gemini') return { path: '/v1beta/models?pageSize=1', headers: {} };
+  if (style === 'anthropic') return { path: '/v1/models?limit=1', headers: { 'anthropic-version': '2023-06-01' } };
+  return { path: '/v1/models', headers: {} };
 }
 
 /** What the metrics see of each attempt. */
@@ -107,6 +126,8 @@ class Member {
   lastLatencyMs: number | null = null;
   lastError: string | null = null;
   lastErrorAt: number | null = null;
+  lastProbeAt: number | null = null;
+  lastProbeOk: boolean | null = null;
 
   constructor(
     readonly spec: UpstreamSpec,
@@ -265,7 +286,7 @@ export class UpstreamPool {
     throw lastError;
   }
 
-  private fail(m: Member, outcome: FailureKind, message: string, ms: number): void {
+  private fail(m: Member, outcome: FailureKind, message: string, ms: number, attempt = true): void {
     m.failures++;
     m.consecutiveFailures++;
     m.down = true;
@@ -273,16 +294,51 @@ export class UpstreamPool {
     m.backAt = this.now() + this.opts.cooldownMs;
     m.lastError = `${outcome}: ${message}`.slice(0, 300);
     m.lastErrorAt = this.now();
-    this.opts.onAttempt?.({ upstream: m.spec.name, outcome, ms });
+    if (attempt) this.opts.onAttempt?.({ upstream: m.spec.name, outcome, ms });
   }
 
-  private succeed(m: Member, ms: number): void {
+  private succeed(m: Member, ms: number, attempt = true): void {
     m.down = false;
     m.probing = false;
     m.consecutiveFailures = 0;
     m.lastLatencyMs = Math.round(ms);
     m.latencyMs = Math.round(m.latencyMs === null ? ms : m.latencyMs + LATENCY_WEIGHT * (ms - m.latencyMs));
-    this.opts.onAttempt?.({ upstream: m.spec.name, outcome: 'ok', ms });
+    if (attempt) this.opts.onAttempt?.({ upstream: m.spec.name, outcome: 'ok', ms });
+  }
+
+  /**
+   * Probe every upstream (or the one named) with its style's model list, so a dead upstream is
+   * out before a request finds it and a recovered one is back: a 2xx, or a 4xx other than
+   * 401/403/429 (it answers, e.g. it has no model list), is alive; a connection error, a timeout,
+   * a 5xx, 429, 401 or 403 takes it out for a cool-down.
+   */
+  async probe(name?: string): Promise<ProbeResult[]> {
+    const members = name === undefined ? this.members : this.members.filter((m) => m.spec.name === name);
+    return Promise.all(members.map((m) => this.probeOne(m)));
+  }
+
+  private async probeOne(m: Member): Promise<ProbeResult> {
+    const style = m.spec.api[0] ?? 'openai';
+    const { path, headers } = probeRequest(style);
+    const started = performance.now();
+    const signal = AbortSignal.timeout(Math.min(this.opts.firstByteTimeoutMs, 10_000));
+    let detail: string;
+    let ok: boolean;
+    try {
+      const up = await m.client.send({ method: 'GET', path, headers: { ...m.client.authHeaders(style), ...headers, accept: 'application/json' }, signal });
+      discardBody(up.body);
+      detail = `HTTP ${up.status}`;
+      ok = up.status < 500 && up.status !== 429 && up.status !== 401 && up.status !== 403;
+    } catch (err) {
+      detail = failureKind(err);
+      ok = false;
+    }
+    const ms = performance.now() - started;
+    m.lastProbeAt = this.now();
+    m.lastProbeOk = ok;
+    if (ok) this.succeed(m, ms, false);
+    else this.fail(m, detail.startsWith('HTTP 5') ? 'status_5xx' : detail === 'HTTP 429' ? 'status_429' : detail === 'timeout' ? 'timeout' : 'connect', `probe: ${detail}`, ms, false);
+    return { upstream: m.spec.name, ok, detail, ms: Math.round(ms) };
   }
 
   names(): string[] {
@@ -305,6 +361,8 @@ export class UpstreamPool {
       last_error: m.lastError,
       last_error_at: m.lastErrorAt,
       back_at: m.down ? m.backAt : null,
+      last_probe_at: m.lastProbeAt,
+      last_probe_ok: m.lastProbeOk,
     }));
   }
 
