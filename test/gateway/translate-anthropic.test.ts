@@ -160,6 +160,25 @@ describe('Anthropic client request → chat', () => {
     expect(dropped.names).toEqual(['bash_20250124']);
   });
 
+  it('a tool result holding an image (Claude Code reading a picture): the text in the tool message, the image in a user message after it', () => {
+    const chat = anthropicCodec.toChatRequest(
+      {
+        model: 'm',
+        max_tokens: 50,
+        context_management: { edits: [{ type: 'clear_tool_uses_20250919' }] },
+        messages: [
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_r', name: 'Read', input: { file_path: '/tmp/a.png' } }] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_r', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: IMAGE } }] }, { type: 'text', text: 'Describe it.' }] },
+        ],
+      },
+      new Dropped(),
+    );
+    expect(chat.messages.slice(1)).toEqual([
+      { role: 'tool', tool_call_id: 'toolu_r', content: [{ type: 'text', text: '(the attachment follows in the next message)' }] },
+      { role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${IMAGE}` } }, { type: 'text', text: 'Describe it.' }] },
+    ]);
+  });
+
   it('the operator setting that refuses dropped tools makes the built-in tool a 400 naming it', () => {
     const err = caught(() => anthropicCodec.toChatRequest({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'text_editor_20250728', name: 'str_replace_based_edit_tool' }] }, new Dropped(true)));
     expect(err).toBeInstanceOf(TranslationError);

@@ -68,8 +68,9 @@ export function anthropicErrorBody(err: GatewayError): Record<string, unknown> {
 // --- client side: an Anthropic request read into chat ------------------------------------------
 
 /** Fields read below; any other top-level field is refused unless listed as safe to leave out. */
-const IGNORED_FIELDS = new Set(['top_k', 'service_tier', 'speed', 'inference_geo', 'cache_control', 'diagnostics', 'user_profile_id', 'workspace_id']);
-const READ_FIELDS = new Set(['model', 'max_tokens', 'messages', 'system', 'stop_sequences', 'stream', 'temperature', 'top_p', 'tools', 'tool_choice', 'thinking', 'metadata', 'output_config']);
+// context_management only prunes old tool results server-side: without it the model sees more, not something else.
+const IGNORED_FIELDS = new Set(['top_k', 'service_tier', 'speed', 'inference_geo', 'cache_control', 'diagnostics', 'user_profile_id', 'workspace_id', 'context_management']);
+const READ_FIELDS = new Set(['model', 'max_tokens', 'messages', 'system', 'stop_sequences', 'stream', 'temperature', 'top_p', 'tools', 'tool_choice', 'thinking', 'metadata', 'output_config', 'output_format']);
 
 function textOf(blocks: unknown, path: string): string {
   if (typeof blocks === 'string') return blocks;
@@ -101,14 +102,23 @@ function mediaSource(source: unknown, path: string, kind: 'image' | 'document'):
   throw new TranslationError(`"${path}.type" must be "base64" or "url".`, `${path}.type`);
 }
 
-function toolResultContent(x: unknown, path: string): string | ChatTextPart[] {
-  if (x === undefined || x === null) return '';
-  if (typeof x === 'string') return x;
-  return arrayAt(x, path, 'a string or an array of content blocks').map((b, i) => {
+/**
+ * A tool result's content: its text for the chat tool message, and its images and documents,
+ * which a chat tool message cannot hold, for the user message that follows it.
+ */
+function toolResultContent(x: unknown, path: string): { text: string | ChatTextPart[]; media: ChatContentPart[] } {
+  if (x === undefined || x === null) return { text: '', media: [] };
+  if (typeof x === 'string') return { text: x, media: [] };
+  const text: ChatTextPart[] = [];
+  const media: ChatContentPart[] = [];
+  arrayAt(x, path, 'a string or an array of content blocks').forEach((b, i) => {
     const o = objectAt(b, `${path}[${i}]`, 'a content block');
-    if (o.type === 'text') return { type: 'text' as const, text: stringAt(o.text, `${path}[${i}].text`, 'a string') };
-    throw untranslatable(`${path}[${i}]`, `a tool result holding a ${String(o.type)} block cannot be sent as a chat tool message`);
+    if (o.type === 'text') text.push({ type: 'text', text: stringAt(o.text, `${path}[${i}].text`, 'a string') });
+    else if (o.type === 'image' || o.type === 'document') media.push(mediaSource(o.source, `${path}[${i}].source`, o.type));
+    else throw untranslatable(`${path}[${i}]`, `a tool result holding a ${String(o.type)} block cannot be sent as a chat tool message`);
   });
+  if (media.length && text.length === 0) text.push({ type: 'text', text: `(${media.length === 1 ? 'the attachment follows' : `${media.length} attachments follow`} in the next message)` });
+  return { text, media };
 }
 
 /** One Anthropic message as one or more chat messages (tool results become `tool` messages first). */
@@ -128,6 +138,7 @@ function readMessage(m: unknown, i: number, out: ChatMessage[]): void {
   const blocks = arrayAt(o.content, `${path}.content`, 'a string or an array of content blocks');
   const parts: ChatContentPart[] = [];
   const toolCalls: ChatToolCall[] = [];
+  const toolMedia: ChatContentPart[] = [];
   let reasoning = '';
   blocks.forEach((b, j) => {
     const bp = `${path}.content[${j}]`;
@@ -149,9 +160,10 @@ function readMessage(m: unknown, i: number, out: ChatMessage[]): void {
       }
       case 'tool_result': {
         if (role !== 'user') throw new TranslationError(`"${bp}": tool_result blocks belong in user messages.`, `${bp}.type`);
-        const content = toolResultContent(block.content, `${bp}.content`);
+        const { text, media } = toolResultContent(block.content, `${bp}.content`);
         const isError = optionalBooleanAt(block.is_error, `${bp}.is_error`);
-        out.push({ role: 'tool', tool_call_id: stringAt(block.tool_use_id, `${bp}.tool_use_id`, 'the id of the tool_use it answers'), content: isError && typeof content === 'string' ? `Error: ${content}` : content });
+        out.push({ role: 'tool', tool_call_id: stringAt(block.tool_use_id, `${bp}.tool_use_id`, 'the id of the tool_use it answers'), content: isError && typeof text === 'string' ? `Error: ${text}` : text });
+        toolMedia.push(...media);
         return;
       }
       case 'thinking':
@@ -165,6 +177,7 @@ function readMessage(m: unknown, i: number, out: ChatMessage[]): void {
     }
   });
   if (role === 'user') {
+    parts.unshift(...toolMedia);
     if (parts.length) out.push({ role: 'user', content: parts.every((p) => p.type === 'text') && parts.length === 1 ? (parts[0] as ChatTextPart).text : parts });
     return;
   }
@@ -270,6 +283,8 @@ export function readAnthropicRequest(body: unknown, tools: ToolDropper): ChatReq
   if (b.tool_choice !== undefined && b.tool_choice !== null) readToolChoice(b.tool_choice, chat);
   if (b.thinking !== undefined && b.thinking !== null) readThinking(b.thinking, chat);
   if (b.output_config !== undefined && b.output_config !== null) readOutputConfig(b.output_config, chat);
+  // The structured-outputs beta's own field, before output_config held it.
+  if (b.output_format !== undefined && b.output_format !== null) readOutputConfig({ format: b.output_format }, chat);
   if (isObject(b.metadata) && typeof b.metadata.user_id === 'string') chat.user = b.metadata.user_id;
   return chat;
 }
