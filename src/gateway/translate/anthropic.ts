@@ -68,9 +68,10 @@ export function anthropicErrorBody(err: GatewayError): Record<string, unknown> {
 // --- client side: an Anthropic request read into chat ------------------------------------------
 
 /** Fields read below; any other top-level field is refused unless listed as safe to leave out. */
-// context_management only prunes old tool results server-side: without it the model sees more, not something else.
-const IGNORED_FIELDS = new Set(['top_k', 'service_tier', 'speed', 'inference_geo', 'cache_control', 'diagnostics', 'user_profile_id', 'workspace_id', 'context_management']);
-const READ_FIELDS = new Set(['model', 'max_tokens', 'messages', 'system', 'stop_sequences', 'stream', 'temperature', 'top_p', 'tools', 'tool_choice', 'thinking', 'metadata', 'output_config', 'output_format']);
+// context_management only prunes old tool results server-side: without it the model sees more, not something else;
+// metadata.user_id is Anthropic's abuse-tracking id (Claude Code's is longer than other vendors' user fields allow).
+const IGNORED_FIELDS = new Set(['metadata', 'top_k', 'service_tier', 'speed', 'inference_geo', 'cache_control', 'diagnostics', 'user_profile_id', 'workspace_id', 'context_management']);
+const READ_FIELDS = new Set(['model', 'max_tokens', 'messages', 'system', 'stop_sequences', 'stream', 'temperature', 'top_p', 'tools', 'tool_choice', 'thinking', 'output_config', 'output_format']);
 
 function textOf(blocks: unknown, path: string): string {
   if (typeof blocks === 'string') return blocks;
@@ -285,7 +286,6 @@ export function readAnthropicRequest(body: unknown, tools: ToolDropper): ChatReq
   if (b.output_config !== undefined && b.output_config !== null) readOutputConfig(b.output_config, chat);
   // The structured-outputs beta's own field, before output_config held it.
   if (b.output_format !== undefined && b.output_format !== null) readOutputConfig({ format: b.output_format }, chat);
-  if (isObject(b.metadata) && typeof b.metadata.user_id === 'string') chat.user = b.metadata.user_id;
   return chat;
 }
 
