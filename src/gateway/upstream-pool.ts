@@ -243,12 +243,13 @@ export class UpstreamPool {
     for (let i = 0; i < order.length; i++) {
       const m = order[i]!;
       const more = i < order.length - 1;
+      // Prepared first: a request that cannot be prepared (a 400) leaves the upstream's state alone.
+      const attempt = prepare?.(m.spec);
       const probe = m.down;
       if (probe) m.probing = true;
       const started = performance.now();
       m.requests++;
       let up: UpstreamResponse;
-      const attempt = prepare?.(m.spec);
       try {
         up = attempt
           ? await m.client.send({ method: req.method, path: attempt.path, headers: { ...m.client.authHeaders(attempt.style), ...req.headers, ...attempt.headers }, body: attempt.body, signal: req.signal })
