@@ -6,8 +6,9 @@
  * countTokens, embedContent, batchEmbedContents, GET /v1beta/models). Each checks its own
  * credential header, answers other paths with its own 404, and records every request.
  *
- * Answers: when the request offers a function tool and its last turn is not a tool result, the
- * model calls the first tool with arguments made from its schema; after a tool result it says
+ * Answers: when the request offers a function tool named `get_weather` and its last turn is not
+ * a tool result, the model calls it with arguments made from its schema (a coding agent's own
+ * tools, such as Claude Code's Bash, are never called); after a tool result it says
  * `The tool said: <result>`; otherwise `Hello from <model>`. Usage carries cache and thinking
  * counts so billing can be checked through translation.
  */
@@ -16,6 +17,9 @@ import type { AddressInfo } from 'node:net';
 import { sleep, type Handler, type SeenRequest } from './model-upstream.ts';
 
 type Json = Record<string, unknown>;
+
+/** The one tool the fake models call. */
+export const WEATHER_TOOL = 'get_weather';
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -144,7 +148,8 @@ export class AnthropicUpstream extends VendorUpstream {
     const result = blocks.find((b) => b.type === 'tool_result');
     if (result) return { text: `The tool said: ${typeof result.content === 'string' ? result.content : JSON.stringify(result.content)}` };
     const tools = Array.isArray(body.tools) ? (body.tools as Json[]).filter((t) => t.type === undefined || t.type === 'custom') : [];
-    if (tools[0]) return { text: 'Let me check.', tool: { name: String(tools[0].name), input: argumentsFor(tools[0].input_schema) } };
+    const weather = tools.find((t) => t.name === WEATHER_TOOL);
+    if (weather) return { text: 'Let me check.', tool: { name: WEATHER_TOOL, input: argumentsFor(weather.input_schema) } };
     return { text: `Hello from ${String(body.model)}` };
   }
 
@@ -235,7 +240,8 @@ export class GeminiUpstream extends VendorUpstream {
     const response = parts.find((p) => p.functionResponse)?.functionResponse as Json | undefined;
     if (response) return { text: `The tool said: ${JSON.stringify(response.response)}` };
     const decls = Array.isArray(body.tools) ? (body.tools as Json[]).flatMap((t) => (Array.isArray(t.functionDeclarations) ? (t.functionDeclarations as Json[]) : [])) : [];
-    if (decls[0]) return { text: '', call: { name: String(decls[0].name), args: argumentsFor(decls[0].parametersJsonSchema ?? decls[0].parameters) } };
+    const weather = decls.find((d) => d.name === WEATHER_TOOL);
+    if (weather) return { text: '', call: { name: WEATHER_TOOL, args: argumentsFor(weather.parametersJsonSchema ?? weather.parameters) } };
     return { text: `Hello from ${typeof body.model === 'string' ? body.model : 'gemini'}` };
   }
 
