@@ -50,6 +50,7 @@ beforeAll(async () => {
       AI_UPSTREAM_BASE_URL: '',
       AI_UPSTREAMS: JSON.stringify([
         { name: 'native', url: native.url, models: ['gpt-native*'] },
+        { name: 'responses-only', url: native.url, api: ['responses'], models: ['gpt-resp-only'] },
         { name: 'chat-only', url: chatOnly.url, api: ['openai'], models: { 'gpt-chat': 'gpt-chat', 'gpt-public': 'vendor-gpt-2024-11' } },
         { name: 'dead', url: `http://127.0.0.1:${(dead.address() as AddressInfo).port}`, models: ['gpt-dead'] },
       ]),
@@ -176,6 +177,39 @@ describe('openai client: responses.create', () => {
     const sent = JSON.parse(chatOnly.last('/v1/chat/completions')!.body.toString());
     expect(sent.web_search_options).toEqual({});
     expect(sent.tools).toBeUndefined();
+  });
+});
+
+describe('chat completions to an upstream that speaks only Responses', () => {
+  it('translates chat to Responses and back, JSON, stream and a tool round trip', async () => {
+    const r = await openai.chat.completions.create({ model: 'gpt-resp-only', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }], max_tokens: 40 });
+    expect(r.choices[0]!.message.content).toBe('Hello from gpt-resp-only');
+    expect(r.usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 6, prompt_tokens_details: { cached_tokens: 2 } });
+    const sent = JSON.parse(native.last('/v1/responses')!.body.toString());
+    expect(sent).toEqual({ model: 'gpt-resp-only', instructions: 'be brief', input: [{ role: 'user', content: 'hi' }], store: false, max_output_tokens: 40 });
+    const stream = await openai.chat.completions.create({ model: 'gpt-resp-only', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
+    let text = '';
+    let usage: unknown;
+    for await (const c of stream) {
+      text += c.choices[0]?.delta.content ?? '';
+      if (c.usage) usage = c.usage;
+    }
+    expect(text).toBe('Hello from gpt-resp-only');
+    expect(usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 6 });
+    const tools: OpenAI.Chat.ChatCompletionTool[] = [{ type: 'function', function: { name: 'weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
+    const first = await openai.chat.completions.create({ model: 'gpt-resp-only', messages: [{ role: 'user', content: 'weather?' }], tools });
+    const call = first.choices[0]!.message.tool_calls![0]!;
+    expect(first.choices[0]!.finish_reason).toBe('tool_calls');
+    expect(call).toMatchObject({ id: 'call_1', function: { name: 'weather', arguments: '{"city":"Paris"}' } });
+    const second = await openai.chat.completions.create({ model: 'gpt-resp-only', tools, messages: [{ role: 'user', content: 'weather?' }, first.choices[0]!.message, { role: 'tool', tool_call_id: call.id, content: 'sunny' }] });
+    expect(second.choices[0]!.message.content).toBe('The tool said sunny');
+    const streamed = await openai.chat.completions.create({ model: 'gpt-resp-only', messages: [{ role: 'user', content: 'weather?' }], tools, stream: true });
+    let args = '';
+    for await (const c of streamed) args += c.choices[0]?.delta.tool_calls?.[0]?.function?.arguments ?? '';
+    expect(args).toBe('{"city":"Paris"}');
+    const stop = await postJson(h.base, '/v1/chat/completions', { model: 'gpt-resp-only', messages: [{ role: 'user', content: 'hi' }], stop: ['\n'] }, bearer(key));
+    expect(stop.status).toBe(400);
+    expect((await stop.json()).error.param).toBe('stop');
   });
 });
 

@@ -20,6 +20,7 @@ const clients: Partial<Record<ApiStyle, ClientCodec>> = {
 /** Upstream-side codecs (a style we can send to). */
 const upstreams: Partial<Record<ApiStyle, UpstreamCodec>> = {
   openai: openaiCodec,
+  responses: responsesCodec,
   anthropic: anthropicCodec,
   gemini: geminiCodec,
 };

@@ -10,7 +10,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isObject, type JsonObject } from '../body.ts';
-import { errorBody, type GatewayError } from '../errors.ts';
+import { errorBody, upstreamInvalidResponse, type GatewayError } from '../errors.ts';
+import { openaiCodec } from './openai.ts';
 import { recallItem, rememberItem } from './item-memory.ts';
 import {
   TranslationError,
@@ -24,10 +25,14 @@ import {
   type ChatTextPart,
   type ChatToolChoice,
   type ChatUsage,
-  type ClientCodec,
+  type ChatToolCall,
   type ClientRequest,
+  type SseEvent,
+  type StreamDecoder,
   type StreamEncoder,
+  type StyleCodec,
   type ToolDropper,
+  type UpstreamRequest,
 } from './types.ts';
 
 /** Fields that change what the request means and that a chat upstream cannot carry. */
@@ -531,10 +536,185 @@ class ResponsesEncoder implements StreamEncoder {
   }
 }
 
-export const responsesCodec: ClientCodec = {
+
+// --- upstream side: chat requests to an upstream that speaks only Responses ----------------------
+
+/** Chat parts as Responses input content. */
+function inputParts(content: string | ChatContentPart[]): string | JsonObject[] {
+  if (typeof content === 'string') return content;
+  return content.map((p) => {
+    if (p.type === 'text') return { type: 'input_text', text: p.text };
+    if (p.type === 'image_url') return { type: 'input_image', image_url: p.image_url.url, detail: p.image_url.detail ?? 'auto' };
+    if (p.type === 'input_audio') return { type: 'input_audio', input_audio: p.input_audio };
+    return { type: 'input_file', ...(p.file.file_data ? { file_data: p.file.file_data } : {}), ...(p.file.file_id ? { file_id: p.file.file_id } : {}), ...(p.file.filename ? { filename: p.file.filename } : {}) };
+  });
+}
+
+const plainText = (content: string | ChatTextPart[] | null): string => (typeof content === 'string' ? content : (content ?? []).map((p) => p.text).join(''));
+
+/** A chat request for an upstream that speaks only Responses (every built-in tool chat has is carried). */
+export function chatToResponses(chat: ChatRequest, _tools: ToolDropper): UpstreamRequest {
+  if (chat.n !== undefined && chat.n !== 1) fail('Parameter "n" (several choices) cannot be carried to an upstream that speaks only Responses.', 'n');
+  if (chat.stop !== undefined && chat.stop !== null && (typeof chat.stop === 'string' || chat.stop.length > 0)) fail('Parameter "stop" cannot be carried to an upstream that speaks only Responses.', 'stop');
+  const input: JsonObject[] = [];
+  let instructions: string | undefined;
+  chat.messages.forEach((m, i) => {
+    if (m.role === 'system' || m.role === 'developer') {
+      if (i === 0) instructions = plainText(m.content);
+      else input.push({ role: 'developer', content: plainText(m.content) });
+    } else if (m.role === 'user') input.push({ role: 'user', content: inputParts(m.content) });
+    else if (m.role === 'assistant') {
+      const text = plainText(m.content);
+      if (text) input.push({ role: 'assistant', content: text });
+      for (const c of m.tool_calls ?? []) input.push({ type: 'function_call', call_id: c.id, name: c.function.name, arguments: c.function.arguments });
+    } else if (m.role === 'tool') input.push({ type: 'function_call_output', call_id: m.tool_call_id, output: plainText(m.content) });
+  });
+  const body: JsonObject = { model: chat.model, input, store: false };
+  if (instructions !== undefined) body.instructions = instructions;
+  if (chat.stream) body.stream = true;
+  const maxOut = chat.max_completion_tokens ?? chat.max_tokens;
+  if (maxOut !== undefined) body.max_output_tokens = maxOut;
+  for (const k of ['temperature', 'top_p', 'parallel_tool_calls', 'user', 'metadata'] as const) if (chat[k] !== undefined) body[k] = chat[k];
+  if (chat.reasoning_effort) body.reasoning = { effort: chat.reasoning_effort };
+  const f = chat.response_format;
+  if (f?.type === 'json_object') body.text = { format: { type: 'json_object' } };
+  if (f?.type === 'json_schema') body.text = { format: { type: 'json_schema', ...f.json_schema } };
+  const out: JsonObject[] = (chat.tools ?? []).map((t) => ({ type: 'function', name: t.function.name, ...(t.function.description ? { description: t.function.description } : {}), parameters: t.function.parameters ?? { type: 'object', properties: {} }, strict: t.function.strict ?? false }));
+  if (chat.web_search_options) out.push({ type: 'web_search', ...(chat.web_search_options.search_context_size ? { search_context_size: chat.web_search_options.search_context_size } : {}) });
+  if (out.length) body.tools = out;
+  const choice = chat.tool_choice;
+  if (choice !== undefined) body.tool_choice = typeof choice === 'string' ? choice : { type: 'function', name: choice.function.name };
+  return { path: '/v1/responses', body, headers: {} };
+}
+
+function chatUsageOf(u: unknown): ChatUsage | undefined {
+  if (!isObject(u)) return undefined;
+  const n = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) ? x : 0);
+  const cached = isObject(u.input_tokens_details) ? n(u.input_tokens_details.cached_tokens) : 0;
+  const reasoning = isObject(u.output_tokens_details) ? n(u.output_tokens_details.reasoning_tokens) : 0;
+  return {
+    prompt_tokens: n(u.input_tokens),
+    completion_tokens: n(u.output_tokens),
+    total_tokens: n(u.total_tokens) || n(u.input_tokens) + n(u.output_tokens),
+    ...(cached ? { prompt_tokens_details: { cached_tokens: cached } } : {}),
+    ...(reasoning ? { completion_tokens_details: { reasoning_tokens: reasoning } } : {}),
+  };
+}
+
+function finishOf(r: JsonObject, calls: boolean): ChatFinishReason {
+  if (r.status === 'incomplete') return isObject(r.incomplete_details) && r.incomplete_details.reason === 'content_filter' ? 'content_filter' : 'length';
+  return calls ? 'tool_calls' : 'stop';
+}
+
+/** A Response object as a chat completion (502 naming the path it missed). */
+export function responsesToChatResponse(body: unknown): ChatResponse {
+  if (!isObject(body)) throw upstreamInvalidResponse('the answer is not a JSON object');
+  if (!Array.isArray(body.output)) throw upstreamInvalidResponse('output is missing');
+  let text = '';
+  let reasoning = '';
+  const calls: ChatToolCall[] = [];
+  body.output.forEach((item: unknown, i) => {
+    if (!isObject(item)) throw upstreamInvalidResponse(`output[${i}] is not an object`);
+    if (item.type === 'message' && Array.isArray(item.content))
+      for (const c of item.content) if (isObject(c) && (c.type === 'output_text' || c.type === 'refusal')) text += String(c.text ?? c.refusal ?? '');
+    if (item.type === 'reasoning' && Array.isArray(item.summary)) for (const s of item.summary) if (isObject(s) && typeof s.text === 'string') reasoning += s.text;
+    if (item.type === 'function_call') {
+      if (typeof item.name !== 'string') throw upstreamInvalidResponse(`output[${i}].name is missing`);
+      calls.push({ id: typeof item.call_id === 'string' ? item.call_id : `call_${i}`, type: 'function', function: { name: item.name, arguments: typeof item.arguments === 'string' ? item.arguments : '{}' } });
+    }
+  });
+  const usage = chatUsageOf(body.usage);
+  return {
+    id: typeof body.id === 'string' ? body.id : 'resp-gateway',
+    object: 'chat.completion',
+    created: typeof body.created_at === 'number' ? body.created_at : Math.floor(Date.now() / 1000),
+    model: typeof body.model === 'string' ? body.model : '',
+    choices: [{ index: 0, message: { role: 'assistant', content: text || (calls.length ? null : ''), ...(calls.length ? { tool_calls: calls } : {}), ...(reasoning ? { reasoning_content: reasoning } : {}) }, finish_reason: finishOf(body, calls.length > 0) }],
+    ...(usage ? { usage } : {}),
+  };
+}
+
+/** The Responses event sequence as chat chunks. */
+class ResponsesDecoder implements StreamDecoder {
+  private id = 'resp-gateway';
+  private model = '';
+  private readonly created = Math.floor(Date.now() / 1000);
+  private done = false;
+  /** Function-call item ids -> their chat tool-call index. */
+  private readonly callIndex = new Map<string, number>();
+
+  private chunk(delta: ChatChunk['choices'][number]['delta'], finish: ChatFinishReason | null = null): ChatChunk {
+    return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [{ index: 0, delta, finish_reason: finish }] };
+  }
+
+  push(event: SseEvent): ChatChunk[] {
+    let ev: unknown;
+    try {
+      ev = JSON.parse(event.data);
+    } catch {
+      throw upstreamInvalidResponse('a stream event is not JSON');
+    }
+    if (!isObject(ev)) throw upstreamInvalidResponse('a stream event is not a JSON object');
+    const type = typeof ev.type === 'string' ? ev.type : event.event;
+    switch (type) {
+      case 'response.created': {
+        const r = isObject(ev.response) ? ev.response : {};
+        if (typeof r.id === 'string') this.id = r.id;
+        if (typeof r.model === 'string') this.model = r.model;
+        return [this.chunk({ role: 'assistant', content: '' })];
+      }
+      case 'response.output_text.delta':
+      case 'response.refusal.delta':
+        return typeof ev.delta === 'string' ? [this.chunk({ content: ev.delta })] : [];
+      case 'response.reasoning_summary_text.delta':
+      case 'response.reasoning_text.delta':
+        return typeof ev.delta === 'string' ? [this.chunk({ reasoning_content: ev.delta })] : [];
+      case 'response.output_item.added': {
+        const item = isObject(ev.item) ? ev.item : {};
+        if (item.type !== 'function_call' || typeof item.id !== 'string') return [];
+        const index = this.callIndex.size;
+        this.callIndex.set(item.id, index);
+        const args = typeof item.arguments === 'string' ? item.arguments : '';
+        return [this.chunk({ tool_calls: [{ index, id: typeof item.call_id === 'string' ? item.call_id : item.id, type: 'function', function: { name: String(item.name ?? ''), arguments: args } }] })];
+      }
+      case 'response.function_call_arguments.delta': {
+        const index = typeof ev.item_id === 'string' ? this.callIndex.get(ev.item_id) : undefined;
+        return index !== undefined && typeof ev.delta === 'string' ? [this.chunk({ tool_calls: [{ index, function: { arguments: ev.delta } }] })] : [];
+      }
+      case 'response.completed':
+      case 'response.incomplete': {
+        this.done = true;
+        const r = isObject(ev.response) ? ev.response : {};
+        const usage = chatUsageOf(r.usage);
+        const last = this.chunk({}, finishOf(r, this.callIndex.size > 0));
+        return usage ? [last, { ...this.chunk({}), choices: [], usage }] : [last];
+      }
+      case 'response.failed':
+      case 'error': {
+        const r = isObject(ev.response) ? ev.response : ev;
+        const e = isObject(r.error) ? r.error : r;
+        throw upstreamInvalidResponse(`the stream failed: ${typeof e.message === 'string' ? e.message.slice(0, 300) : type}`);
+      }
+      default:
+        return [];
+    }
+  }
+
+  end(): ChatChunk[] {
+    if (!this.done) throw upstreamInvalidResponse('the stream ended before its response.completed event');
+    return [];
+  }
+}
+
+export const responsesCodec: StyleCodec = {
   style: 'responses',
   toChatRequest: responsesToChat,
   fromChatResponse: chatToResponse,
   fromChatStream: (request: ClientRequest): StreamEncoder => new ResponsesEncoder(request),
   errorBody: (err: GatewayError): unknown => errorBody(err, 'openai'),
+  fromChatRequest: chatToResponses,
+  toChatResponse: responsesToChatResponse,
+  toChatStream: (): StreamDecoder => new ResponsesDecoder(),
+  authHeaders: openaiCodec.authHeaders,
+  readError: openaiCodec.readError,
 };
