@@ -55,7 +55,7 @@ async function rowWhere(pred: (row: StoredUsageRow) => boolean): Promise<StoredU
   return undefined;
 }
 
-const weatherTool: OpenAI.Responses.Tool = { type: 'function', name: 'weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, strict: false };
+const weatherTool: OpenAI.Responses.Tool = { type: 'function', name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, strict: false };
 
 const vendors = [
   { model: 'claude-sonnet-4-5', upstream: () => anthropic, path: '/v1/messages' },
@@ -87,7 +87,7 @@ for (const v of vendors) {
     it('carries a function call and its result, streamed and not', async () => {
       const first = await openai.responses.create({ model: v.model, input: 'weather in Paris?', tools: [weatherTool] });
       const call = first.output.find((o) => o.type === 'function_call') as OpenAI.Responses.ResponseFunctionToolCall | undefined;
-      expect(call).toMatchObject({ name: 'weather' });
+      expect(call).toMatchObject({ name: 'get_weather' });
       expect(JSON.parse(call!.arguments)).toEqual({ city: 'Paris' });
       const second = await openai.responses.create({ model: v.model, tools: [weatherTool], input: [{ role: 'user', content: 'weather in Paris?' }, call!, { type: 'function_call_output', call_id: call!.call_id, output: 'sunny' }] });
       expect(second.output_text).toContain('sunny');
@@ -100,7 +100,7 @@ for (const v of vendors) {
     it('works with the AI SDK default provider and an @openai/agents run', async () => {
       const provider = createOpenAI({ baseURL: `${h.base}/v1`, apiKey: key });
       const weather = aiTool({ description: 'Weather of a city', inputSchema: jsonSchema<{ city: string }>({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }), execute: async () => 'sunny' });
-      const r = await generateText({ model: provider(v.model), prompt: 'weather in Paris?', tools: { weather }, stopWhen: stepCountIs(3) });
+      const r = await generateText({ model: provider(v.model), prompt: 'weather in Paris?', tools: { get_weather: weather }, stopWhen: stepCountIs(3) });
       expect(r.text).toContain('sunny');
       const s = streamText({ model: provider(v.model), prompt: 'hi' });
       let text = '';
@@ -110,7 +110,7 @@ for (const v of vendors) {
       setTracingDisabled(true);
       setOpenAIAPI('responses');
       setDefaultOpenAIClient(new OpenAI({ baseURL: `${h.base}/v1`, apiKey: key, maxRetries: 0 }) as never);
-      const agentTool = tool({ name: 'weather', description: 'Weather of a city', parameters: z.object({ city: z.string() }), execute: async () => 'sunny' });
+      const agentTool = tool({ name: 'get_weather', description: 'Weather of a city', parameters: z.object({ city: z.string() }), execute: async () => 'sunny' });
       const agent = new Agent({ name: 'helper', instructions: 'Answer briefly.', model: v.model, tools: [agentTool] });
       const result = await run(agent, 'weather in Paris?');
       expect(String(result.finalOutput)).toContain('sunny');
