@@ -1,8 +1,8 @@
 /**
  * The real Codex CLI (`codex exec`, a config.toml provider with `wire_api = "responses"` whose
  * `base_url` is our /v1) through the gateway: to an upstream that speaks Responses (native) and
- * to one that speaks only chat completions (translated, its built-in tools named in
- * x-gateway-dropped-tools). Offline: a refusing HTTPS_PROXY with NO_PROXY=127.0.0.1 shows that
+ * to ones that speak only chat completions, only Anthropic Messages or only Gemini (translated;
+ * built-in tools without an equivalent are left out). Offline: a refusing HTTPS_PROXY with NO_PROXY=127.0.0.1 shows that
  * nothing else leaves the machine. The CLI is large (about 0.4 GB), so it is not a project
  * dependency: `.ci/run` installs the pinned version into CODEX_CLI_DIR (default
  * ~/.cache/apis-ci/codex); without it this test is skipped.
@@ -16,6 +16,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeKey, startGateway, type Harness } from './helpers.ts';
 import { ModelUpstream } from './model-upstream.ts';
+import { AnthropicUpstream, GeminiUpstream } from './vendor-upstreams.ts';
 
 const CLI_DIR = process.env.CODEX_CLI_DIR ?? path.join(os.homedir(), '.cache', 'apis-ci', 'codex');
 const CODEX = path.join(CLI_DIR, 'node_modules', '.bin', 'codex');
@@ -57,6 +58,8 @@ function responsesTextStream(res: http.ServerResponse, model: string, text: stri
 describe.skipIf(!installed)('Codex CLI through the gateway', () => {
   let native: ModelUpstream;
   let chatOnly: ModelUpstream;
+  let anthropic: AnthropicUpstream;
+  let gemini: GeminiUpstream;
   let refusingProxy: http.Server;
   let h: Harness;
   let key: string;
@@ -65,6 +68,8 @@ describe.skipIf(!installed)('Codex CLI through the gateway', () => {
   beforeAll(async () => {
     native = await new ModelUpstream().start();
     chatOnly = await new ModelUpstream().start();
+    anthropic = await new AnthropicUpstream('ant-key').start();
+    gemini = await new GeminiUpstream('gem-key').start();
     native.script('POST', '/v1/responses', (req, res) => responsesTextStream(res, String(JSON.parse(req.body.toString()).model), 'PONG from native'));
     chatOnly.script('POST', '/v1/chat/completions', (req, res) => chatTextStream(res, String(JSON.parse(req.body.toString()).model), 'PONG from chat'));
     // Anything sent through it (telemetry, update checks) is refused and would show up as a failure.
@@ -78,6 +83,8 @@ describe.skipIf(!installed)('Codex CLI through the gateway', () => {
         AI_UPSTREAMS: JSON.stringify([
           { name: 'native', url: native.url, models: ['gpt-native'] },
           { name: 'chat-only', url: chatOnly.url, api: ['openai'], models: ['gpt-chat'] },
+          { name: 'anthropic', url: anthropic.url, key: 'ant-key', api: ['anthropic'], models: ['claude-*'] },
+          { name: 'gemini', url: gemini.url, key: 'gem-key', api: ['gemini'], models: ['gemini-*'] },
         ]),
       },
     });
@@ -106,6 +113,8 @@ describe.skipIf(!installed)('Codex CLI through the gateway', () => {
     await h?.close();
     await native?.stop();
     await chatOnly?.stop();
+    await anthropic?.stop();
+    await gemini?.stop();
     await new Promise((r) => refusingProxy?.close(r));
     if (home) fs.rmSync(home, { recursive: true, force: true });
   });
@@ -150,4 +159,14 @@ describe.skipIf(!installed)('Codex CLI through the gateway', () => {
     expect(sent.tools.map((t: { function: { name: string } }) => t.function.name)).toContain('exec_command');
     expect(sent.web_search_options).toEqual({});
   }, 90_000);
+
+  for (const [model, vendor] of [
+    ['claude-sonnet-4-5', () => anthropic],
+    ['gemini-2.5-flash', () => gemini],
+  ] as const)
+    it(`answers through an upstream that speaks only its vendor's style (${model}, translated)`, async () => {
+      const r = await codex(model);
+      expect(r.stdout, r.stderr).toContain(`Hello from ${model}`);
+      expect(vendor().requests.some((q) => q.method === 'POST')).toBe(true);
+    }, 90_000);
 });
