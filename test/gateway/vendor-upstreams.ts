@@ -9,7 +9,8 @@
  * Answers: when the request offers a function tool named `get_weather` and its last turn is not
  * a tool result, the model calls it with arguments made from its schema (a coding agent's own
  * tools, such as Claude Code's Bash, are never called); after a tool result it says
- * `The tool said: <result>`; otherwise `Hello from <model>`. Usage carries cache and thinking
+ * `The tool said: <result>`; asked for JSON (Gemini's `responseMimeType`), it answers a value of the
+ * schema; otherwise `Hello from <model>`. Usage carries cache and thinking
  * counts so billing can be checked through translation.
  */
 import http from 'node:http';
@@ -46,6 +47,26 @@ export function argumentsFor(schema: unknown): Json {
     out[name] = type === 'number' || type === 'integer' ? 1 : type === 'boolean' ? true : name === 'city' || name === 'location' ? 'Paris' : 'x';
   }
   return out;
+}
+
+/** A value of a JSON schema (or Gemini's upper-case variant): what a model asked for JSON of it answers. */
+export function valueFor(schema: unknown, depth = 0): unknown {
+  if (typeof schema !== 'object' || schema === null || depth > 8) return null;
+  const s = schema as Json;
+  if (Array.isArray(s.enum) && s.enum.length) return s.enum[0];
+  switch (String(s.type ?? 'object').toLowerCase()) {
+    case 'object':
+      return Object.fromEntries(Object.entries((s.properties as Json | undefined) ?? {}).map(([k, v]) => [k, valueFor(v, depth + 1)]));
+    case 'array':
+      return [];
+    case 'integer':
+    case 'number':
+      return typeof s.minimum === 'number' ? s.minimum : 10;
+    case 'boolean':
+      return true;
+    default:
+      return 'A short greeting needs no planning.';
+  }
 }
 
 abstract class VendorUpstream {
@@ -234,6 +255,8 @@ export class GeminiUpstream extends VendorUpstream {
   }
 
   private answer(body: Json): { text: string; call?: { name: string; args: Json } } {
+    const config = (body.generationConfig as Json | undefined) ?? {};
+    if (config.responseMimeType === 'application/json') return { text: JSON.stringify(valueFor(config.responseJsonSchema ?? config.responseSchema ?? {})) };
     const contents = body.contents as Json[];
     const last = contents[contents.length - 1];
     const parts = Array.isArray(last?.parts) ? (last.parts as Json[]) : [];
