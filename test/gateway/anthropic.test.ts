@@ -242,6 +242,14 @@ describe('errors in Anthropic\'s shape', () => {
     expect(missing.status).toBe(401);
     expect(await missing.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error', message: expect.stringContaining('x-api-key') } });
 
+    const spaced = await postJson(h.base, '/v1/messages', { model: 'claude-sonnet-4-6', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }, { 'x-api-key': `${key} x` });
+    expect(spaced.status).toBe(401);
+    expect(await spaced.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error', message: expect.stringContaining('x-api-key') } });
+    // x-api-key is read on the Anthropic routes only; elsewhere the strict Bearer rule holds.
+    const elsewhere = await postJson(h.base, '/v1/chat/completions', { model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }, { 'x-api-key': key });
+    expect(elsewhere.status).toBe(401);
+    expect(await elsewhere.json()).toMatchObject({ error: { code: 'invalid_api_key' } });
+
     const noMax = await postJson(h.base, '/v1/messages', { model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'x' }] }, { 'x-api-key': key });
     expect(noMax.status).toBe(400);
     expect(await noMax.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('max_tokens') } });
