@@ -13,7 +13,7 @@
  *   4. 100 and 1,000 concurrent streams: events delivered, their spacing, the first event, and
  *      the proxies' memory (RSS sampled every 50 ms);
  *   5. the added latency with two upstreams configured (the primary healthy) next to one;
- *   6. server CPU of a pass-through call and of a translated one (Responses to a chat-only
+ *   6. server CPU of a pass-through call and of translated ones (Responses, Messages, Gemini to a chat-only
  *      upstream), JSON and streamed.
  * Two keys go through the gateway: one without a credit limit, one with a quota (each request
  * then reserves its possible cost in the key store and settles it).
@@ -443,13 +443,20 @@ async function main(): Promise<void> {
     const streamChat = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'hi' }], stream: true });
     const responsesJson = JSON.stringify({ model: 'bench-model', input: 'hi' });
     const responsesStream = JSON.stringify({ model: 'bench-model', input: 'hi', stream: true });
+    const messagesJson = JSON.stringify({ model: 'bench-model', max_tokens: 256, messages: [{ role: 'user', content: 'hi' }] });
+    const messagesStream = JSON.stringify({ model: 'bench-model', max_tokens: 256, messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const geminiBody = JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] });
     const calls = [
       { name: 'bare proxy, chat JSON', t: ceiling, path: '/v1/chat/completions', body: chatBody },
       { name: 'pass-through chat JSON', t: chatOnly, path: '/v1/chat/completions', body: chatBody },
       { name: 'translated Responses → chat JSON', t: chatOnly, path: '/v1/responses', body: responsesJson },
+      { name: 'translated Messages → chat JSON', t: chatOnly, path: '/v1/messages', body: messagesJson },
+      { name: 'translated Gemini → chat JSON', t: chatOnly, path: '/v1beta/models/bench-model:generateContent', body: geminiBody },
       { name: 'bare proxy, chat stream', t: ceiling, path: '/v1/chat/completions', body: streamChat },
       { name: 'pass-through chat stream', t: chatOnly, path: '/v1/chat/completions', body: streamChat },
       { name: 'translated Responses → chat stream', t: chatOnly, path: '/v1/responses', body: responsesStream },
+      { name: 'translated Messages → chat stream', t: chatOnly, path: '/v1/messages', body: messagesStream },
+      { name: 'translated Gemini → chat stream', t: chatOnly, path: '/v1beta/models/bench-model:streamGenerateContent?alt=sse', body: geminiBody },
     ];
     const cpu = new Map<string, number[]>(calls.map((c) => [c.name, []]));
     const errors = new Map<string, number>(calls.map((c) => [c.name, 0]));
@@ -468,7 +475,8 @@ async function main(): Promise<void> {
     console.log('| --- | --- | --- | --- |');
     for (const c of calls) console.log(`| ${c.name} | ${fmt(median(cpu.get(c.name)!), 0)} | ${cpu.get(c.name)!.map((x) => fmt(x, 0)).join(', ')} | ${errors.get(c.name)} |`);
     const ratio = (a: string, b: string) => fmt(median(cpu.get(a)!) / median(cpu.get(b)!));
-    console.log(`\nTranslated ÷ pass-through: JSON ×${ratio('translated Responses → chat JSON', 'pass-through chat JSON')}, stream ×${ratio('translated Responses → chat stream', 'pass-through chat stream')}.`);
+    for (const style of ['Responses', 'Messages', 'Gemini'])
+      console.log(`\nTranslated ${style} ÷ pass-through: JSON ×${ratio(`translated ${style} → chat JSON`, 'pass-through chat JSON')}, stream ×${ratio(`translated ${style} → chat stream`, 'pass-through chat stream')}.`);
     gwChat.proc.send({ type: 'stop' });
     await new Promise((r) => gwChat.proc.once('exit', r));
   }
