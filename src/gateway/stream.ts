@@ -40,7 +40,8 @@ export interface StreamResult {
 
 const KEEP_ALIVE = Buffer.from(': keep-alive\n\n');
 
-function waitDrainOrClose(res: ServerResponse): Promise<void> {
+/** Until the response can take more bytes (or the client left). */
+export function waitDrainOrClose(res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
       res.off('drain', done);

@@ -7,11 +7,11 @@
  * first byte, the model's fallbacks (AI_MODEL_FALLBACKS) are tried in order.
  */
 import { createParser } from 'eventsource-parser';
-import type { ServerResponse } from 'node:http';
 import { tryParseJson, type JsonObject } from './body.ts';
 import type { GatewayCall } from './call.ts';
 import { GatewayError, upstreamAuthFailed, upstreamBadGateway, upstreamInvalidResponse } from './errors.ts';
 import { MAX_RETRY_WAIT_MS } from './limits.ts';
+import { waitDrainOrClose } from './stream.ts';
 import { clientCodec, DroppedTools, DROPPED_TOOLS_HEADER, spokenStyles, upstreamRoute } from './translate/index.ts';
 import type { ApiStyle, ChatRequest, ChatUsage, ClientCodec, ClientRequest, UpstreamCodec } from './translate/types.ts';
 import { ClientGone, classifyUpstreamFailure, discardBody, headerValue, type UpstreamResponse } from './upstream.ts';
@@ -87,18 +87,6 @@ async function relayTranslatedJson(call: GatewayCall, up: UpstreamResponse, code
   call.ctx.type = 'application/json';
   call.ctx.body = JSON.stringify(client.fromChatResponse(chat, request));
   call.endReason = 'completed';
-}
-
-function waitDrainOrClose(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
 }
 
 /** An upstream stream decoded into chat chunks and encoded in the client's style as it arrives. */
