@@ -262,6 +262,7 @@ describe('aliases and fallbacks', () => {
     const ids = (await openai.models.list()).data.map((m) => m.id);
     expect(ids).toEqual(expect.arrayContaining(['gpt-public', 'gpt-chat']));
     expect(ids).not.toContain('vendor-gpt-2024-11');
+    expect((await openai.models.retrieve('gpt-public')).id).toBe('gpt-public');
   });
 });
 

@@ -63,7 +63,7 @@ export async function retrieveModel(call: GatewayCall, params: readonly string[]
   await call.relay(up, {
     usage: 'none',
     rewrite: (body) => {
-      const entry = isObject(body) && Array.isArray(body.data) ? body.data.find((m) => isObject(m) && m.id === model) : undefined;
+      const entry = isObject(body) && Array.isArray(body.data) ? withPublicNames(body.data, call.deps.settings.upstreams).find((m) => isObject(m) && m.id === model) : undefined;
       if (entry === undefined) throw modelNotFound(model);
       return entry;
     },
