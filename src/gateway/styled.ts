@@ -97,10 +97,10 @@ async function relayTranslatedStream(call: GatewayCall, up: UpstreamResponse, co
   call.ctx.status = 200;
   call.ctx.respond = false;
   for (const [k, v] of Object.entries(call.ctx.response.headers)) if (v !== undefined && !res.hasHeader(k)) res.setHeader(k, v as string | string[]);
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+  const encoder = client.fromChatStream(request);
+  res.writeHead(200, { 'content-type': encoder.contentType ?? 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
   res.flushHeaders();
   const decoder = codec.toChatStream();
-  const encoder = client.fromChatStream(request);
   let pending = '';
   let usage: ChatUsage | undefined;
   const take = (chunks: ReturnType<typeof decoder.push>): void => {

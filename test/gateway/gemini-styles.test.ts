@@ -140,6 +140,15 @@ describe('@google/genai: generateContentStream', () => {
     expect(row).toMatchObject({ promptTokens: 10, completionTokens: 5, usageSource: 'upstream', endReason: 'completed' });
   });
 
+  it('without alt=sse a translated stream is one JSON array, sent as JSON', async () => {
+    const res = await postJson(h.base, '/v1beta/models/claude-sonnet-4-6:streamGenerateContent', { contents: [{ parts: [{ text: 'x' }] }] }, bearer(key));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const chunks = (await res.json()) as { candidates: { content: { parts: { text?: string }[] }; finishReason?: string }[]; usageMetadata?: unknown }[];
+    expect(chunks.map((c) => c.candidates[0]!.content.parts.map((p) => p.text ?? '').join('')).join('')).toBe('Hello from claude-sonnet-4-6');
+    expect(chunks.at(-1)).toMatchObject({ candidates: [{ finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 16, candidatesTokenCount: 5 } });
+  });
+
   it('a translated stream with a function call: the call arrives whole', async () => {
     const stream = await ai.models.generateContentStream({ model: 'claude-sonnet-4-6', contents: 'Weather?', config: { tools: [{ functionDeclarations: [WEATHER] }] } });
     const calls = [];

@@ -354,6 +354,7 @@ export function writeGeminiResponse(chat: ChatResponse, request: ClientRequest):
  * `sse` (with `alt=sse`): one `data:` event per chunk; otherwise the chunks of one JSON array.
  */
 export class GeminiEncoder implements StreamEncoder {
+  readonly contentType: string | undefined;
   private readonly responseId = newResponseId();
   private readonly calls = new Map<number, { id: string; name: string; args: string }>();
   private finish: ChatFinishReason | undefined;
@@ -362,7 +363,9 @@ export class GeminiEncoder implements StreamEncoder {
   constructor(
     private readonly request: ClientRequest,
     private readonly sse = true,
-  ) {}
+  ) {
+    this.contentType = sse ? undefined : 'application/json; charset=utf-8';
+  }
 
   private write(candidate: JsonObject, extra: JsonObject = {}): string {
     const json = JSON.stringify({ candidates: [candidate], modelVersion: this.request.chat.model, responseId: this.responseId, ...extra });

@@ -183,6 +183,8 @@ export interface ClientRequest {
 
 /** Turns chat chunks into this style's SSE text (each piece complete events, `event:`/`data:` lines). */
 export interface StreamEncoder {
+  /** The answer's media type when it is not SSE (a Gemini stream without `alt=sse` is one JSON array). */
+  readonly contentType?: string;
   push(chunk: ChatChunk): string;
   /** The closing events; `usage` when the chunks did not carry it. */
   end(usage?: ChatUsage): string;
