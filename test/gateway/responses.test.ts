@@ -311,6 +311,40 @@ describe('bad input', () => {
   });
 });
 
+describe('a client that leaves a translated stream', () => {
+  it('cancels the upstream stream and records the request as closed by the client', async () => {
+    chatOnly.script('POST', '/v1/chat/completions', async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (let i = 0; i < 100 && !res.destroyed; i++) {
+        res.write(`data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'gpt-chat-slow', choices: [{ index: 0, delta: { content: `t${i} ` }, finish_reason: null }] })}\n\n`);
+        await sleep(30);
+      }
+      res.end('data: [DONE]\n\n');
+    });
+    try {
+      const abort = new AbortController();
+      const res = await fetch(`${h.base}/v1/responses`, { method: 'POST', headers: { ...bearer(key), 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-chat', input: 'slow please', stream: true, metadata: { run: 'leave' } }), signal: abort.signal });
+      const reader = res.body!.getReader();
+      let seen = '';
+      while (!seen.includes('response.output_text.delta')) seen += new TextDecoder().decode((await reader.read()).value);
+      abort.abort();
+      const aborted = await (async () => {
+        for (let i = 0; i < 300; i++) {
+          if (chatOnly.aborted.includes('/v1/chat/completions')) return true;
+          await sleep(10);
+        }
+        return false;
+      })();
+      expect(aborted).toBe(true);
+      const row = await rowWhere((r) => r.route === 'responses.create' && r.endReason === 'client_closed');
+      expect(row).toMatchObject({ stream: true, model: 'gpt-chat' });
+      expect(row!.completionTokens).toBeGreaterThan(0);
+    } finally {
+      chatOnly.reset();
+    }
+  });
+});
+
 describe('Vercel AI SDK (@ai-sdk/openai default provider: Responses)', () => {
   const provider = () => createOpenAI({ baseURL: `${h.base}/v1`, apiKey: key });
   const weather = aiTool({ description: 'Weather of a city', inputSchema: jsonSchema<{ city: string }>({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }), execute: async () => 'sunny' });
