@@ -63,9 +63,9 @@ export class DemoClock {
     this.start = Date.parse(`${day}T${CLOCK_START}:00+08:00`);
   }
   now = (): number => this.fixed ?? this.start + (Date.now() - this.startedAt);
-  /** Stop at an edition's time (HHMM) of the demo day, or run again (undefined). */
-  at(edition: string | undefined): void {
-    this.fixed = edition === undefined ? undefined : Date.parse(`${this.day}T${edition.slice(0, 2)}:${edition.slice(2)}:00+08:00`);
+  /** Stop at a time (HHMM) of the demo day (or `dayOffset` days from it), or run again (undefined). */
+  at(time: string | undefined, dayOffset = 0): void {
+    this.fixed = time === undefined ? undefined : Date.parse(`${addDays(this.day, dayOffset)}T${time.slice(0, 2)}:${time.slice(2)}:00+08:00`);
   }
 }
 
@@ -88,12 +88,23 @@ function listFiles(dir: string, prefix = ''): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? listFiles(path.join(dir, d.name), `${prefix}${d.name}/`) : d.name.endsWith('.json') ? [`${prefix}${d.name}`] : []));
 }
 
-/** Fetch every scheduled key once at each edition's time, then the recorded lists at the clock's start. */
+/**
+ * When the lists are fetched before the clock starts: the evening before (21:00, with the 08:00
+ * edition: the night's lists were still up in the morning), each edition's time, then the
+ * recordings at the clock's start. So the time machine has a day back to go to.
+ */
+const FILLS: readonly { dayOffset: number; time: string; edition: (typeof EDITIONS)[number] | undefined }[] = [
+  { dayOffset: -1, time: '2100', edition: '0800' },
+  ...EDITIONS.map((edition) => ({ dayOffset: 0, time: edition, edition })),
+  { dayOffset: 0, time: CLOCK_START.replace(':', ''), edition: undefined },
+];
+
+/** Fetch every scheduled key once at each fill's time (see FILLS). */
 async function fillEditions(service: Service, clock: DemoClock, setEdition: (e: string | undefined) => void): Promise<void> {
   const scheduled = service.registry.sources.flatMap((s) => (s.mode === 'scheduled' ? [s] : []));
-  for (const edition of [...EDITIONS, undefined]) {
-    setEdition(edition);
-    clock.at(edition ?? CLOCK_START.replace(':', ''));
+  for (const fill of FILLS) {
+    setEdition(fill.edition);
+    clock.at(fill.time, fill.dayOffset);
     for (const source of scheduled) {
       for (const raw of source.prefetch?.length ? source.prefetch : [{}]) {
         const params = parseParams(source.params, raw as Record<string, string>);
@@ -144,14 +155,51 @@ export function demoPath(s: AnySource, route: RouteSpec): string {
   return `/v2/apis${filled}${required.length ? `?${required.join('&')}` : ''}`;
 }
 
+/** The line on every page of the demo. */
+export const DEMO_NOTICE = '演示数据：榜单来自项目自带的录制样本和为演示编写的早间版本，时钟停在录制那天，并非实时抓取。';
+
+/** Pictures of the demo (test/fixtures/demo/images), served where the data's image links point. */
+const DEMO_IMAGES = path.join(DEMO_EDITION_DIR, 'images');
+
+function serveImages(upstream: Upstream): void {
+  const svg = (name: string) => ({ headers: { 'content-type': 'image/svg+xml' }, body: fs.readFileSync(path.join(DEMO_IMAGES, name)) });
+  upstream.serve('www.bing.com', '/th', () => svg('wallpaper.svg'));
+  upstream.serve('cdn.jsdmirror.com', /^\/gh\/vikiboss\/60s-static-host@main\/static\/images\//, () => svg('60s.svg'));
+}
+
+/**
+ * The demo's translator on the model gateway's chat completions (fanyi's provider): the sentences
+ * of the demo's examples, in the JSON fanyi asks for; anything else is answered as untranslated.
+ */
+const PHRASEBOOK: Readonly<Record<string, Record<string, string>>> = {
+  '你好，世界': { en: 'Hello, world', ja: 'こんにちは、世界', ko: '안녕하세요, 세계', fr: 'Bonjour, le monde' },
+  '今天的热搜真热闹': { en: "Today's trending searches are lively", ja: '今日のトレンドはにぎやかだ' },
+};
+
+function serveTranslator(upstream: Upstream, aiHost: string): void {
+  upstream.serve(aiHost, '/v1/chat/completions', (req) => {
+    const body = JSON.parse(req.body.toString('utf8') || '{}') as { messages?: { role: string; content: string }[] };
+    const text = body.messages?.find((m) => m.role === 'user')?.content ?? '';
+    const system = body.messages?.find((m) => m.role === 'system')?.content ?? '';
+    // The target is named on the prompt's first line as "into English (en)".
+    const target = /into [^\n]*\(([\w-]+)\)\.?$/m.exec(system.split('\n')[0] ?? '')?.[1] ?? 'en';
+    const to = target.toLowerCase();
+    const translation = PHRASEBOOK[text]?.[to] ?? `[demo translator knows only its example sentences] ${text}`;
+    const content = JSON.stringify({ translation, detected: 'zh-CHS' });
+    return { body: { id: 'demo-1', object: 'chat.completion', created: 0, model: 'demo-translator', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } } };
+  });
+}
+
 export async function startDemo(opts: { port?: number; host?: string; env?: Record<string, string | undefined> } = {}): Promise<Demo> {
   const env = opts.env ?? process.env;
   const upstream = await new Upstream().start();
   serveNamedFixtures(upstream);
+  serveImages(upstream);
   const clock = new DemoClock(recordingsDay());
   let edition: string | undefined;
   serveEditions(upstream, () => edition);
   const ai = await new AiUpstream().start();
+  serveTranslator(upstream, new URL(ai.url).host);
   const adminToken = env.CONSOLE_ADMIN_TOKEN || `demo-${randomBytes(12).toString('hex')}`;
   let service: Service | undefined;
   try {
@@ -165,6 +213,7 @@ export async function startDemo(opts: { port?: number; host?: string; env?: Reco
         AI_UPSTREAM_BASE_URL: ai.url,
         AI_UPSTREAM_API_KEY: 'demo-upstream-key',
         CONSOLE_ADMIN_TOKEN: adminToken,
+        SITE_NOTICE: env.SITE_NOTICE ?? DEMO_NOTICE,
       },
       now: clock.now,
     });
@@ -211,13 +260,27 @@ export async function startDemo(opts: { port?: number; host?: string; env?: Reco
   }
 }
 
+/** The demo, or a one-line message and exit 1 when its port is taken. */
+async function startOrExplain(): Promise<Demo> {
+  try {
+    return await startDemo();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    const port = process.env.PORT ?? '4399';
+    process.stderr.write(`Port ${port} is already in use: set PORT to a free port, e.g. PORT=${Number(port) + 1} npm run demo\n`);
+    process.exit(1);
+  }
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const demo = await startDemo();
+  const demo = await startOrExplain();
   const out = process.stdout;
   const ok = demo.results.filter((r) => r.status < 400);
   out.write(`\nDemo running at ${demo.base} (upstreams: the recorded fixtures in test/fixtures/upstream)\n`);
   out.write(`The recordings are of ${demo.day}: the demo's clock runs on that day (now ${formatDateTime(demo.clock.now())} Asia/Shanghai), so "today" is ${demo.day}.\n`);
-  out.write(`Lists were fetched at 08:00 and 10:00 (earlier editions written for the demo, test/fixtures/demo) and 12:00 (the recordings).\n\n`);
+  out.write(`Lists were fetched the evening before at 21:00 and at 08:00, 10:00 (earlier editions written for the demo, test/fixtures/demo) and 12:00 (the recordings).\n`);
+  out.write(`Every page says it shows demo data (SITE_NOTICE). Pictures and translations come from the demo itself.\n\n`);
+  out.write(`  Home      ${demo.base}/   (the board; yesterday evening: ${demo.base}/?at=${addDays(demo.day, -1)}T21:30)\n`);
   for (const r of demo.results) out.write(`  ${r.status}  ${(r.cache ?? '').padEnd(5)}  ${r.path}\n`);
   out.write(`\n${ok.length} of ${demo.results.length} endpoints answered from the fixtures.\n\n`);
   out.write(`  Docs      ${demo.base}/docs\n`);

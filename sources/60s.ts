@@ -5,9 +5,10 @@
  * reference project is yesterday's digest served silently as today's.
  */
 import { SourceError } from '../src/kernel/errors.ts';
+import { need } from '../src/kernel/json-path.ts';
 import { defineSource, type Row } from '../src/kernel/source.ts';
 import { addDays, formatDate, formatDateTime, shanghaiMidnight, weekdayZh } from '../src/kernel/time.ts';
-import { escapeHtml } from '../src/encoding/escape.ts';
+import { escapeHtml, htmlUrl, markdownUrl } from '../src/encoding/escape.ts';
 import { SolarDay } from 'tyme4ts';
 import { asArray, asNumber, asRecord, asString } from './_shared/hot-list.ts';
 
@@ -62,10 +63,8 @@ function lunarDate(date: string): string {
 
 /** Parse one day's file. The `news` entries were `{title, link}` objects before Feb 2025 and are strings since. */
 export function parse(raw: unknown, requestedDate: string, now: Date): Digest {
-  const r = asRecord(raw);
-  if (!r) throw new SourceError('parse', 'digest is not a JSON object');
-  const date = asString(r.date);
-  if (!date || !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new SourceError('parse', 'digest has no date');
+  const r = need(raw, '', asRecord, 'a JSON object');
+  const date = need(r, 'date', (v) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) ? v : undefined), 'a YYYY-MM-DD date');
   const news = (asArray(r.news) ?? [])
     .map((n) => (typeof n === 'string' ? n : asString(asRecord(n)?.title)))
     .filter((n): n is string => !!n && n.trim() !== '')
@@ -98,7 +97,7 @@ export function parse(raw: unknown, requestedDate: string, now: Date): Digest {
 function digestHtml(d: Digest): string {
   const items = d.news.map((n, i) => `<p>${i + 1}. ${escapeHtml(n)}</p>`).join('');
   return `<p>${escapeHtml(d.date)} ${escapeHtml(d.day_of_week)} 农历${escapeHtml(d.lunar_date)}</p>${items}<p>【微语】${escapeHtml(d.tip)}</p>${
-    d.image ? `<p><img src="${escapeHtml(d.image)}" alt="${escapeHtml(d.date)}"></p>` : ''
+    d.image ? `<p><img src="${htmlUrl(d.image)}" alt="${escapeHtml(d.date)}"></p>` : ''
   }`;
 }
 
@@ -171,7 +170,7 @@ export default defineSource({
       const note = notTodayNote(d);
       return `# ${heading(d)}\n\n> ${d.date} ${d.day_of_week} · 农历${d.lunar_date}${note ? `\n>\n> ${note}` : ''}\n\n${d.news
         .map((n, i) => `${i + 1}. ${n}`)
-        .join('\n')}\n\n_【微语】${d.tip}_\n${d.image ? `\n![${d.date}](${d.image})\n` : ''}`;
+        .join('\n')}\n\n_【微语】${d.tip}_\n${d.image ? `\n![${d.date}](${markdownUrl(d.image)})\n` : ''}`;
     },
     htmlBody(d) {
       const note = notTodayNote(d);

@@ -26,7 +26,7 @@ export interface Answer extends AnswerEntry {
 export default defineSource({
   id: 'answer',
   name: '答案之书',
-  description: 'The book of answers: think of a yes/no question, get an answer in Chinese and English. Random, or a given id (0-based).',
+  description: 'The book of answers: think of a yes/no question, get an answer in Chinese and English (text: the Chinese answer alone, as 60s). Random, or a given id (0-based).',
   routes: [{ path: '/answer' }],
   params: { id: idParam('answer') },
   mode: 'local',
@@ -36,7 +36,8 @@ export default defineSource({
   },
   view: {
     title: () => '答案之书',
-    text: (d) => `${d.answer}\n${d.answer_en}\n`,
+    // 60s's text is the answer alone.
+    text: (d) => d.answer,
     markdown: (d) => `# 📖 答案之书\n\n## ${escapeMarkdown(d.answer)}\n\n_${escapeMarkdown(d.answer_en)}_\n`,
   },
   example: '/v2/apis/answer?encoding=text',

@@ -5,8 +5,9 @@
  * box) and `hasOther` (other meanings exist); an unknown word answers an object without a
  * title (`{"errno": …}` or `{}`). Under risk control the host answers an HTML check page.
  */
-import { escapeHtml, escapeMarkdown, markdownUrl } from '../src/encoding/escape.ts';
+import { escapeHtml, escapeMarkdown, markdownUrl, htmlUrl } from '../src/encoding/escape.ts';
 import { SourceError } from '../src/kernel/errors.ts';
+import { need } from '../src/kernel/json-path.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
 import { asArray, asNumber, asRecord, asString } from './_shared/hot-list.ts';
@@ -52,8 +53,7 @@ function plain(text: string): string {
 
 export function parse(raw: unknown, word: string, now: Date): BaikeEntry {
   if (Array.isArray(raw) && raw.length === 0) throw new SourceError('not_found', `Baidu Baike has no entry for "${word}"`);
-  const r = asRecord(raw);
-  if (!r) throw new SourceError('parse', 'answer is not a JSON object');
+  const r = need(raw, '', asRecord, 'a JSON object');
   const title = asString(r.title)?.trim();
   if (!title) {
     if (r.errno !== undefined || Object.keys(r).length === 0) throw new SourceError('not_found', `Baidu Baike has no entry for "${word}"`);
@@ -141,11 +141,11 @@ export default defineSource({
     htmlBody(d) {
       const parts: string[] = [];
       if (d.description) parts.push(`<p class="s">${escapeHtml(d.description)}</p>`);
-      if (d.cover) parts.push(`<p><img src="${escapeHtml(d.cover)}" alt="${escapeHtml(d.title)}" referrerpolicy="no-referrer"></p>`);
+      if (d.cover) parts.push(`<p><img src="${htmlUrl(d.cover)}" alt="${escapeHtml(d.title)}" referrerpolicy="no-referrer"></p>`);
       if (d.abstract) parts.push(`<p>${escapeHtml(d.abstract)}</p>`);
       if (d.basic_info.length) parts.push(`<table><tbody>${d.basic_info.map((f) => `<tr><th>${escapeHtml(f.name)}</th><td>${escapeHtml(f.value)}</td></tr>`).join('')}</tbody></table>`);
       if (d.has_other) parts.push(`<p class="s">「${escapeHtml(d.title)}」还有其他义项。</p>`);
-      parts.push(`<p><a href="${escapeHtml(d.link)}" rel="noopener noreferrer">查看百度百科词条</a></p>`);
+      parts.push(`<p><a href="${htmlUrl(d.link)}" rel="noopener noreferrer">查看百度百科词条</a></p>`);
       return parts.join('\n');
     },
   },

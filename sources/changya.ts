@@ -11,6 +11,7 @@ import { randomInt } from 'node:crypto';
 import { load } from './_shared/html.ts';
 import { escapeMarkdown, markdownUrl } from '../src/encoding/escape.ts';
 import { AppError, SourceError } from '../src/kernel/errors.ts';
+import { need } from '../src/kernel/json-path.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
 import { pickItem, text } from './_shared/corpus.ts';
@@ -117,8 +118,7 @@ export function parsePage(html: string): Piece[] {
   } catch {
     throw new SourceError('parse', '__NEXT_DATA__ is not JSON');
   }
-  const pieces = asArray(pick(data, 'props', 'pageProps', 'pieces'));
-  if (!pieces) throw new SourceError('parse', '__NEXT_DATA__ has no props.pageProps.pieces');
+  const pieces = need(data, 'props.pageProps.pieces', asArray, 'an array in __NEXT_DATA__');
   const out: Piece[] = [];
   for (const entry of pieces) {
     const p = asRecord(entry);
@@ -198,7 +198,7 @@ function duration(sec: number | null): string {
 export default defineSource({
   id: 'changya',
   name: '唱鸭',
-  description: 'A random user recording from the singing site: 302 to the audio by default (encoding=audio); audio-proxy streams it; json, text and markdown give singer, song, lyrics and links. 503 until the first fetch of pieces has succeeded.',
+  description: 'A random user recording from the singing site: 302 to the audio by default (encoding=audio); audio-proxy streams it; json and markdown give singer, song, lyrics and links, text the bare audio URL (as 60s). 503 until the first fetch of pieces has succeeded.',
   homepage: 'https://m.singduck.cn',
   routes: [{ path: '/changya' }],
   env: [{ name: SEEDS_ENV, doc: 'Seed page ids of the singing site, comma-separated (a built-in list by default)' }],
@@ -238,16 +238,8 @@ export default defineSource({
     audioUrl: (d) => d.audio.url,
     defaultEncoding: 'audio',
     encodings: ['audio', 'audio-proxy', 'json', 'text', 'markdown'],
-    text: (d) =>
-      [
-        `《${d.song.name}》${d.song.singer ? ` 原唱：${d.song.singer}` : ''}`,
-        `演唱：${d.user.nickname}${d.audio.duration_sec !== null ? ` · 时长 ${duration(d.audio.duration_sec)}` : ''} · 点赞 ${d.audio.like_count}`,
-        ...(d.audio.publish ? [`发布：${d.audio.publish}`] : []),
-        `音频：${d.audio.url}`,
-        `页面：${d.audio.link}`,
-        ...(d.song.lyrics.length ? ['', ...d.song.lyrics.slice(0, 6)] : []),
-        '',
-      ].join('\n'),
+    // 60s's text is the audio URL alone, which players and scripts open as it is.
+    text: (d) => d.audio.url,
     markdown: (d) =>
       [
         `# 🎤 ${escapeMarkdown(d.song.name || '唱鸭')}`,

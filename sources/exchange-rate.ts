@@ -5,6 +5,7 @@
  * back as `{"result":"error","error-type":"unsupported-code"}` (HTTP 404).
  */
 import { SourceError } from '../src/kernel/errors.ts';
+import { need } from '../src/kernel/json-path.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { escapeHtml } from '../src/encoding/escape.ts';
 import { formatDate, formatDateTime } from '../src/kernel/time.ts';
@@ -41,18 +42,16 @@ export interface ExchangeRates {
 }
 
 export function parse(raw: unknown, now: Date): ExchangeRates {
-  const r = asRecord(raw);
-  if (!r) throw new SourceError('parse', 'answer is not a JSON object');
+  const r = need(raw, '', asRecord, 'a JSON object');
   if (r.result === 'error') {
     const type = asString(r['error-type']) ?? 'unknown';
     if (type === 'unsupported-code' || type === 'malformed-request') throw new SourceError('bad_input', `Invalid parameter "currency": the upstream does not know this currency (${type}). Use an ISO 4217 code such as CNY, USD or EUR.`);
     throw new SourceError(type === 'quota-reached' || type === 'invalid-key' ? 'blocked' : 'transient', `upstream answered error "${type}"`);
   }
   if (r.result !== 'success') throw new SourceError('parse', `unexpected result ${JSON.stringify(r.result)}`);
-  const base = asString(r.base_code);
-  const rates = asRecord(r.rates);
-  const last = asNumber(r.time_last_update_unix);
-  if (!base || !rates || last === undefined) throw new SourceError('parse', 'base_code, rates or time_last_update_unix is missing');
+  const base = need(r, 'base_code', asString, 'a currency code');
+  const rates = need(r, 'rates', asRecord, 'an object');
+  const last = need(r, 'time_last_update_unix', asNumber, 'a Unix time');
   const list: Rate[] = [];
   for (const [currency, v] of Object.entries(rates)) {
     if (typeof v === 'number' && Number.isFinite(v) && /^[A-Z]{3}$/.test(currency)) list.push({ currency, rate: v });

@@ -43,7 +43,7 @@ export default defineSource({
   },
   view: {
     title: (d) => `发病文学 · 献给${d.name}`,
-    text: (d) => `${d.content}\n`,
+    text: (d) => d.content,
     markdown: (d) => `# 💘 发病文学\n\n${markdownBlock(d.content)}\n\n_献给：${escapeMarkdown(d.name)} · 第 ${d.id} 条_\n`,
   },
   example: '/v2/apis/fabing?name=%E5%B0%8F%E6%98%8E&encoding=text',

@@ -12,6 +12,7 @@
 import langsJson from '../data/fanyi-langs.json' with { type: 'json' };
 import { escapeHtml } from '../src/encoding/escape.ts';
 import { SourceError } from '../src/kernel/errors.ts';
+import { need } from '../src/kernel/json-path.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
 import { parseUpstreams } from '../src/gateway/upstream-settings.ts';
@@ -136,12 +137,10 @@ export interface TranslationRequest {
 
 /** Read a chat-completions answer of the gateway. */
 export function parse(raw: unknown, req: TranslationRequest, now: Date): Translation {
-  const root = asRecord(raw);
-  if (!root) throw new SourceError('parse', 'gateway answer is not a JSON object');
+  const root = need(raw, '', asRecord, 'a JSON object');
   const error = asRecord(root.error);
   if (error) throw new SourceError('transient', `gateway reported an error: ${asString(error.message) ?? JSON.stringify(error).slice(0, 200)}`);
-  const content = asString(pick(asArray(root.choices), 0, 'message', 'content'));
-  if (content === undefined) throw new SourceError('parse', 'gateway answer has no choices[0].message.content');
+  const content = need(root, 'choices[0].message.content', asString, 'a string');
   const answer = answerObject(content);
   const translation = answer ? asString(answer.translation) : undefined;
   if (translation === undefined) throw new SourceError('parse', `model answer is not the JSON object asked for (starts with ${JSON.stringify(content.slice(0, 60))})`);

@@ -5,6 +5,7 @@
  * bundled corpus data/corpus/fast-food-copy.json, written for this project, answers.
  */
 import { SourceError } from '../src/kernel/errors.ts';
+import { need } from '../src/kernel/json-path.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { activeCorpus, idParam, loadCorpus, markdownBlock, pickItem, stringItem, text, type CorpusOrigin } from './_shared/corpus.ts';
 import { asArray } from './_shared/hot-list.ts';
@@ -23,8 +24,7 @@ export interface CopyFeed {
 
 /** The v50 list: a JSON array of strings; blank, non-string and oversized entries are skipped, duplicates dropped. */
 export function parseList(raw: unknown): CopyFeed {
-  const list = asArray(raw);
-  if (!list) throw new SourceError('parse', 'v50.json is not a JSON array');
+  const list = need(raw, '', asArray, 'a JSON array');
   const items = [...new Set(list.map(text).filter((s): s is string => !!s && s.length <= MAX_COPY))];
   return { items };
 }
@@ -64,7 +64,7 @@ export default defineSource({
   },
   view: {
     title: () => '疯狂星期四文案',
-    text: (d) => `${d.content}\n`,
+    text: (d) => d.content,
     markdown: (d) => `# 🍗 疯狂星期四文案\n\n${markdownBlock(d.content)}\n\n_第 ${d.id} 条，共 ${d.total} 条_\n`,
   },
   example: '/v2/apis/fast-food-copy?encoding=text',

@@ -6,6 +6,7 @@
  * "Mystery Game"; vault entries carry no promotions at all.
  */
 import { SourceError } from '../src/kernel/errors.ts';
+import { missingPath } from '../src/kernel/json-path.ts';
 import { defineSource, type Row } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
 import { asArray, asNumber, asRecord, asString, migrateHotList, pick, type HotItem, type HotList } from './_shared/hot-list.ts';
@@ -33,8 +34,13 @@ interface Window {
   end: number;
 }
 
-/** The first 100 %-off offer window of an element, current offers first. */
-function freeWindow(promotions: unknown): Window | undefined {
+/**
+ * The 100 %-off offer window of an element that is running at `at`, else its next announced one;
+ * undefined when every such window has ended (a week that is over can still sit in
+ * `promotionalOffers` beside the next one in `upcomingPromotionalOffers`).
+ */
+function freeWindow(promotions: unknown, at: number): Window | undefined {
+  let next: Window | undefined;
   for (const field of ['promotionalOffers', 'upcomingPromotionalOffers']) {
     for (const group of asArray(asRecord(promotions)?.[field]) ?? []) {
       for (const offer of asArray(asRecord(group)?.promotionalOffers) ?? []) {
@@ -42,11 +48,13 @@ function freeWindow(promotions: unknown): Window | undefined {
         if (pick(o, 'discountSetting', 'discountPercentage') !== 0) continue;
         const start = Date.parse(asString(o?.startDate) ?? '');
         const end = Date.parse(asString(o?.endDate) ?? '');
-        if (Number.isFinite(start) && Number.isFinite(end)) return { start, end };
+        if (!Number.isFinite(start) || !Number.isFinite(end) || end <= at) continue;
+        if (start <= at) return { start, end };
+        if (!next || start < next.start) next = { start, end };
       }
     }
   }
-  return undefined;
+  return next;
 }
 
 function pageSlug(e: Record<string, unknown>): string | undefined {
@@ -82,15 +90,17 @@ export function parse(raw: unknown, now: Date): HotList<FreeGame> {
   const elements = asArray(pick(raw, 'data', 'Catalog', 'searchStore', 'elements'));
   if (!elements) {
     const error = asString(pick(raw, 'errors', 0, 'message'));
-    throw new SourceError('parse', error ? `upstream error: ${error}` : 'data.Catalog.searchStore.elements is missing');
+    throw error ? new SourceError('parse', `upstream error: ${error}`) : missingPath(raw, 'data.Catalog.searchStore.elements', 'an array');
   }
+  // A feed without any element is broken; one without a free game is a quiet week (an empty list, as 60s answers).
+  if (!elements.length) throw new SourceError('empty', 'data.Catalog.searchStore.elements is empty');
   const at = now.getTime();
   const games: { order: number; game: FreeGame }[] = [];
   for (const el of elements) {
     const e = asRecord(el);
     if (!e) continue;
-    const w = freeWindow(e.promotions);
-    if (!w || w.end <= at) continue;
+    const w = freeWindow(e.promotions, at);
+    if (!w) continue;
     const rawTitle = asString(e.title)?.trim() ?? '';
     const mystery = /mystery game|神秘游戏/i.test(rawTitle);
     const slug = pageSlug(e);
@@ -123,7 +133,6 @@ export function parse(raw: unknown, now: Date): HotList<FreeGame> {
 }
 
 export function validateGames(d: HotList<FreeGame>): string | undefined {
-  if (!d.length) return 'no free or upcoming free game';
   const bad = d.find((g) => !g.title || !/^https?:\/\//.test(g.link) || !(g.free_end_at > g.free_start_at));
   return bad ? `game ${bad.rank} has no title, no link or no valid free window` : undefined;
 }
@@ -135,7 +144,7 @@ function when(g: FreeGame): string {
 export default defineSource({
   id: 'free-games',
   name: 'Epic 每周免费游戏',
-  description: 'Games that are free to keep on the Epic Games Store now and the announced next ones, with the free window (`free_start`/`free_end`), original price, seller and store link.',
+  description: 'Games that are free to keep on the Epic Games Store now and the announced next ones, with the free window (`free_start`/`free_end`), original price, seller and store link; an empty list in a week without one (as 60s).',
   homepage: 'https://store.epicgames.com/zh-CN/free-games',
   routes: [{ path: '/free-games' }],
   mode: 'scheduled',

@@ -5,6 +5,7 @@
  * verification page instead of the news page is risk control (`blocked`).
  */
 import { SourceError } from '../src/kernel/errors.ts';
+import { need } from '../src/kernel/json-path.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { nextData } from './_shared/embedded-json.ts';
 import {
@@ -40,8 +41,7 @@ export interface CarItem extends HotItem {
 }
 
 export function parse(html: string): HotList<CarItem> {
-  const entries = asArray(pick(nextData(html, 'www.dongchedi.com'), 'props', 'pageProps', 'hotSearchList'));
-  if (!entries) throw new SourceError('parse', 'props.pageProps.hotSearchList is missing');
+  const entries = need(nextData(html, 'www.dongchedi.com'), 'props.pageProps.hotSearchList', asArray, 'an array');
   const list: CarItem[] = [];
   for (const entry of entries) {
     const e = asRecord(entry);

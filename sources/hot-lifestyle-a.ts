@@ -8,6 +8,7 @@
  * `score` is display text such as "612.3万"; we give it as a number too.
  */
 import { SourceError } from '../src/kernel/errors.ts';
+import { missingPath, need } from '../src/kernel/json-path.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import {
   asArray,
@@ -76,14 +77,13 @@ export interface LifestyleItem extends HotItem {
 }
 
 export function parse(raw: unknown): HotList<LifestyleItem> {
-  const root = asRecord(raw);
-  if (!root) throw new SourceError('parse', 'answer is not a JSON object');
+  const root = need(raw, '', asRecord, 'a JSON object');
   const code = asNumber(root.code);
   if (root.success === false || (code !== undefined && code !== 0)) {
     throw new SourceError('blocked', `upstream refused the request: code=${code ?? '?'} ${asString(root.msg) ?? ''} (app tokens expired or risk control)`.trim());
   }
   const items = asArray(pick(root, 'data', 'items'));
-  if (!items) throw new SourceError('parse', 'data.items is missing');
+  if (!items) throw missingPath(root, 'data.items', 'an array');
   const list: LifestyleItem[] = [];
   for (const entry of items) {
     const e = asRecord(entry);

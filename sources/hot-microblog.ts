@@ -8,6 +8,7 @@
  * number; `icon` is the 热/新/沸/爆 badge image.
  */
 import { SourceError } from '../src/kernel/errors.ts';
+import { missingPath, need } from '../src/kernel/json-path.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { asArray, asNumber, asRecord, asString, dedupeByLink, hotListRows, migrateHotList, pick, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
 
@@ -38,11 +39,10 @@ export interface MicroblogItem extends HotItem {
 }
 
 export function parse(raw: unknown): HotList<MicroblogItem> {
-  const root = asRecord(raw);
-  if (!root) throw new SourceError('parse', 'answer is not a JSON object');
+  const root = need(raw, '', asRecord, 'a JSON object');
   if (root.ok !== 1) throw new SourceError('blocked', `upstream answered ok=${JSON.stringify(root.ok)} (visitor cookie expired or risk control)`);
   const group = asArray(pick(root, 'data', 'cards', 0, 'card_group'));
-  if (!group) throw new SourceError('parse', 'data.cards[0].card_group is missing');
+  if (!group) throw missingPath(root, 'data.cards[0].card_group', 'an array');
   const list: MicroblogItem[] = [];
   for (const entry of group) {
     const e = asRecord(entry);

@@ -5,6 +5,7 @@
  * which is not part of the ranking.
  */
 import { SourceError } from '../src/kernel/errors.ts';
+import { missingPath, need } from '../src/kernel/json-path.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { asArray, asNumber, asRecord, asString, dedupeByLink, hotListRows, migrateHotList, missing, pick, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
 
@@ -34,12 +35,11 @@ export function cleanLink(url: string): string | undefined {
 }
 
 export function parse(raw: unknown): HotList<NewsFeedItem> {
-  const root = asRecord(raw);
-  if (!root) throw new SourceError('parse', 'answer is not a JSON object');
+  const root = need(raw, '', asRecord, 'a JSON object');
   const status = asString(root.status);
   if (status !== undefined && status !== 'success') throw new SourceError('blocked', `upstream answered status=${status}`);
   const entries = asArray(root.data);
-  if (!entries) throw new SourceError('parse', 'data is missing');
+  if (!entries) throw missingPath(root, 'data', 'an array');
   const list: NewsFeedItem[] = [];
   for (const entry of entries) {
     const e = asRecord(entry);

@@ -5,6 +5,7 @@
  * in seconds. The API answers `{error: {...}}` (often with 401/403) when it refuses a client.
  */
 import { SourceError } from '../src/kernel/errors.ts';
+import { missingPath, need } from '../src/kernel/json-path.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
 import {
@@ -63,12 +64,11 @@ export function webLink(apiUrl: string | undefined, type: string | undefined, id
 }
 
 export function parse(raw: unknown): HotList<QaItem> {
-  const root = asRecord(raw);
-  if (!root) throw new SourceError('parse', 'answer is not a JSON object');
+  const root = need(raw, '', asRecord, 'a JSON object');
   const error = asRecord(root.error);
   if (error) throw new SourceError('blocked', `upstream refused the request: ${asString(error.message) ?? asString(error.code) ?? 'error'}`);
   const entries = asArray(root.data);
-  if (!entries) throw new SourceError('parse', 'data is missing');
+  if (!entries) throw missingPath(root, 'data', 'an array');
   const list: QaItem[] = [];
   for (const entry of entries) {
     const e = asRecord(entry);

@@ -5,6 +5,7 @@
  * `summary` often ends with a "查看详情>>" style teaser; `publish_time` is in ms.
  */
 import { SourceError } from '../src/kernel/errors.ts';
+import { missingPath, need } from '../src/kernel/json-path.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
 import {
@@ -93,12 +94,11 @@ function images(v: unknown): HotSearchImage[] {
 }
 
 export function parse(raw: unknown): HotList<HotSearchItem> {
-  const root = asRecord(raw);
-  if (!root) throw new SourceError('parse', 'answer is not a JSON object');
+  const root = need(raw, '', asRecord, 'a JSON object');
   const status = asNumber(root.status) ?? asNumber(root.code);
   if (status !== undefined && status !== 0) throw new SourceError('blocked', `upstream answered status=${status} ${asString(root.message) ?? ''}`.trim());
   const articles = asArray(pick(root, 'data', 'articles'));
-  if (!articles) throw new SourceError('parse', 'data.articles is missing');
+  if (!articles) throw missingPath(root, 'data.articles', 'an array');
   const list: HotSearchItem[] = [];
   for (const entry of articles) {
     const a = asRecord(entry);

@@ -6,6 +6,7 @@
  * A non-zero `status_code` is the app API refusing the request (risk control).
  */
 import { SourceError } from '../src/kernel/errors.ts';
+import { missingPath, need } from '../src/kernel/json-path.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
 import {
@@ -44,14 +45,13 @@ export interface ShortVideoItem extends HotItem {
 }
 
 export function parse(raw: unknown): HotList<ShortVideoItem> {
-  const root = asRecord(raw);
-  if (!root) throw new SourceError('parse', 'answer is not a JSON object');
+  const root = need(raw, '', asRecord, 'a JSON object');
   const status = asNumber(root.status_code);
   if (status !== undefined && status !== 0) {
     throw new SourceError('blocked', `upstream refused the request: status_code=${status} ${asString(root.status_msg) ?? ''}`.trim());
   }
   const words = asArray(pick(root, 'data', 'word_list'));
-  if (!words) throw new SourceError('parse', 'data.word_list is missing');
+  if (!words) throw missingPath(root, 'data.word_list', 'an array');
   const activeAt = shanghaiTimeMs(pick(root, 'data', 'active_time')) ?? null;
   const active = { active_time: activeAt === null ? null : formatDateTime(activeAt), active_time_at: activeAt };
   const list: ShortVideoItem[] = [];

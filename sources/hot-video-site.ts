@@ -7,6 +7,7 @@
  * `code` (-412 is risk control), or gives a list that validation rejects — not only on errors.
  */
 import { SourceError } from '../src/kernel/errors.ts';
+import { missingPath, need } from '../src/kernel/json-path.ts';
 import { defineSource, type FetchContext } from '../src/kernel/source.ts';
 import {
   asArray,
@@ -40,14 +41,13 @@ export type VideoSiteList = HotList<VideoSiteItem>;
 type Upstream = 'web' | 'app';
 
 function entries(raw: unknown, upstream: Upstream): unknown[] {
-  const root = asRecord(raw);
-  if (!root) throw new SourceError('parse', `${upstream} answer is not a JSON object`);
+  const root = need(raw, '', asRecord, 'a JSON object');
   const code = asNumber(root.code);
   if (code !== undefined && code !== 0) {
     throw new SourceError(code === -412 || code === -352 || code === -403 ? 'blocked' : 'transient', `${upstream} upstream answered code=${code} ${asString(root.message) ?? ''}`.trim());
   }
   const list = asArray(upstream === 'web' ? pick(root, 'data', 'trending', 'list') : pick(root, 'data', 'list'));
-  if (!list) throw new SourceError('parse', upstream === 'web' ? 'data.trending.list is missing' : 'data.list is missing');
+  if (!list) throw missingPath(root, upstream === 'web' ? 'data.trending.list' : 'data.list', 'an array');
   return list;
 }
 

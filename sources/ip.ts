@@ -9,6 +9,7 @@
  */
 import { escapeHtml, escapeMarkdown } from '../src/encoding/escape.ts';
 import { SourceError } from '../src/kernel/errors.ts';
+import { missingPath, need } from '../src/kernel/json-path.ts';
 import { classifyAddress } from '../src/kernel/net-address.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
@@ -46,8 +47,9 @@ export interface SixtySecondsIpFields {
   /** Chinese administrative division code; the lookup services give none, so always empty. */
   adcode: string;
   asnumber: string;
-  lat: string;
-  lng: string;
+  /** 60s passes ip.sb's numbers through, and '' when the service gives none. */
+  lat: number | '';
+  lng: number | '';
   /** Radius of the location in km; the lookup services give none, so always empty. */
   radius: string;
   prov: string;
@@ -101,12 +103,11 @@ function num(v: unknown): number | null {
 
 /** api.ip.sb/geoip/<ip>: flat object with `ip`, `country_code`, `asn`, `latitude`... */
 export function parseIpSb(raw: unknown, ip: string): Geo {
-  const r = asRecord(raw);
-  if (!r) throw new SourceError('parse', 'ip.sb answer is not a JSON object');
+  const r = need(raw, '', asRecord, 'a JSON object');
   if (!text(r.ip)) {
     const message = text(r.message);
     if (message) throw new SourceError('transient', `ip.sb refused the lookup: ${message}`);
-    throw new SourceError('parse', 'ip.sb answer has no ip field');
+    throw missingPath(r, 'ip', 'the looked-up address');
   }
   if (classifyAddress(text(r.ip) as string)?.address !== classifyAddress(ip)?.address) throw new SourceError('parse', `ip.sb answered for ${String(r.ip)} instead of ${ip}`);
   return {
@@ -129,8 +130,7 @@ export function parseIpSb(raw: unknown, ip: string): Geo {
 
 /** ip-api.com/json/<ip>: `status: success|fail`, `countryCode`, `regionName`, `lat`/`lon`, `as: "AS15169 Google LLC"`. */
 export function parseIpApi(raw: unknown): Geo {
-  const r = asRecord(raw);
-  if (!r) throw new SourceError('parse', 'ip-api answer is not a JSON object');
+  const r = need(raw, '', asRecord, 'a JSON object');
   if (r.status !== 'success') throw new SourceError(r.status === 'fail' ? 'transient' : 'parse', `ip-api answered status=${JSON.stringify(r.status)}${text(r.message) ? ` (${text(r.message)})` : ''}`);
   const as = text(r.as);
   const asMatch = as ? /^AS(\d+)\s*(.*)$/i.exec(as) : null;
@@ -150,6 +150,12 @@ export function parseIpApi(raw: unknown): Geo {
     asn_organization: asMatch ? (text(asMatch[2]) ?? null) : null,
     continent_code: text(r.continentCode),
   };
+}
+
+/** A coordinate stored as text by an older release, as the number 60s answers. */
+function coordinate(v: unknown): number | '' {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : '';
 }
 
 const str = (v: string | number | null) => (v === null ? '' : String(v));
@@ -173,8 +179,8 @@ export function build(ip: string, version: 4 | 6, range: string, isPrivate: bool
     areacode: str(geo.country_code),
     adcode: '',
     asnumber: str(geo.asn),
-    lat: str(geo.latitude),
-    lng: str(geo.longitude),
+    lat: geo.latitude ?? '',
+    lng: geo.longitude ?? '',
     radius: '',
     prov: str(geo.region),
     district: '',
@@ -191,7 +197,8 @@ export function build(ip: string, version: 4 | 6, range: string, isPrivate: bool
  */
 export function migrate(stored: unknown): IpData | undefined {
   const d = asRecord(stored);
-  if (!d || 'prov' in d) return d as IpData | undefined;
+  if (d && 'prov' in d) return (typeof d.lat === 'string' && d.lat !== '') || (typeof d.lng === 'string' && d.lng !== '') ? ({ ...d, lat: coordinate(d.lat), lng: coordinate(d.lng) } as unknown as IpData) : (d as unknown as IpData);
+  if (!d) return undefined;
   if (typeof d.ip !== 'string' || (d.version !== 4 && d.version !== 6) || typeof d.updated_at !== 'number') return undefined;
   const geo = Object.fromEntries(Object.keys(NO_GEO).map((k) => [k, d[k] ?? null])) as unknown as Geo;
   const source = d.source === 'ip.sb' || d.source === 'ip-api.com' ? d.source : '';
@@ -273,7 +280,7 @@ export default defineSource({
   count: () => 1,
   view: {
     title: (d: IpData) => `IP ${d.ip}`,
-    text: (d) => `${d.ip}\n`,
+    text: (d) => d.ip,
     markdown: (d) =>
       `## ${d.ip}\n\n| 项目 | 内容 |\n| --- | --- |\n${fieldList(d)
         .map(([k, v]) => `| ${k} | ${escapeMarkdown(v)} |`)

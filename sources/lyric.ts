@@ -5,7 +5,8 @@
  * requests without a y.qq.com Referer; the lyric endpoint then answers `code: -1310`.
  */
 import { SourceError } from '../src/kernel/errors.ts';
-import { escapeHtml, escapeMarkdown } from '../src/encoding/escape.ts';
+import { missingPath, need } from '../src/kernel/json-path.ts';
+import { escapeHtml, escapeMarkdown, htmlUrl, markdownUrl } from '../src/encoding/escape.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
 import { asArray, asNumber, asRecord, asString, pick } from './_shared/hot-list.ts';
@@ -45,13 +46,12 @@ export interface Lyrics extends Song {
 
 /** The first song of a search answer. */
 export function parseSearch(raw: unknown, query: string): Song {
-  const r = asRecord(raw);
-  if (!r) throw new SourceError('parse', 'search answer is not a JSON object');
+  const r = need(raw, '', asRecord, 'a JSON object');
   const code = asNumber(r.code) ?? 0;
   const reqCode = asNumber(pick(r, 'req', 'code')) ?? 0;
   if (code !== 0 || reqCode !== 0) throw new SourceError('blocked', `search refused the request (code ${code}/${reqCode}; Referer or risk control)`);
   const list = asArray(pick(r, 'req', 'data', 'body', 'song', 'list'));
-  if (!list) throw new SourceError('parse', 'search answer has no req.data.body.song.list');
+  if (!list) throw missingPath(r, 'req.data.body.song.list', 'an array');
   const song = asRecord(list[0]);
   const mid = asString(song?.mid);
   const title = asString(song?.title) || asString(song?.name);
@@ -126,7 +126,7 @@ export function parse(searchRaw: unknown, lyricRaw: unknown, query: string, clea
   const code = asNumber(r.code) ?? asNumber(r.retcode) ?? 0;
   if (code === -1310) throw new SourceError('blocked', 'lyric service answered -1310 (missing Referer or risk control)');
   if (code !== 0) throw new SourceError('transient', `lyric service answered code ${code}`);
-  if (typeof r.lyric !== 'string') throw new SourceError('parse', 'lyric answer has no "lyric" text');
+  if (typeof r.lyric !== 'string') throw missingPath(r, 'lyric', 'a string');
   const lrc = r.lyric;
   const { offset, lines } = parseLrc(lrc, song, clean);
   if (!lines.length) throw new SourceError('not_found', `"${song.title}" (${song.artists.join(' / ') || 'unknown singer'}) has no lyrics on QQ Music.`);
@@ -182,9 +182,9 @@ export default defineSource({
   view: {
     title: (d) => d.title,
     text: (d) => `${d.title}${d.artists.length ? ` - ${d.artists.join(' / ')}` : ''}\n\n${d.formatted}\n`,
-    markdown: (d) => `# ${escapeMarkdown(d.title)}\n\n> ${escapeMarkdown(byline(d))}\n\n---\n\n${d.lyrics.map((l) => `${escapeMarkdown(l.lyric)}  `).join('\n')}\n\n[QQ 音乐](${d.link})\n`,
+    markdown: (d) => `# ${escapeMarkdown(d.title)}\n\n> ${escapeMarkdown(byline(d))}\n\n---\n\n${d.lyrics.map((l) => `${escapeMarkdown(l.lyric)}  `).join('\n')}\n\n[QQ 音乐](${markdownUrl(d.link)})\n`,
     htmlBody: (d) =>
-      [`<p class="s">${escapeHtml(byline(d))}</p>`, `<div>${d.lyrics.map((l) => `<p data-ms="${l.ms}">${escapeHtml(l.lyric)}</p>`).join('\n')}</div>`, `<p><a href="${escapeHtml(d.link)}">QQ 音乐</a></p>`].join('\n'),
+      [`<p class="s">${escapeHtml(byline(d))}</p>`, `<div>${d.lyrics.map((l) => `<p data-ms="${l.ms}">${escapeHtml(l.lyric)}</p>`).join('\n')}</div>`, `<p><a href="${htmlUrl(d.link)}">QQ 音乐</a></p>`].join('\n'),
     encodings: ['json', 'text', 'markdown', 'html'],
   },
   example: '/v2/apis/lyric?query=%E6%99%B4%E5%A4%A9&encoding=text',

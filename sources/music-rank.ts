@@ -8,6 +8,7 @@
  * `dt`, `h`…); both are read.
  */
 import { SourceError } from '../src/kernel/errors.ts';
+import { missingPath, need } from '../src/kernel/json-path.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDate, formatDateTime } from '../src/kernel/time.ts';
 import { asArray, asNumber, asRecord, asString, migrateHotList, missing, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
@@ -129,11 +130,10 @@ function checkCode(root: Record<string, unknown>, what: string): void {
 
 /** The chart directory (`/api/toplist`). */
 export function parseCharts(raw: unknown): ChartList {
-  const root = asRecord(raw);
-  if (!root) throw new SourceError('parse', 'toplist answer is not a JSON object');
+  const root = need(raw, '', asRecord, 'a JSON object');
   checkCode(root, 'toplist');
   const entries = asArray(root.list);
-  if (!entries) throw new SourceError('parse', 'toplist answer has no list');
+  if (!entries) throw missingPath(root, 'list', 'an array');
   const list: Chart[] = [];
   for (const entry of entries) {
     const e = asRecord(entry);
@@ -228,14 +228,13 @@ function track(v: unknown, rank: number, rankName: string): Track | undefined {
 
 /** One chart or playlist (`/api/playlist/detail?id=`). */
 export function parseChart(raw: unknown, id: string): ChartDetail {
-  const root = asRecord(raw);
-  if (!root) throw new SourceError('parse', 'playlist answer is not a JSON object');
+  const root = need(raw, '', asRecord, 'a JSON object');
   const code = asNumber(root.code);
   if (code === 404 || code === 400) throw new SourceError('not_found', `NetEase Cloud Music has no playlist with id ${id}; see /v2/apis/music-rank/list for the chart ids`);
   checkCode(root, 'playlist');
   const result = asRecord(root.result) ?? asRecord(root.playlist);
   const tracks = asArray(result?.tracks);
-  if (!result || !tracks) throw new SourceError('parse', 'playlist answer has no result.tracks');
+  if (!result || !tracks) throw missingPath(root, 'result.tracks', 'an array; playlist.tracks is missing too');
   const name = asString(result.name)?.trim() ?? '';
   if (!name) throw new SourceError('parse', `playlist ${id} has no name`);
   return tracks.map((t, i) => track(t, i + 1, name)).filter((t): t is Track => t !== undefined);

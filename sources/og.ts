@@ -6,7 +6,7 @@
  * redirect, HTML only, reading stops after </head> and at 2 MiB, 8 s at most.
  */
 import { load } from './_shared/html.ts';
-import { escapeHtml, escapeMarkdown, markdownUrl } from '../src/encoding/escape.ts';
+import { escapeHtml, escapeMarkdown, markdownUrl, htmlUrl } from '../src/encoding/escape.ts';
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
@@ -167,10 +167,10 @@ export default defineSource({
       return `${lines.join('\n')}\n`;
     },
     htmlBody(d) {
-      const site = `<img src="${escapeHtml(d.favicon)}" alt="" width="20" height="20" referrerpolicy="no-referrer"> <a href="${escapeHtml(d.url)}" rel="noopener noreferrer nofollow">${escapeHtml(d.site_name ?? new URL(d.url).host)}</a>`;
+      const site = `<img src="${htmlUrl(d.favicon)}" alt="" width="20" height="20" referrerpolicy="no-referrer"> <a href="${htmlUrl(d.url)}" rel="noopener noreferrer nofollow">${escapeHtml(d.site_name ?? new URL(d.url).host)}</a>`;
       const parts = [`<p class="s">${site}</p>`];
       if (d.description) parts.push(`<p>${escapeHtml(d.description)}</p>`);
-      if (d.image) parts.push(`<p><img src="${escapeHtml(d.image)}" alt="${escapeHtml(d.image_alt ?? d.title)}" referrerpolicy="no-referrer"></p>`);
+      if (d.image) parts.push(`<p><img src="${htmlUrl(d.image)}" alt="${escapeHtml(d.image_alt ?? d.title)}" referrerpolicy="no-referrer"></p>`);
       return parts.join('\n');
     },
   },

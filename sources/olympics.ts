@@ -10,6 +10,7 @@
 import eventsJson from '../data/olympics-events.json' with { type: 'json' };
 import { escapeHtml } from '../src/encoding/escape.ts';
 import { SourceError } from '../src/kernel/errors.ts';
+import { need } from '../src/kernel/json-path.ts';
 import { defineSource, type FetchContext, type Row } from '../src/kernel/source.ts';
 import { addDays, formatDate, formatDateTime } from '../src/kernel/time.ts';
 import { htmlTable, mdTable } from './_shared/format.ts';
@@ -85,8 +86,7 @@ const count = (v: unknown) => {
 
 /** The live medal API of a running Games. */
 export function parseLive(raw: unknown, event: OlympicEvent, now: Date): MedalTable {
-  const table = asArray(pick(raw, 'medalStandings', 'medalsTable'));
-  if (!table) throw new SourceError('parse', 'live medal answer has no medalStandings.medalsTable');
+  const table = need(raw, 'medalStandings.medalsTable', asArray, 'an array');
   const rows = table
     .map(asRecord)
     .filter((r): r is Record<string, unknown> => !!r)
@@ -100,8 +100,7 @@ export function parseLive(raw: unknown, event: OlympicEvent, now: Date): MedalTa
 
 /** The `awards/noc` answer of the back-end. */
 export function parseAwards(raw: unknown, event: OlympicEvent, now: Date): MedalTable {
-  const data = asArray(asRecord(raw)?.data);
-  if (!data) throw new SourceError('parse', 'awards answer has no data list');
+  const data = need(raw, 'data', asArray, 'an array');
   const rows = data
     .map(asRecord)
     .filter((r): r is Record<string, unknown> => !!r)
@@ -144,9 +143,9 @@ async function fromBackEnd(ctx: FetchContext<MedalTable>, event: OlympicEvent): 
   const headers = { referer: `https://www.olympics.com/zh/olympic-games/${event.id}/medals`, ...(cookie ? { cookie } : {}) };
   const comp = await ctx.http.request(`${BFF}/usdm/v1/competitions/${encodeURIComponent(event.id)}`, { signal: ctx.signal, headers, searchParams: { languageCode: 'ZH' }, allowStatus: [204, 404] });
   if (comp.status === 204 || comp.status === 404) throw new SourceError('not_found', `olympics.com has no event "${event.id}". Known ids: ${EVENTS.map((e) => e.id).join(', ')}.`);
-  const data = asRecord(asRecord(comp.json())?.data);
-  const id = asString(data?.id);
-  if (!id) throw new SourceError('parse', 'competition answer has no data.id');
+  const competition = comp.json();
+  const data = asRecord(asRecord(competition)?.data);
+  const id = need(competition, 'data.id', asString, 'a string');
   const named: OlympicEvent = EVENTS.some((e) => e.id === event.id)
     ? event
     : { ...event, name: asString(data?.title) ?? event.id, start_date: (asString(data?.startDate) ?? '').slice(0, 10), end_date: (asString(data?.finishDate) ?? '').slice(0, 10) };

@@ -5,8 +5,9 @@
  * a day into the store through the source's feed. Until a first fetch succeeds (offline, first
  * start) the bundled corpus data/corpus/one-liner.json, written for this project, answers.
  */
-import { escapeMarkdown } from '../src/encoding/escape.ts';
+import { escapeMarkdown, markdownUrl } from '../src/encoding/escape.ts';
 import { SourceError } from '../src/kernel/errors.ts';
+import { need } from '../src/kernel/json-path.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { activeCorpus, idParam, loadCorpus, pickItem, text, type CorpusOrigin } from './_shared/corpus.ts';
 import { asArray, asRecord, asString } from './_shared/hot-list.ts';
@@ -59,8 +60,7 @@ export const CORPUS = loadCorpus<OneLinerEntry>('one-liner', (v) => {
 
 /** Parse one category file of the bundle; records without a sentence are skipped. */
 export function parseBundle(raw: unknown, category: string): OneLinerEntry[] {
-  const list = asArray(raw);
-  if (!list) throw new SourceError('parse', `sentences/${category}.json is not a JSON array`);
+  const list = need(raw, '', asArray, `a JSON array (sentences/${category}.json)`);
   const out: OneLinerEntry[] = [];
   for (const entry of list) {
     const r = asRecord(entry);
@@ -113,7 +113,7 @@ function attribution(d: OneLiner): string {
 export default defineSource({
   id: 'one-liner',
   name: '一言',
-  description: 'One sentence (一言) with its work and author: random, or a given id (0-based). The corpus is the hitokoto sentence bundle, refreshed daily; a bundled corpus answers until the first fetch.',
+  description: 'One sentence (一言) with its work and author (text: the sentence alone, as 60s): random, or a given id (0-based). The corpus is the hitokoto sentence bundle, refreshed daily; a bundled corpus answers until the first fetch.',
   homepage: 'https://hitokoto.cn',
   routes: [{ path: '/one-liner' }],
   params: { id: idParam('sentence') },
@@ -150,10 +150,11 @@ export default defineSource({
   },
   view: {
     title: () => '一言',
-    text: (d) => `${d.content}${attribution(d) ? `\n${attribution(d)}` : ''}\n`,
+    // 60s's text is the sentence alone.
+    text: (d) => d.content,
     markdown: (d) => {
       const by = attribution(d);
-      return `# 一言\n\n> ${escapeMarkdown(d.content)}${by ? `\n>\n> ${escapeMarkdown(by)}` : ''}\n\n_${escapeMarkdown(d.category_name)} · 第 ${d.id} 条，共 ${d.total} 条${d.link ? ` · [出处](${d.link})` : ''}_\n`;
+      return `# 一言\n\n> ${escapeMarkdown(d.content)}${by ? `\n>\n> ${escapeMarkdown(by)}` : ''}\n\n_${escapeMarkdown(d.category_name)} · 第 ${d.id} 条，共 ${d.total} 条${d.link ? ` · [出处](${markdownUrl(d.link)})` : ''}_\n`;
     },
   },
   example: '/v2/apis/one-liner?encoding=text',

@@ -62,7 +62,7 @@ const answers = new WeakMap<QrImage, QrData>();
 export default defineSource({
   id: 'qrcode',
   name: 'QR code',
-  description: 'Generates a QR code for a text or URL: PNG (or SVG) bytes with encoding=image, its base64 and data URI in json, a scannable text-art code in text.',
+  description: 'Generates a QR code for a text or URL: PNG (or SVG) bytes with encoding=image, its base64 and data URI in json, the bare base64 in text (as 60s), and a scannable text-art code in markdown.',
   routes: [{ path: '/qrcode' }],
   params: {
     text: {
@@ -83,8 +83,10 @@ export default defineSource({
   compute: (_ctx, p) => build(p.text, p.size, p.level as EcLevel, p.format as QrFormat),
   view: {
     title: (d) => `QR code: ${d.text}`,
-    text: (d) => qrTextArt(qrImage(d.text, d.level, d.size, d.format).symbol),
-    markdown: (d) => `# QR code\n\n- text: \`${d.text.replace(/`/g, "'").replace(/\s*\r?\n\s*/g, ' ')}\`\n- size: ${d.size}px, level ${d.level}, ${d.bytes} bytes\n\n![QR code](${d.data_uri})\n`,
+    // 60s's text is the image's bare base64, which scripts decode as it is.
+    text: (d) => d.base64,
+    markdown: (d) =>
+      `# QR code\n\n- text: \`${d.text.replace(/`/g, "'").replace(/\s*\r?\n\s*/g, ' ')}\`\n- size: ${d.size}px, level ${d.level}, ${d.bytes} bytes\n\n![QR code](${d.data_uri})\n\n\`\`\`text\n${qrTextArt(qrImage(d.text, d.level, d.size, d.format).symbol)}\`\`\`\n`,
     // The image compute drew, from qr-image's cache: one drawing per new text, none for a repeated one.
     image: async (d) => ({ body: qrImage(d.text, d.level, d.size, d.format).body, type: d.mime_type }),
   },

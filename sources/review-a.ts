@@ -6,6 +6,7 @@
  * doubanio.com URLs (those hosts check the Referer when images are hot-linked).
  */
 import { SourceError } from '../src/kernel/errors.ts';
+import { missingPath, need } from '../src/kernel/json-path.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { asArray, asNumber, asRecord, asString, migrateHotList, missing, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
 
@@ -59,13 +60,12 @@ function trendOf(e: Record<string, unknown>, change: number): ReviewItem['trend'
 }
 
 export function parse(raw: unknown): ReviewChart {
-  const root = asRecord(raw);
-  if (!root) throw new SourceError('parse', 'answer is not a JSON object');
+  const root = need(raw, '', asRecord, 'a JSON object');
   const entries = asArray(root.subject_collection_items);
   if (!entries) {
     const code = asNumber(root.code);
     if (code !== undefined || root.msg !== undefined) throw new SourceError('blocked', `m.douban.com refused the request (code=${code ?? '?'} ${asString(root.msg) ?? ''})`.trim());
-    throw new SourceError('parse', 'answer has no subject_collection_items');
+    throw missingPath(root, 'subject_collection_items', 'an array');
   }
   const list: ReviewItem[] = [];
   for (const entry of entries) {

@@ -8,6 +8,7 @@
  * A "百度安全验证" page instead of the board is risk control (`blocked`).
  */
 import { SourceError } from '../src/kernel/errors.ts';
+import { missingPath, need } from '../src/kernel/json-path.ts';
 import { defineSource, type Row } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
 import { isChallengePage } from './_shared/embedded-json.ts';
@@ -88,8 +89,7 @@ export function extractSData(html: string): unknown {
 /** Parse a top.baidu.com board page (`hot` or `teleplay`). */
 export function parseBoard(html: string, board: Exclude<Board, 'forum'>): SearchList {
   const state = extractSData(html);
-  const content = asArray(pick(state, 'data', 'cards', 0, 'content'));
-  if (!content) throw new SourceError('parse', 'data.cards[0].content is missing');
+  const content = need(state, 'data.cards[0].content', asArray, 'an array');
   const list: SearchItem[] = [];
   for (const entry of content) {
     const e = asRecord(entry);
@@ -124,12 +124,11 @@ export function parseBoard(html: string, board: Exclude<Board, 'forum'>): Search
 
 /** Parse the forum's hot topic list. */
 export function parseForum(raw: unknown): SearchList {
-  const root = asRecord(raw);
-  if (!root) throw new SourceError('parse', 'answer is not a JSON object');
+  const root = need(raw, '', asRecord, 'a JSON object');
   const errno = asNumber(root.errno);
   if (errno !== undefined && errno !== 0) throw new SourceError('blocked', `upstream answered errno=${errno} ${asString(root.errmsg) ?? ''}`.trim());
   const topics = asArray(pick(root, 'data', 'bang_topic', 'topic_list'));
-  if (!topics) throw new SourceError('parse', 'data.bang_topic.topic_list is missing');
+  if (!topics) throw missingPath(root, 'data.bang_topic.topic_list', 'an array');
   const list: SearchItem[] = [];
   for (const entry of topics) {
     const e = asRecord(entry);

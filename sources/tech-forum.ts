@@ -7,6 +7,7 @@
  * other text posts have no `url`, so their link is the discussion page.
  */
 import { SourceError } from '../src/kernel/errors.ts';
+import { need } from '../src/kernel/json-path.ts';
 import { defineSource, type FetchContext } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
 import { asArray, asNumber, asRecord, asString, migrateHotList, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
@@ -36,16 +37,14 @@ export const itemPage = (id: number) => `https://news.ycombinator.com/item?id=${
 
 /** The id list of `<type>stories.json`. */
 export function parseIds(raw: unknown): number[] {
-  const ids = asArray(raw);
-  if (!ids) throw new SourceError('parse', 'story id list is not a JSON array');
+  const ids = need(raw, '', asArray, 'a JSON array of story ids');
   return ids.filter((x): x is number => typeof x === 'number' && Number.isInteger(x) && x > 0);
 }
 
 /** One item (rank 0 until placed); undefined for anything but a live story (jobs, polls, deleted, null). */
 export function parseItem(raw: unknown): Story | undefined {
   if (raw === null) return undefined;
-  const it = asRecord(raw);
-  if (!it) throw new SourceError('parse', 'item is not a JSON object');
+  const it = need(raw, '', asRecord, 'a JSON object');
   if (it.type !== 'story' || it.deleted === true || it.dead === true) return undefined;
   const id = asNumber(it.id);
   const title = asString(it.title)?.trim();

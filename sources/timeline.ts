@@ -9,6 +9,7 @@ import { MAX_QUERY_LENGTH, queryKey } from '../src/kernel/item-index.ts';
 import type { ListAccess } from '../src/kernel/list-access.ts';
 import { defineSource, type LocalContext } from '../src/kernel/source.ts';
 import { DAY_MS, formatDateTime, timePair } from '../src/kernel/time.ts';
+import { rankChart, type RankSeries } from '../src/web/charts.ts';
 import { formatHeat } from './_shared/hot-list.ts';
 
 /** Most rank samples answered per item: more than a chart can show (an item on a chart for 90 days has up to 4320). */
@@ -59,8 +60,10 @@ export function listAccess(ctx: LocalContext): ListAccess {
 }
 
 const SPARK = '▁▂▃▄▅▆▇█';
-/** Charts span ranks 1 to at least this, so that a steady 3rd place reads high and a steady 8th lower. */
+/** Sparklines span ranks 1 to at least this, so that a steady 3rd place reads high and a steady 8th lower. */
 const CHART_MIN_DEPTH = 10;
+/** Lines drawn in the html chart (the most recently seen items); the table lists every item. */
+const CHART_SERIES = 8;
 
 /** Rank over time as block characters: the higher on its list, the taller. */
 export function sparkline(ranks: readonly number[]): string {
@@ -69,24 +72,20 @@ export function sparkline(ranks: readonly number[]): string {
   return ranks.map((r) => SPARK[Math.round(((worst - r) / (worst - 1)) * (SPARK.length - 1))]).join('');
 }
 
-/** Rank over time as a small inline SVG (rank 1 at the top), with the time range in its title. */
-export function rankChart(samples: readonly TimelineSample[], width = 160, height = 36): string {
-  if (!samples.length) return '';
-  const pad = 3;
-  const first = samples[0]!.time_at;
-  const span = Math.max(samples[samples.length - 1]!.time_at - first, 1);
-  const worst = Math.max(...samples.map((s) => s.rank), CHART_MIN_DEPTH);
-  const x = (t: number) => (samples.length === 1 ? width / 2 : pad + ((t - first) / span) * (width - 2 * pad));
-  const y = (r: number) => pad + ((r - 1) / (worst - 1)) * (height - 2 * pad);
-  const points = samples.map((s) => `${x(s.time_at).toFixed(1)},${y(s.rank).toFixed(1)}`).join(' ');
-  const label = `rank ${samples.map((s) => s.rank).join(' → ')} (${samples[0]!.time} – ${samples[samples.length - 1]!.time})`;
-  const dot = samples.length === 1 ? `<circle cx="${x(first).toFixed(1)}" cy="${y(samples[0]!.rank).toFixed(1)}" r="2.5" fill="currentColor"/>` : '';
-  return `<svg class="rank" role="img" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" xmlns="http://www.w3.org/2000/svg"><title>${escapeHtml(label)}</title><polyline fill="none" stroke="currentColor" stroke-width="1.5" points="${points}"/>${dot}</svg>`;
-}
-
 const heat = (v: number | null) => (v === null ? '' : formatHeat(v));
 const heading = (d: Timeline) => `「${d.q}」的榜单时间线（近 ${d.days} 天${d.source ? ` · ${d.source}` : ''}）`;
 const place = (i: TimelineItem) => `${i.source_name}${i.params ? ` (${i.params})` : ''}`;
+
+/** One line per item (an item is one title on one list): named by its list, and by its title where a list has several. */
+export function chartSeries(items: readonly TimelineItem[]): RankSeries[] {
+  const shown = items.slice(0, CHART_SERIES);
+  const perList = new Map<string, number>();
+  for (const i of shown) perList.set(place(i), (perList.get(place(i)) ?? 0) + 1);
+  return shown.map((i) => ({
+    label: (perList.get(place(i)) ?? 0) > 1 ? `${place(i)}：${i.title.length > 14 ? `${i.title.slice(0, 13)}…` : i.title}` : place(i),
+    points: i.samples.map((s) => ({ at: s.time_at, rank: s.rank })),
+  }));
+}
 
 export default defineSource({
   id: 'timeline',
@@ -135,10 +134,10 @@ export default defineSource({
       const rows = d.items.map((i) => {
         const link = safeUrl(i.link ?? undefined);
         const title = link ? `<a href="${escapeHtml(link)}" rel="noopener noreferrer">${escapeHtml(i.title)}</a>` : escapeHtml(i.title);
-        return `<tr><td>${title}<div class="s">${escapeHtml(place(i))}</div></td><td class="n">${i.peak_rank}</td><td class="h">${escapeHtml(heat(i.peak_hot_value))}</td><td class="s">${escapeHtml(i.first_seen)}<br>${escapeHtml(i.last_seen)}</td><td>${rankChart(i.samples)}</td></tr>`;
+        return `<tr><td>${title}<div class="s">${escapeHtml(place(i))}</div></td><td class="n">${i.peak_rank}</td><td class="h">${escapeHtml(heat(i.peak_hot_value))}</td><td class="s">${escapeHtml(i.first_seen)}<br>${escapeHtml(i.last_seen)}</td></tr>`;
       });
       const table = d.items.length
-        ? `<table><thead><tr><th>标题</th><th>最高名次</th><th>最高热度</th><th>首次 / 最后出现</th><th>名次走势</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`
+        ? `${rankChart(chartSeries(d.items), `「${d.q}」的名次走势：${d.items.length} 个条目，名次越靠上越热`)}\n<table><thead><tr><th>标题</th><th>最高名次</th><th>最高热度</th><th>首次 / 最后出现</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`
         : `<p>近 ${d.days} 天的榜单中没有标题含「${escapeHtml(d.q)}」的条目。</p>`;
       return `<p>自 ${escapeHtml(d.since)} 起 · 共 ${d.total} 条</p>\n${table}`;
     },

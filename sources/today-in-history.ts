@@ -6,6 +6,7 @@
  * month file is fetched once and answers all of its days (see `monthFile`).
  */
 import { SourceError } from '../src/kernel/errors.ts';
+import { missingPath } from '../src/kernel/json-path.ts';
 import type { HttpClient } from '../src/kernel/http.ts';
 import { defineSource, type FetchContext, type Row } from '../src/kernel/source.ts';
 import { formatDate, formatDateTime, shanghaiMidnight } from '../src/kernel/time.ts';
@@ -55,7 +56,9 @@ function withEllipsis(text: string): string {
 export function parse(raw: unknown, date: string, now: Date): DayInHistory {
   const [, mm = '', dd = ''] = date.split('-');
   const month = asRecord(asRecord(raw)?.[mm]);
-  if (!month) throw new SourceError('parse', `month file has no "${mm}" object`);
+  if (!month) throw missingPath(raw, mm, 'the month object');
+  // A month file without a single event is broken; a day without an entry is a quiet day (no events, as 60s answers).
+  if (!Object.values(month).some((day) => asArray(day)?.length)) throw new SourceError('empty', `month file has no event on any day of "${mm}"`);
   const entries = asArray(month[`${mm}${dd}`]) ?? [];
   const events: HistoryEvent[] = [];
   for (const entry of entries) {
@@ -78,6 +81,7 @@ export function parse(raw: unknown, date: string, now: Date): DayInHistory {
       ...(cover && /^https?:\/\//.test(cover) ? { cover } : {}),
     });
   }
+  if (entries.length && !events.length) throw missingPath(raw, `${mm}.${mm}${dd}[0].title`, 'a non-empty title');
   events.sort((a, b) => yearValue(a.year) - yearValue(b.year));
   const at = now.getTime();
   return {
@@ -120,7 +124,6 @@ export function migrate(stored: unknown): DayInHistory | undefined {
 }
 
 export function validateDay(d: DayInHistory): string | undefined {
-  if (!d.items.length) return `no events for ${d.requested_date.slice(5)}`;
   const bad = d.items.find((e) => !e.title || !/^https?:\/\//.test(e.link));
   return bad ? `event ${bad.rank} has no title or link` : undefined;
 }
@@ -136,7 +139,7 @@ function monthFile(ctx: FetchContext<DayInHistory>, mm: string): Promise<unknown
   const cached = files.get(mm);
   if (cached && now - cached.at < MONTH_FILE_TTL_MS) return cached.file;
   const file = ctx.http.json(monthUrl(mm), { signal: ctx.signal }).then((raw) => {
-    if (!asRecord(asRecord(raw)?.[mm])) throw new SourceError('parse', `month file ${mm}.json has no "${mm}" object`);
+    if (!asRecord(asRecord(raw)?.[mm])) throw missingPath(raw, mm, `the month object of ${mm}.json`);
     return raw;
   });
   files.set(mm, { at: now, file });
@@ -155,7 +158,7 @@ const typeLabel: Record<string, string> = { birth: '出生', death: '逝世', ev
 export default defineSource({
   id: 'today-in-history',
   name: '历史上的今天',
-  description: 'Events, births and deaths that happened on a day of the year (Baidu Baike), oldest first. `date` picks the day; today by default.',
+  description: 'Events, births and deaths that happened on a day of the year (Baidu Baike), oldest first (a day without recorded events answers an empty `items`, as 60s). `date` picks the day; today by default.',
   homepage: 'https://baike.baidu.com/calendar/',
   routes: [{ path: '/today-in-history' }],
   params: {
@@ -183,7 +186,7 @@ export default defineSource({
         date: shanghaiMidnight(d.requested_date),
         ...(e.cover ? { cover: e.cover } : {}),
       })),
-    text: (d) => `${heading(d)}\n\n${d.items.map((e) => `${e.rank}. ${e.title}（${e.year_text}，${typeLabel[e.event_type] ?? e.event_type}）`).join('\n')}\n\n更新于 ${formatDateTime(d.updated_at)}\n`,
+    text: (d) => `${heading(d)}\n\n${d.items.length ? d.items.map((e) => `${e.rank}. ${e.title}（${e.year_text}，${typeLabel[e.event_type] ?? e.event_type}）`).join('\n') : '这一天没有记载的事件。'}\n\n更新于 ${formatDateTime(d.updated_at)}\n`,
   },
   example: '/v2/apis/today-in-history?date=2026-11-21&encoding=text',
 });

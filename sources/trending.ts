@@ -67,6 +67,12 @@ function merged(lists: readonly (PlatformList & { fetchedAt: number })[]): Merge
   return lastMerge.events;
 }
 
+/** The event's heat column: its highest heat on any platform (platforms count heat on their own scales). */
+function heatOf(e: TrendingEvent): { hot?: string } {
+  const heats = e.platforms.flatMap((x) => (x.hot_value === null ? [] : [x.hot_value]));
+  return heats.length ? { hot: formatHeat(Math.max(...heats)) } : {};
+}
+
 export default defineSource({
   id: 'trending',
   name: '全网热点',
@@ -121,8 +127,8 @@ export default defineSource({
         return {
           title: e.title,
           ...(best?.link ? { link: best.link } : {}),
-          summary: e.platforms.map((x) => `${x.name} #${x.rank}${x.hot_value !== null ? ` ${formatHeat(x.hot_value)}` : ''}${x.title !== e.title ? `「${x.title}」` : ''}`).join(' · '),
-          hot: `${e.platform_count} 平台`,
+          summary: `${e.platform_count} 个平台：${e.platforms.map((x) => `${x.name} #${x.rank}${x.hot_value !== null ? ` ${formatHeat(x.hot_value)}` : ''}${x.title !== e.title ? `「${x.title}」` : ''}`).join(' · ')}`,
+          ...heatOf(e),
           guid: `trending:${e.title}`,
           date: d.updated_at,
         };

@@ -7,7 +7,7 @@
  * UTC (16:00 UTC = midnight in Beijing). The archive also serves the last 8 days (`idx`).
  */
 import { SourceError } from '../src/kernel/errors.ts';
-import { escapeHtml, escapeMarkdown, markdownUrl } from '../src/encoding/escape.ts';
+import { escapeHtml, escapeMarkdown, markdownUrl, htmlUrl } from '../src/encoding/escape.ts';
 import { defineSource, type Row } from '../src/kernel/source.ts';
 import { addDays, DAY_MS, formatDate, formatDateTime, shanghaiMidnight } from '../src/kernel/time.ts';
 import { absoluteUrl, asArray, asRecord, asString, pick } from './_shared/hot-list.ts';
@@ -165,12 +165,12 @@ function caption(d: Wallpaper): string {
 
 function storyHtml(d: Wallpaper): string {
   return [
-    `<p><img src="${escapeHtml(d.cover)}" alt="${escapeHtml(d.title)}"></p>`,
+    `<p><img src="${htmlUrl(d.cover)}" alt="${escapeHtml(d.title)}"></p>`,
     `<h2>${escapeHtml(d.title)}</h2>`,
     d.headline && d.headline !== d.title ? `<p><strong>${escapeHtml(d.headline)}</strong></p>` : '',
     d.description ? `<p>${escapeHtml(d.description)}</p>` : '',
     d.main_text ? `<blockquote>${escapeHtml(d.main_text)}</blockquote>` : '',
-    `<p class="s">${escapeHtml(d.copyright)} · <a href="${escapeHtml(d.cover_4k)}">4K</a> · <a href="${escapeHtml(d.link)}">Bing</a></p>`,
+    `<p class="s">${escapeHtml(d.copyright)} · <a href="${htmlUrl(d.cover_4k)}">4K</a> · <a href="${htmlUrl(d.link)}">Bing</a></p>`,
   ]
     .filter(Boolean)
     .join('\n');
@@ -179,7 +179,7 @@ function storyHtml(d: Wallpaper): string {
 export default defineSource({
   id: 'wallpaper-daily',
   name: '必应每日壁纸',
-  description: 'Bing\'s wallpaper of the day (China market): title, story, copyright, 1080p and 4K image links. `encoding=image` redirects to the picture, `image-proxy` streams it; `date` reads one of the last days.',
+  description: 'Bing\'s wallpaper of the day (China market): title, story, copyright, 1080p and 4K image links. `encoding=image` redirects to the picture, `image-proxy` streams it, `text` is the bare image URL (as 60s); `date` reads one of the last days.',
   homepage: 'https://cn.bing.com/',
   routes: [{ path: '/wallpaper-daily' }],
   params: {
@@ -217,7 +217,8 @@ export default defineSource({
   count: () => 1,
   view: {
     title: caption,
-    text: (d) => `${d.cover}\n\n${d.title}${d.headline && d.headline !== d.title ? `\n${d.headline}` : ''}${d.description ? `\n${d.description}` : ''}\n${d.copyright}\n4K: ${d.cover_4k}\n`,
+    // 60s's text is the image URL alone, which scripts use as it is.
+    text: (d) => d.cover,
     markdown: (d) => {
       const md = escapeMarkdown;
       return `# ${md(d.title)}\n\n${d.headline && d.headline !== d.title ? `## ${md(d.headline)}\n\n` : ''}![${md(d.title)}](${markdownUrl(d.cover)})\n\n${d.description ? `${md(d.description)}\n\n` : ''}${

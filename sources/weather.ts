@@ -7,6 +7,7 @@
  * `forecast_24h` starts with yesterday. Both calls want the news.qq.com Referer.
  */
 import { SourceError } from '../src/kernel/errors.ts';
+import { missingPath, need } from '../src/kernel/json-path.ts';
 import { defineSource, type FetchContext } from '../src/kernel/source.ts';
 import { addDays, formatDate, formatDateTime, weekdayZh } from '../src/kernel/time.ts';
 import { htmlTable, mdTable } from './_shared/format.ts';
@@ -219,18 +220,16 @@ function sunTimes(entry: unknown): SunTimes | null {
 
 /** The answer's `data`, or the reason it has none. */
 function weatherData(raw: unknown): Record<string, unknown> {
-  const r = asRecord(raw);
-  if (!r) throw new SourceError('parse', 'weather answer is not a JSON object');
+  const r = need(raw, '', asRecord, 'a JSON object');
   if (r.status !== undefined && Number(r.status) !== 200) throw new SourceError('transient', `weather service answered status ${String(r.status)}: ${str(r.message)}`);
   const data = asRecord(r.data);
-  if (!data || !asRecord(data.observe)) throw new SourceError('parse', 'weather answer has no data.observe object');
+  if (!data || !asRecord(data.observe)) throw missingPath(r, 'data.observe', 'an object');
   return data;
 }
 
 /** Pick the region from a `city/like` answer. */
 export function pickLocation(raw: unknown, query: string, hint: { province?: string | undefined; city?: string | undefined } = {}): Location {
-  const r = asRecord(raw);
-  if (!r) throw new SourceError('parse', 'city search answer is not a JSON object');
+  const r = need(raw, '', asRecord, 'a JSON object');
   if (r.status !== undefined && Number(r.status) !== 200) throw new SourceError('transient', `city search answered status ${String(r.status)}: ${str(r.message)}`);
   const found = Object.entries(asRecord(r.data) ?? {})
     .map(([code, v]) => {

@@ -15,8 +15,13 @@ import { cors, errorHandler, requestLog, type AppState } from './http/middleware
 import { apisAbuseCheck, limitApisRequests } from './http/abuse.ts';
 import { apisFastPath, type FastPath, type KoaInternals } from './http/apis-fast-path.ts';
 import { exactPathIndex, routesWithExactPaths } from './http/exact-routes.ts';
+import { methodNotAllowed } from './http/method-not-allowed.ts';
 import { opsRouters, type OpsDeps } from './http/ops.ts';
+import { operatorCheck } from './http/operator-view.ts';
 import { createAliasResolver, rewriteAlias, type AliasResolver } from './http/sixty-aliases.ts';
+import { createHomeRouter } from './web/home.ts';
+import { setSiteNotice } from './web/shell.ts';
+import { Snapshots } from './web/snapshots.ts';
 
 export interface AppDeps {
   config: Config;
@@ -61,6 +66,8 @@ class ServiceApp extends Koa<AppState> {
 
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new ServiceApp({ proxy: deps.config.trustProxy });
+  const notice = deps.config.values.SITE_NOTICE;
+  setSiteNotice(typeof notice === 'string' ? notice : undefined);
   app.aliases = createAliasResolver(deps.registry);
   app.silent = true;
   app.use(requestLog(deps.log));
@@ -70,15 +77,18 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(cors());
   const checkAbuse = deps.ops?.abuse ? apisAbuseCheck({ ...deps.ops.abuse, metrics: deps.ops.metrics }) : undefined;
   if (checkAbuse) app.use(limitApisRequests(checkAbuse));
-  const startedAt = deps.startedAt ?? Date.now();
+  // On the engine's clock, as every time the pages show (a demo's clock runs on another day).
+  const startedAt = deps.startedAt ?? deps.engine.now();
   const apis = createApisRouter(deps);
-  const meta = createMetaRouter({ ...deps, now: deps.engine.now, startedAt, upstreams: deps.ops?.upstreams });
+  const operator = deps.ops?.operator ?? operatorCheck({});
+  const meta = createMetaRouter({ ...deps, now: deps.engine.now, startedAt, upstreams: deps.ops?.upstreams, operator });
   const exact = exactPathIndex(apis.router);
   app.use(routesWithExactPaths(apis.router, exact));
   app.fastPath = apisFastPath({ app: app as unknown as KoaInternals, log: deps.log, metrics: deps.ops?.metrics, checkAbuse, router: apis.router, exact, answers: apis.answers });
-  app.use(apis.router.allowedMethods({ throw: true, methodNotAllowed: () => new AppError(405, 'Method not allowed: the /v2/apis endpoints answer GET (some also POST).') }));
+  app.use(methodNotAllowed());
+  app.use(createHomeRouter({ registry: deps.registry, engine: deps.engine, snapshots: new Snapshots({ engine: deps.engine, archive: deps.store.archive }) }).routes());
   app.use(meta.routes());
-  for (const router of opsRouters({ ...deps.ops, registry: deps.registry, store: deps.store, scheduler: deps.scheduler, backfill: deps.backfill, now: deps.engine.now, startedAt })) app.use(router.routes());
+  for (const router of opsRouters({ ...deps.ops, operator, registry: deps.registry, store: deps.store, scheduler: deps.scheduler, backfill: deps.backfill, now: deps.engine.now, startedAt })) app.use(router.routes());
   app.use(async function notFoundFallback(ctx) {
     if (ctx.body !== undefined || ctx.status !== 404) return;
     throw new AppError(404, `No endpoint at ${ctx.path}. GET /v2/apis lists every endpoint with its parameters (paths need the version prefix, e.g. /v2/apis/60s).`);

@@ -117,7 +117,7 @@ export function textCorpusSource(o: { id: string; name: string; description: str
     },
     view: {
       title: () => o.name,
-      text: (d) => `${d.content}\n`,
+      text: (d) => d.content,
       markdown: (d) => `# ${o.heading}\n\n${markdownBlock(d.content)}\n\n_第 ${d.id} 条，共 ${d.total} 条_\n`,
     },
     example: `/v2/apis/${o.id}?encoding=text`,

@@ -8,6 +8,7 @@
  */
 import { setBounded } from '../../src/kernel/bounded-map.ts';
 import { SourceError } from '../../src/kernel/errors.ts';
+import { at, missingPath, need } from '../../src/kernel/json-path.ts';
 import { defineSource, type ColumnLabels, type FetchContext } from '../../src/kernel/source.ts';
 import { formatDateTime } from '../../src/kernel/time.ts';
 import { decodeDigitFont, decodeDigits, entityCodePoints } from './digit-font.ts';
@@ -181,18 +182,31 @@ export function assignedObject(html: string, name: string): unknown {
 
 const VERIFY_PAGE = /验证中心|安全验证|verify|yoda/i;
 
-/** A dashboard section (`movieList`, `tvList`…) or, in the single-list answers, the root's `data`. */
-function section(root: Record<string, unknown>, key: string): Record<string, unknown> | undefined {
-  return asRecord(pick(root, key, 'data')) ?? asRecord(root.data);
-}
+/**
+ * Where each dashboard answer keeps its section (the object holding `list` and `updateInfo`): the
+ * layout 60s v2.53.1 reads first (`movieList`, `tvListAll.data`, `dataList`), then the older one
+ * (`movieList.data`, `tvList.data`, `webList.data`), then a bare `data`.
+ */
+export const SECTION_PATHS = {
+  'realtime-movie': ['movieList', 'movieList.data', 'data'],
+  'realtime-tv': ['tvListAll.data', 'tvList.data', 'data'],
+  'realtime-web': ['dataList', 'webList.data', 'data'],
+} as const satisfies Record<Exclude<ChartId, 'all-movie'>, readonly string[]>;
 
-function refused(root: Record<string, unknown>, what: string): SourceError {
+/** The dashboard section that holds a list; a refusal is `blocked`, any other answer a parse error naming the path. */
+function section(raw: unknown, chart: Exclude<ChartId, 'all-movie'>): Record<string, unknown> {
+  const root = need(raw, '', asRecord, 'a JSON object');
+  const paths = SECTION_PATHS[chart];
+  for (const path of paths) {
+    const sec = asRecord(at(root, path));
+    if (sec && asArray(sec.list)) return sec;
+  }
   const code = asNumber(root.code) ?? asNumber(root.errorCode);
   const msg = asString(root.msg) ?? asString(root.errorMsg) ?? asString(root.message) ?? '';
   if (root.status === false || root.success === false || (code !== undefined && code !== 0 && code !== 200)) {
-    return new SourceError('blocked', `piaofang.maoyan.com refused the ${what} request (${[code, msg].filter((x) => x !== undefined && x !== '').join(' ') || 'status false'}): signature or risk control`);
+    throw new SourceError('blocked', `piaofang.maoyan.com refused the ${chart} dashboard request (${[code, msg].filter((x) => x !== undefined && x !== '').join(' ') || 'status false'}): signature or risk control`);
   }
-  return new SourceError('parse', `${what} answer has no list`);
+  throw missingPath(root, `${paths[0]}.list`, `the list; ${paths.slice(1).map((p) => `${p}.list`).join(' and ')} are missing too`);
 }
 
 /** The list with its count and a time: `updated` is the fetch time unless the upstream gives its own. */
@@ -228,9 +242,8 @@ export function parseAllTime(html: string, now: Date): AllTimeData {
     if (VERIFY_PAGE.test(html)) throw new SourceError('blocked', 'piaofang.maoyan.com answered a verification page instead of the chart');
     throw new SourceError('parse', 'the chart page has no `var props`');
   }
-  const detail = asRecord(pick(props, 'data', 'detail'));
-  const entries = asArray(detail?.list);
-  if (!detail || !entries) throw new SourceError('parse', 'props.data.detail.list is missing');
+  const entries = need(props, 'data.detail.list', asArray, 'an array');
+  const detail = asRecord(at(props, 'data.detail')) ?? {};
   const rows = entries
     .map((e) => asRecord(e))
     .filter((e): e is Record<string, unknown> => !!e)
@@ -263,11 +276,8 @@ export function fontUrl(raw: unknown): string | undefined {
 
 /** The film dashboard; `digits` maps the font's code points to digits (empty when no number is encoded). */
 export function parseRealtimeMovie(raw: unknown, digits: ReadonlyMap<number, number>, now: Date): RealtimeMovieData {
-  const root = asRecord(raw);
-  if (!root) throw new SourceError('parse', 'film dashboard answer is not a JSON object');
-  const sec = section(root, 'movieList');
-  const entries = asArray(sec?.list);
-  if (!sec || !entries) throw refused(root, 'film dashboard');
+  const sec = section(raw, 'realtime-movie');
+  const entries = asArray(sec.list) ?? [];
   const list: RealtimeMovieItem[] = [];
   for (const entry of entries) {
     const e = asRecord(entry);
@@ -322,11 +332,8 @@ export function parseRealtimeMovie(raw: unknown, digits: ReadonlyMap<number, num
 }
 
 export function parseTv(raw: unknown, now: Date): TvData {
-  const root = asRecord(raw);
-  if (!root) throw new SourceError('parse', 'TV dashboard answer is not a JSON object');
-  const sec = section(root, 'tvList');
-  const entries = asArray(sec?.list);
-  if (!sec || !entries) throw refused(root, 'TV dashboard');
+  const sec = section(raw, 'realtime-tv');
+  const entries = asArray(sec.list) ?? [];
   const list: TvItem[] = [];
   for (const entry of entries) {
     const e = asRecord(entry);
@@ -352,11 +359,8 @@ export function parseTv(raw: unknown, now: Date): TvData {
 }
 
 export function parseWeb(raw: unknown, now: Date): WebData {
-  const root = asRecord(raw);
-  if (!root) throw new SourceError('parse', 'web series dashboard answer is not a JSON object');
-  const sec = section(root, 'webList');
-  const entries = asArray(sec?.list);
-  if (!sec || !entries) throw refused(root, 'web series dashboard');
+  const sec = section(raw, 'realtime-web');
+  const entries = asArray(sec.list) ?? [];
   const list: WebItem[] = [];
   for (const entry of entries) {
     const e = asRecord(entry);
@@ -394,7 +398,11 @@ async function digitsFor(ctx: FetchContext<BoxOfficeData>, raw: unknown): Promis
   if (!url) throw new SourceError('parse', 'film dashboard has encoded numbers but no font URL in fontStyle');
   let digits = fontCache.get(url);
   if (!digits) {
-    const res = await ctx.http.request(url, { signal: ctx.signal, maxBytes: 2 * 1024 * 1024, headers: { referer: `${ORIGIN}/`, accept: '*/*' } });
+    // The font's URL is the upstream's data: fetched under the address checks of untrusted URLs,
+    // whose refusals are the upstream's fault here, not the caller's.
+    const res = await ctx.http.request(url, { untrusted: true, signal: ctx.signal, maxBytes: 2 * 1024 * 1024, headers: { referer: `${ORIGIN}/`, accept: '*/*' } }).catch((err: unknown) => {
+      throw err instanceof SourceError && err.kind === 'bad_input' ? new SourceError('parse', `the font URL in fontStyle was refused: ${err.message}`) : err;
+    });
     digits = decodeDigitFont(res.body);
     setBounded(fontCache, url, digits, 16);
   }
@@ -502,6 +510,23 @@ function hot(d: BoxOfficeData, i: number): string | undefined {
   }
 }
 
+/** The number behind `hot()` (yuan, percent or heat), for the html page's bars. */
+function barValue(d: BoxOfficeData, i: number): number | null | undefined {
+  switch (d.chart) {
+    case 'all-movie':
+      return d.list[i]!.box_office;
+    case 'realtime-movie':
+      return d.list[i]!.hot_value;
+    case 'realtime-tv':
+      return d.list[i]!.market_rate;
+    case 'realtime-web':
+      return d.list[i]!.curr_heat;
+  }
+}
+
+/** Most bars drawn: the chart's top, as on the dashboard. */
+const BARS = 10;
+
 /** What the html table's columns hold, per chart (the `hot` column is `hot()` above). */
 const COLUMNS: Record<ChartId, ColumnLabels> = {
   'all-movie': { title: '电影', hot: '总票房' },
@@ -556,6 +581,11 @@ export default defineSource({
     title: (d) =>
       d.chart === 'realtime-movie' && d.box_office_desc ? `${d.chart_title} · 今日大盘 ${d.box_office_desc}` : d.chart_title,
     columns: (_d, p) => COLUMNS[p.chart as ChartId],
+    bars: (d) =>
+      d.list.slice(0, BARS).flatMap((item, i) => {
+        const value = barValue(d, i);
+        return typeof value === 'number' && Number.isFinite(value) && value > 0 ? [{ label: item.title, value, text: hot(d, i) ?? String(value) }] : [];
+      }),
     rows: (d) =>
       d.list.map((item, i) => {
         const s = summary(d, i);

@@ -4,6 +4,7 @@
  * dates, entities with jCard (RFC 7095) contact data, nameservers, secureDNS.
  */
 import { SourceError } from '../../src/kernel/errors.ts';
+import { need } from '../../src/kernel/json-path.ts';
 import { asArray, asRecord, asString } from '../_shared/hot-list.ts';
 import { clean, emailOf, emptyFacts, published, type WhoisFacts } from './record.ts';
 
@@ -75,8 +76,7 @@ export interface RdapAnswer extends WhoisFacts {
 
 /** Read an RDAP domain object. An RDAP error object with code 404 is `not_found`. */
 export function parseRdap(raw: unknown, domain: string): RdapAnswer {
-  const root = asRecord(raw);
-  if (!root) throw new SourceError('parse', 'RDAP answer is not a JSON object');
+  const root = need(raw, '', asRecord, 'a JSON object');
   const errorCode = root.errorCode;
   if (errorCode !== undefined) {
     if (Number(errorCode) === 404) throw new SourceError('not_found', `no registration was found for ${domain}`);

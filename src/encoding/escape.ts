@@ -9,12 +9,23 @@ export function escapeMarkdown(s: string): string {
   return s.replace(/\r?\n/g, ' ').replace(/([\\`*_[\]|<>#])/g, '\\$1');
 }
 
-/** A URL usable inside a markdown link target. */
-export function markdownUrl(url: string): string {
-  return url.replace(/[()\s]/g, (c) => encodeURIComponent(c));
+/**
+ * The one rule for every URL an encoding writes (an html href or src, a markdown link, an RSS link
+ * or enclosure, a redirect): only absolute http(s) URLs. Upstream data is not ours: a
+ * `javascript:`, `data:` or `file:` URL in it must not reach a reader's browser or feed reader.
+ */
+export function safeUrl(url: string | null | undefined): string | undefined {
+  if (!url || !/^https?:\/\//i.test(url)) return undefined;
+  return URL.canParse(url) ? url : undefined;
 }
 
-/** Only http(s) URLs are put into href/src attributes. */
-export function safeUrl(url: string | undefined): string | undefined {
-  return url && /^https?:\/\//i.test(url) ? url : undefined;
+/** A URL inside a markdown link target: the safe URL, brackets and spaces encoded; empty when unsafe. */
+export function markdownUrl(url: string | null | undefined): string {
+  // encodeURIComponent leaves brackets alone, and a `)` would end the link target.
+  return (safeUrl(url) ?? '').replace(/[()\s]/g, (c) => (c === '(' ? '%28' : c === ')' ? '%29' : encodeURIComponent(c)));
+}
+
+/** A URL inside an html attribute (href, src): the safe URL, escaped; empty when unsafe. */
+export function htmlUrl(url: string | null | undefined): string {
+  return escapeHtml(safeUrl(url) ?? '');
 }

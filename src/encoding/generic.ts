@@ -3,6 +3,9 @@
  * otherwise from the data itself (flattened into labelled lines).
  */
 import type { ColumnLabels, Row } from '../kernel/source.ts';
+import { barChart, type Bar } from '../web/charts.ts';
+import { htmlPage } from '../web/shell.ts';
+import { compareRows, leftList, timelineLink, timeMachineBar, type SnapshotNav } from '../web/time-machine.ts';
 import { escapeHtml, escapeMarkdown, markdownUrl, safeUrl } from './escape.ts';
 
 export interface GenericInput {
@@ -18,6 +21,8 @@ export interface HtmlInput extends GenericInput {
   columns?: ColumnLabels | undefined;
   /** Already-escaped page content instead of the rows or the data table (a source's `htmlBody`). */
   body?: string | undefined;
+  /** Bars drawn above the table (a source's `bars` hint, e.g. box office). */
+  bars?: Bar[] | undefined;
 }
 
 function hotText(hot: Row['hot']): string {
@@ -68,49 +73,41 @@ export function renderMarkdown(input: GenericInput): string {
   return `${lines.join('\n')}\n`;
 }
 
-function htmlPage(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="zh-CN">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>
-body{font:16px/1.5 system-ui,-apple-system,"Segoe UI","PingFang SC","Microsoft YaHei",sans-serif;max-width:60rem;margin:0 auto;padding:1rem;color:#1f2328;background:#fff}
-h1{font-size:1.5rem}table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #d0d7de;padding:.4rem .5rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}
-thead th{color:#57606a;font-weight:600;white-space:nowrap}td.n{color:#57606a;width:2.5rem}td.h{white-space:nowrap;color:#9a6700}a{color:#0969da;text-decoration:none}a:hover{text-decoration:underline}
-.s{color:#57606a;font-size:.9em}footer{color:#57606a;font-size:.85em;margin-top:1rem}img{max-width:100%}
-@media (prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}th,td{border-color:#30363d}a{color:#4493f8}.s,td.n,footer{color:#8d96a0}}
-</style>
-</head>
-<body>
-${body}
-</body>
-</html>
-`;
+/** A list page's place in its snapshots (the time machine), for archived lists. */
+export interface ListPageNav {
+  nav: SnapshotNav;
+  /** The page's own path and query, without at/date: the time machine's links set `at` on it. */
+  base: string;
+  /** The list's source, whose timeline each title links to. */
+  sourceId: string;
 }
 
-export function renderHtml(input: HtmlInput): string {
+export function renderHtml(input: HtmlInput & { list?: ListPageNav | undefined }): string {
   const parts = [`<h1>${escapeHtml(input.title)}</h1>`];
+  const list = input.list;
+  if (list) parts.push(timeMachineBar(list.nav, list.base, '榜单时刻'));
   if (input.body !== undefined) {
     parts.push(input.body);
   } else if (input.rows) {
+    if (input.bars?.length) parts.push(barChart(input.bars, `${input.title}：${input.columns?.hot ?? '数值'}柱状图`));
+    const { marks, left } = compareRows(input.rows, list?.nav.previousRows);
     const hasHot = input.rows.some((r) => r.hot !== undefined && r.hot !== '');
     const head = ['#', input.columns?.title ?? '标题', ...(hasHot ? [input.columns?.hot ?? '热度'] : [])];
     parts.push(`<table><thead><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>`);
     input.rows.forEach((r, i) => {
       const link = safeUrl(r.link);
       const title = link ? `<a href="${escapeHtml(link)}" rel="noopener noreferrer">${escapeHtml(r.title)}</a>` : escapeHtml(r.title);
+      const chart = list ? ` <a class="tl" href="${escapeHtml(timelineLink(r.title, list.sourceId))}" title="名次走势图">走势</a>` : '';
       const summary = r.summary ? `<div class="s">${escapeHtml(r.summary)}</div>` : '';
       const hot = r.hot === undefined ? '' : escapeHtml(typeof r.hot === 'number' ? r.hot.toLocaleString('en-US') : r.hot);
-      parts.push(`<tr><td class="n">${i + 1}</td><td>${title}${summary}</td>${hasHot ? `<td class="h">${hot}</td>` : ''}</tr>`);
+      parts.push(`<tr><td class="n">${i + 1}${marks[i]}</td><td>${title}${chart}${summary}</td>${hasHot ? `<td class="h">${hot}</td>` : ''}</tr>`);
     });
     parts.push('</tbody></table>');
+    parts.push(leftList(left));
   } else {
     parts.push('<table><tbody>');
     for (const [k, v] of flatten(input.data)) parts.push(`<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`);
     parts.push('</tbody></table>');
   }
-  if (input.footer) parts.push(`<footer>${escapeHtml(input.footer)}</footer>`);
-  return htmlPage(input.title, parts.join('\n'));
+  return htmlPage(input.title, parts.join('\n'), input.footer ? escapeHtml(input.footer) : undefined);
 }

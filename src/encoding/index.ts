@@ -12,8 +12,8 @@ import { rowGuid, sha1, type ReadResult } from '../kernel/engine.ts';
 import type { Encoding, FeedHistoryEntry, Row } from '../kernel/source.ts';
 import type { Store } from '../kernel/store.ts';
 import { formatDateTime } from '../kernel/time.ts';
-import { escapeHtml } from './escape.ts';
-import { renderHtml, renderMarkdown, renderText, type GenericInput, type HtmlInput } from './generic.ts';
+import { escapeHtml, safeUrl } from './escape.ts';
+import { renderHtml, renderMarkdown, renderText, type GenericInput, type HtmlInput, type ListPageNav } from './generic.ts';
 
 export const CONTENT_TYPES = {
   json: 'application/json; charset=utf-8',
@@ -46,6 +46,8 @@ export interface RenderDeps {
   serviceName: string;
   /** The history behind a `feedFromHistory` feed, newest first, current shape (Engine.feedHistory). */
   feedHistory(r: ReadResult, limit: number): Promise<FeedHistoryEntry<unknown>[]>;
+  /** An archived list's place in its snapshots, for the html page's time machine (src/web/snapshots.ts). */
+  listNav?(r: ReadResult): Promise<ListPageNav | undefined>;
 }
 
 /** `{"code":200,"message":"success","data":…}` built around the stored JSON text (no re-serialising). */
@@ -53,17 +55,12 @@ export function envelope(payload: string): string {
   return `{"code":200,"message":"success","data":${payload}}`;
 }
 
-function footer(r: ReadResult): string | undefined {
-  if (r.cache === 'NONE') return undefined;
-  if (r.cache === 'HISTORY') return `Snapshot of ${formatDateTime(r.fetchedAt)} (Asia/Shanghai), from the archive`;
-  return `Updated ${formatDateTime(r.fetchedAt)} (Asia/Shanghai)${r.cache === 'STALE' ? ' · stale: the upstream could not be refreshed' : ''}`;
-}
-
 /**
- * The footer of every html page, in its language (Chinese, as the titles and labels are): when the
- * data is from. Computed answers say so without a time, so that equal pages keep equal ETags.
+ * The footer of every text, markdown and html rendering, in the pages' language (Chinese, as the
+ * titles and labels are): when the data is from. Computed answers say so without a time, so that
+ * equal answers keep equal ETags.
  */
-function htmlFooter(r: ReadResult): string {
+function footer(r: ReadResult): string {
   if (r.cache === 'NONE') return '即时生成，未经缓存';
   const at = `${formatDateTime(r.fetchedAt)}（北京时间）`;
   if (r.cache === 'HISTORY') return `更新于 ${at}；存档快照`;
@@ -84,9 +81,10 @@ function htmlInput(r: ReadResult): HtmlInput {
     title: view.title?.(r.data, r.params) ?? r.source.name,
     data: r.data,
     rows: view.htmlBody ? undefined : rowsOf(r),
-    footer: htmlFooter(r),
+    footer: footer(r),
     columns: view.columns?.(r.data, r.params),
     body: view.htmlBody?.(r.data, r.params),
+    bars: view.htmlBody ? undefined : view.bars?.(r.data, r.params),
   };
 }
 
@@ -134,13 +132,14 @@ async function renderRss(r: ReadResult, deps: RenderDeps): Promise<string> {
       title: row.title,
       id: guid,
       guid,
-      link: row.link ?? source.homepage ?? selfUrl,
+      link: safeUrl(row.link) ?? source.homepage ?? selfUrl,
       date: new Date(row.date ?? seen.get(guid) ?? r.fetchedAt),
     };
     const description = row.contentHtml ?? (row.summary ? escapeHtml(row.summary) : undefined);
     if (description) item.description = description;
     // feed 5 writes the enclosure url attribute unescaped (links it escapes): a signed CDN URL's `&` would break the XML.
-    if (row.cover) item.image = row.cover.replace(/&/g, '&amp;');
+    const cover = safeUrl(row.cover);
+    if (cover) item.image = cover.replace(/&/g, '&amp;');
     feed.addItem(item);
   });
   return feed.rss2();
@@ -150,7 +149,8 @@ async function proxied(url: string | undefined, deps: RenderDeps, what: 'image' 
   if (!url) throw new AppError(404, `This item has no ${what}.`);
   let res;
   try {
-    res = await deps.http.stream(url, { maxBytes: 20 * 1024 * 1024, timeoutMs: 15_000 });
+    // The URL is the upstream's data, not ours: fetched under the same address checks as og's.
+    res = await deps.http.stream(url, { untrusted: true, maxBytes: 20 * 1024 * 1024, timeoutMs: 15_000 });
   } catch (err) {
     throw new AppError(502, `Could not fetch the ${what} from its upstream: ${(err as Error).message}`, { expose: true });
   }
@@ -171,8 +171,14 @@ interface Validators {
   etag: string;
 }
 
-function storedValidators(r: ReadResult, encoding: Encoding): Validators {
-  return { lastModified: new Date(r.fetchedAt).toUTCString(), etag: `"${r.hash.slice(0, 20)}-${encoding}"` };
+function storedValidators(r: ReadResult, encoding: Encoding, list: ListPageNav | undefined): Validators {
+  const nav = list ? `-${sha1(navKey(list)).slice(0, 8)}` : '';
+  return { lastModified: new Date(r.fetchedAt).toUTCString(), etag: `"${r.hash.slice(0, 20)}-${encoding}${nav}"` };
+}
+
+/** What a list page's time machine shows besides the data: its links change the page. */
+function navKey(list: ListPageNav): string {
+  return `${list.base}|${list.nav.at}|${list.nav.previousAt}|${list.nav.nextAt}`;
 }
 
 /** Cache-Control's max-age of stored data (s). */
@@ -197,8 +203,25 @@ function freshnessHeaders(r: ReadResult, now: number, validators: Validators | u
     freshness['Last-Modified'] = validators.lastModified;
     freshness.ETag = validators.etag;
   }
-  if (r.note) freshness['X-Cache-Note'] = encodeURIComponent(r.note).slice(0, 300);
+  if (r.note) freshness['X-Cache-Note'] = headerText(r.note);
   return freshness;
+}
+
+const HEADER_TEXT_MAX = 300;
+
+/**
+ * Text as a header value people can read: printable ASCII as it is, anything else (and `%`)
+ * percent-encoded so that the value stays valid and `decodeURIComponent` gives the text back;
+ * white space runs become one space; at most 300 characters, never cut inside an escape.
+ */
+export function headerText(text: string): string {
+  let out = '';
+  for (const ch of text.replace(/\s+/g, ' ').trim()) {
+    const piece = ch !== '%' && ch >= ' ' && ch <= '~' ? ch : encodeURIComponent(ch);
+    if (out.length + piece.length > HEADER_TEXT_MAX) break;
+    out += piece;
+  }
+  return out;
 }
 
 /** A 200 text answer; `freshness` is this call's own header object and becomes the answer's. */
@@ -212,12 +235,13 @@ export async function render(r: ReadResult, encoding: Encoding, deps: RenderDeps
   // Stored data renders the same way until it is refetched: keep the text of hot keys (the key
   // holds the fetch time and cache state, which the footers show), with its validators. Kept as
   // bytes: a string's byte length would be counted again for every answer's Content-Length.
-  const cacheKey = bodyCacheKey(r, encoding, deps);
+  const list = encoding === 'html' ? await deps.listNav?.(r) : undefined;
+  const cacheKey = bodyCacheKey(r, encoding, deps, list);
   const cached = cacheKey ? bodyCache.get(cacheKey) : undefined;
   if (cached) return cachedAnswer(cached, r, deps.now);
-  const validators = r.cache === 'NONE' ? undefined : storedValidators(r, encoding);
+  const validators = r.cache === 'NONE' ? undefined : storedValidators(r, encoding, list);
   const freshness = freshnessHeaders(r, deps.now, validators);
-  const out = await renderBody(r, encoding, deps, freshness);
+  const out = await renderBody(r, encoding, deps, freshness, list);
   if (cacheKey && validators && out.status === 200 && out.type && typeof out.body === 'string' && encoding in CONTENT_TYPES) {
     // The first answer sends the kept bytes too: encoded once, not again for every write.
     const answer: Rendered = { ...out, body: Buffer.from(out.body) };
@@ -247,9 +271,9 @@ function cachedAnswer(entry: BodyCacheEntry, r: ReadResult, now: number): Render
  * its own URL (its id and self link; one rendering per URL, so no caller's Host header reaches
  * another caller) and, for a feed built from history, the history version.
  */
-function bodyCacheKey(r: ReadResult, encoding: Encoding, deps: RenderDeps): string | undefined {
+function bodyCacheKey(r: ReadResult, encoding: Encoding, deps: RenderDeps, list: ListPageNav | undefined): string | undefined {
   if (r.cache === 'NONE') return undefined;
-  const key = `${r.source.id}|${r.paramsKey}|${encoding}|${r.hash}|${r.fetchedAt}|${r.cache}`;
+  const key = `${r.source.id}|${r.paramsKey}|${encoding}|${r.hash}|${r.fetchedAt}|${r.cache}${list ? `|${navKey(list)}` : ''}`;
   if (!readsRequestUrl(encoding)) return key;
   return `${key}|${feedUrl(deps.request)}${r.source.view.feedFromHistory ? `|${r.historyVersion ?? 0}` : ''}`;
 }
@@ -264,7 +288,7 @@ interface BodyCacheEntry {
 }
 const bodyCache = new Map<string, BodyCacheEntry>();
 
-async function renderBody(r: ReadResult, encoding: Encoding, deps: RenderDeps, freshness: Record<string, string>): Promise<Rendered> {
+async function renderBody(r: ReadResult, encoding: Encoding, deps: RenderDeps, freshness: Record<string, string>, list: ListPageNav | undefined): Promise<Rendered> {
   const view = r.source.view;
   switch (encoding) {
     case 'json':
@@ -274,7 +298,7 @@ async function renderBody(r: ReadResult, encoding: Encoding, deps: RenderDeps, f
     case 'markdown':
       return textAnswer(r, freshness, view.markdown ? await view.markdown(r.data, r.params) : renderMarkdown(genericInput(r)), CONTENT_TYPES.markdown);
     case 'html':
-      return textAnswer(r, freshness, renderHtml(htmlInput(r)), CONTENT_TYPES.html);
+      return textAnswer(r, freshness, renderHtml({ ...htmlInput(r), list }), CONTENT_TYPES.html);
     case 'rss':
       return textAnswer(r, freshness, await renderRss(r, deps), CONTENT_TYPES.rss);
     case 'image': {
@@ -283,12 +307,12 @@ async function renderBody(r: ReadResult, encoding: Encoding, deps: RenderDeps, f
         const headers = { ...freshness, ETag: `"${sha1(img.body).slice(0, 20)}"` };
         return { status: 200, type: img.type, body: img.body, headers };
       }
-      const url = view.imageUrl?.(r.data, r.params);
+      const url = safeUrl(view.imageUrl?.(r.data, r.params));
       if (!url) throw new AppError(404, 'This item has no image.');
       return { status: 302, body: null, headers: { Location: url, 'Cache-Control': 'no-cache', 'X-Cache': freshness['X-Cache'] as string } };
     }
     case 'audio': {
-      const url = view.audioUrl?.(r.data, r.params);
+      const url = safeUrl(view.audioUrl?.(r.data, r.params));
       if (!url) throw new AppError(404, 'This item has no audio.');
       return { status: 302, body: null, headers: { Location: url, 'Cache-Control': 'no-cache', 'X-Cache': freshness['X-Cache'] as string } };
     }

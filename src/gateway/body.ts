@@ -19,10 +19,17 @@ export function checkDeclaredBody(req: IncomingMessage, limit: number): void {
 }
 
 /**
- * The whole of a body stream, at most `limit` bytes: `over` is called (and the stream destroyed)
- * beyond. Rejects with the stream's error, or when it closes before its end.
+ * How much of a request body over its limit is still read (and dropped) so the client finishes
+ * sending and reads our 413; a client that sends more than this is cut off.
  */
-export function readWhole(body: Readable, limit: number, over: () => unknown): Promise<Buffer> {
+const DISCARD_AFTER_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * The whole of a body stream, at most `limit` bytes: `over` is called beyond, and the stream is
+ * destroyed, or with `discard` read to its end (up to that many more bytes) and dropped. Rejects
+ * with the stream's error, or when it closes before its end.
+ */
+export function readWhole(body: Readable, limit: number, over: () => unknown, discard = 0): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -32,7 +39,8 @@ export function readWhole(body: Readable, limit: number, over: () => unknown): P
         settled = true;
         body.off('data', onData);
         const result = over();
-        body.destroy();
+        if (discard > 0) dropRest(body, discard);
+        else body.destroy();
         if (result instanceof Error) reject(result);
         else resolve(Buffer.concat([...chunks, chunk.subarray(0, limit - size)]));
         return;
@@ -50,10 +58,24 @@ export function readWhole(body: Readable, limit: number, over: () => unknown): P
   });
 }
 
-/** The whole request body, at most `limit` bytes (413 beyond). */
+/** Read and drop the rest of a stream, destroying it after `max` more bytes. */
+function dropRest(body: Readable, max: number): void {
+  let dropped = 0;
+  body.on('error', () => undefined);
+  body.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > max) body.destroy();
+  });
+  body.resume();
+}
+
+/**
+ * The whole request body, at most `limit` bytes: 413 beyond. A chunked body over the limit is
+ * read on and dropped (up to 64 MiB), so its client gets the 413 instead of a reset it would retry.
+ */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   checkDeclaredBody(req, limit);
-  return readWhole(req, limit, () => tooLarge(limit));
+  return readWhole(req, limit, () => tooLarge(limit), DISCARD_AFTER_LIMIT);
 }
 
 export function parseJsonObject(buf: Buffer): JsonObject {

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Logger } from '../kernel/log.ts';
 import { setHeaders, type AppContext } from '../http/middleware.ts';
-import { isObject, readWhole, tryParseJson } from './body.ts';
+import { isObject, readWhole, tryParseJson, type JsonObject } from './body.ts';
 import { NO_UNITS } from './billing.ts';
 import { creditLimited } from './credit.ts';
 import { errorBody, GatewayError, creditRefused, modelNotAllowed, upstreamAuthFailed, upstreamBadGateway, upstreamInvalidResponse, upstreamNotConfigured, type GatewayFamily } from './errors.ts';
@@ -25,8 +25,9 @@ import { ClientGone, classifyUpstreamFailure, headerValue, type UpstreamResponse
 import type { PreparedAttempt, UpstreamPool } from './upstream-pool.ts';
 import type { UpstreamSpec } from './upstream-settings.ts';
 import type { ApiStyle } from './translate/types.ts';
-import { AnthropicTally } from './translate/anthropic.ts';
-import { geminiOutputChars, geminiUsage, openAiOutputChars, openAiUsage, type EndReason, type TokenUsage, type UsageLog, type UsageRow } from './usage.ts';
+import { outputBound, withOutputCap, type OutputBound, type OutputStyle } from './output-bound.ts';
+import { anthropicOutput, geminiOutput, openAiOutput, type EndReason, type TokenUsage, type UsageLog, type UsageRow } from './usage.ts';
+import { lastGeminiFields, normalizeUsage, usageFields, type UsageFields, type UsageStyle } from './usage-reading.ts';
 import type { KeyStore } from './keys.ts';
 
 export interface GatewayDeps {
@@ -42,8 +43,7 @@ export interface GatewayDeps {
   onUsage: ((row: UsageRow) => void) | undefined;
 }
 
-/** How generated text and usage are read from an answer of this interface family. */
-export type UsageStyle = 'openai' | 'responses' | 'anthropic' | 'gemini' | 'none';
+export type { UsageStyle } from './usage-reading.ts';
 
 const ERROR_BODY_LIMIT = 1024 * 1024;
 
@@ -69,16 +69,17 @@ export interface SendOptions {
 /** What a route expects a request to consume, reserved before it is forwarded. */
 export interface Reservation {
   promptTokens: number;
-  /** The caller's output limit (`max_tokens` …); `undefined` = none given. */
-  maxOutputTokens?: number | undefined;
-  /** Whether the route generates tokens (chat): without a limit, AI_RESERVE_OUTPUT_TOKENS are reserved. */
-  generates?: boolean;
+  /** The most output the request can generate (see output-bound.ts); none for routes that generate no tokens. */
+  output?: OutputBound | undefined;
   /** Units billed instead of tokens (images, seconds, tasks, searches). */
   units?: Partial<Consumption>;
 }
 
+/** The SSE event that ends a stream cut at its reservation, per family (none: the stream just ends). */
+const STOP_TRAILER: Partial<Record<GatewayFamily, Buffer>> = { openai: Buffer.from('data: [DONE]\n\n') };
+
 /** The billable units of a request, set by its route (`units` of a Reservation, then what the answer says). */
-export type Units = Omit<Consumption, 'inputTokens' | 'cachedInputTokens' | 'outputTokens'>;
+export type Units = Omit<Consumption, 'inputTokens' | 'cachedInputTokens' | 'cacheWriteTokens' | 'cacheWrite1hTokens' | 'audioInputTokens' | 'outputTokens' | 'audioOutputTokens'>;
 
 export interface JsonRelayOptions {
   usage: UsageStyle;
@@ -98,18 +99,6 @@ async function readCapped(body: Readable, limit: number): Promise<{ buf: Buffer;
     body.on('error', () => undefined);
   });
   return { buf, truncated };
-}
-
-/** The last usage counts mentioned in a JSON-array stream (Gemini without `alt=sse`). */
-function lastGeminiUsage(tail: string): TokenUsage | undefined {
-  const last = (name: string): number | undefined => {
-    const all = [...tail.matchAll(new RegExp(`"${name}"\\s*:\\s*(\\d+)`, 'g'))];
-    const m = all.at(-1);
-    return m ? Number(m[1]) : undefined;
-  };
-  const total = last('totalTokenCount');
-  if (total === undefined) return undefined;
-  return { prompt: last('promptTokenCount') ?? 0, completion: last('candidatesTokenCount') ?? 0, total };
 }
 
 /** The wait an upstream 429 asks for (retry-after-ms, else retry-after in seconds or as a date); 0 if none. */
@@ -142,8 +131,16 @@ export class GatewayCall {
   /** The URL of the upstream that answered. */
   upstreamUrl: string | undefined;
   usage: TokenUsage | undefined;
+  /** The upstream's usage counters seen so far (a stream's events merged field by field). */
+  private usageCounters: UsageFields | undefined;
   /** Characters of generated text delivered (estimates the bill of a cut stream). */
   outputChars = 0;
+  /** Output tokens seen so far: the estimate from the text delivered, or the upstream's running count when larger. */
+  outputTokens = 0;
+  /** The output bound reserved (generating routes). */
+  output: OutputBound | undefined;
+  /** Whether the gateway ended the stream because its output reached what was reserved. */
+  stoppedAtReservation = false;
   /** Units billed when the upstream succeeded (see Reservation.units). */
   units: Units = { ...NO_UNITS };
   /** The credit reservation of a limited key (released when the request is settled). */
@@ -159,8 +156,6 @@ export class GatewayCall {
   endReason: EndReason = 'completed';
   errorCode: string | null = null;
   ttfbMs: number | null = null;
-  /** Usage of a native Anthropic answer, gathered over its stream events. */
-  private anthropicTally: AnthropicTally | undefined;
   /** The RPM and RPD windows the request was counted in; `undefined` until it passed them. */
   windows: WindowState[] | undefined;
   /** Whether the TPM window's headers are settled (by the reservation, or read for an answer that reserved nothing). */
@@ -204,17 +199,29 @@ export class GatewayCall {
    */
   async reserve(r: Reservation): Promise<void> {
     this.units = { ...this.units, ...r.units };
+    this.output = r.output;
     if (creditLimited(this.key)) {
-      const outputTokens = r.maxOutputTokens ?? (r.generates ? this.deps.settings.reserveOutputTokens : 0);
+      const outputTokens = r.output?.tokens ?? 0;
       const usd = this.deps.prices.cost(this.model, { ...NOTHING_CONSUMED, ...r.units, inputTokens: r.promptTokens, outputTokens });
       const micros = Math.ceil(usd * 1_000_000 - 1e-6);
       const id = `res_${randomBytes(12).toString('hex')}`;
       const decision = await this.deps.keys.reserve(this.key.id, id, micros);
-      if (!decision.ok) throw creditRefused(this.key, micros, decision.left, decision.heldMicros, { model: this.model, promptTokens: r.promptTokens, outputTokens, outputLimitGiven: r.maxOutputTokens !== undefined });
+      if (!decision.ok) throw creditRefused(this.key, micros, decision.left, decision.heldMicros, { model: this.model, promptTokens: r.promptTokens, outputTokens, outputLimitGiven: r.output?.given ?? false });
       this.reservationId = id;
       this.reservedMicros = micros;
     }
-    await this.reserveTokens(r.promptTokens, r.maxOutputTokens ?? 0);
+    await this.reserveTokens(r.promptTokens, r.output?.given ? r.output.tokens : 0);
+  }
+
+  /**
+   * Reserve a generating request of this style: its prompt and the most output it can generate.
+   * A limited key's request that names no output cap gets the reserved one
+   * (AI_RESERVE_OUTPUT_TOKENS per answer): the body to forward instead is returned.
+   */
+  async reserveGeneration(style: OutputStyle, body: JsonObject, promptTokens: number): Promise<JsonObject | undefined> {
+    const output = outputBound(style, body, this.deps.settings.reserveOutputTokens);
+    await this.reserve({ promptTokens, output });
+    return !output.given && this.reservationId !== null ? withOutputCap(style, body, output.perAnswer) : undefined;
   }
 
   /** Reserve `promptEstimate + extra` tokens of the account's TPM window (429 beyond). */
@@ -376,24 +383,24 @@ export class GatewayCall {
   /** Usage and generated characters from an answer or one stream event (`chunk`: added to the count). */
   takeUsage(body: unknown, style: UsageStyle, chunk: boolean): void {
     if (style === 'none') return;
-    if (style === 'anthropic') {
-      this.anthropicTally ??= new AnthropicTally();
-      const seen = this.anthropicTally.take(body);
-      if (seen.usage) this.usage = openAiUsage({ usage: seen.usage });
-      this.outputChars = chunk ? this.outputChars + seen.chars : seen.chars;
-      return;
-    }
-    if (style === 'responses') {
-      // Responses: usage on the answer, or in the final event's `response`; text in output_text.delta events.
-      const usage = openAiUsage(isObject(body) && isObject(body.response) ? body.response : body);
-      if (usage) this.usage = usage;
-      if (chunk && isObject(body) && body.type === 'response.output_text.delta' && typeof body.delta === 'string') this.outputChars += body.delta.length;
-      return;
-    }
-    const usage = style === 'openai' ? openAiUsage(body) : geminiUsage(body);
+    const fields = usageFields(style, body);
+    const usage = fields && this.countUsage(style, fields, chunk);
+    const seen = style === 'openai' ? openAiOutput(body) : style === 'anthropic' ? anthropicOutput(body) : geminiOutput(body);
+    this.outputChars = chunk ? this.outputChars + seen.chars : seen.chars;
+    this.outputTokens = Math.max(chunk ? this.outputTokens + seen.tokens : seen.tokens, usage?.completion ?? 0);
+  }
+
+  /** Merge the counters of one answer or stream event into what was seen; the usage they now make. */
+  private countUsage(style: UsageStyle, fields: UsageFields, merge: boolean): TokenUsage | undefined {
+    this.usageCounters = merge && this.usageCounters ? { ...this.usageCounters, ...fields } : fields;
+    const usage = normalizeUsage(style, this.usageCounters);
     if (usage) this.usage = usage;
-    const chars = style === 'openai' ? openAiOutputChars(body) : geminiOutputChars(body);
-    this.outputChars = chunk ? this.outputChars + chars : chars;
+    return usage;
+  }
+
+  /** Whether a limited key's stream has generated all the output that was reserved for it. */
+  private reservationSpent(): boolean {
+    return this.output !== undefined && this.reservationId !== null && this.outputTokens > 0 && this.outputTokens >= this.output.tokens;
   }
 
   /** Stream the upstream body to the client as it arrives (SSE or bytes). */
@@ -423,14 +430,19 @@ export class GatewayCall {
         inspectEvent?.(parsed);
       },
       ...(sse && this.hideUsageChunk ? { dropEvent: isUsageOnlyChunk } : {}),
+      ...(this.output && this.reservationId !== null ? { stopWhen: () => this.reservationSpent(), stopTrailer: STOP_TRAILER[this.family] } : {}),
       ...(!sse && style === 'gemini' ? { onChunk: (chunk: Buffer) => (tail = (tail + chunk.toString('utf8')).slice(-16_384)) } : {}),
     });
     if (!sse && style === 'gemini') {
-      const usage = lastGeminiUsage(tail);
-      if (usage) this.usage = usage;
+      const fields = lastGeminiFields(tail);
+      if (fields) this.countUsage(style, fields, false);
     }
     this.endReason = result.end;
-    if (result.error) this.errorCode = result.error.code;
+    if (result.stopped) this.stoppedAtReservation = true;
+    if (result.error) {
+      this.errorCode = result.error.code;
+      this.deps.upstream?.bodyFailed(this.upstreamUrl, `${result.error.code}: ${result.error.message}`);
+    }
   }
 
   /** Answer from the upstream response however it came: error, stream, or whole JSON. */

@@ -3,7 +3,8 @@
  * once; every inline medium (a `data:` URL, OpenAI `input_audio`, Gemini `inlineData`) is taken
  * out of the text count and estimated by a documented rule instead:
  *
- * - text and JSON: one token per 4 characters;
+ * - text and JSON: one token per 4 ASCII characters, and one per character beyond ASCII (Chinese,
+ *   Japanese and Korean run near one token per character, some rarer ones more);
  * - OpenAI images: the tile rule (`detail: "low"` = 85 tokens; otherwise the image is fitted in
  *   2048×2048, its shorter side brought down to 768, and it costs 85 + 170 per 512-pixel tile);
  *   the size is read from the PNG, JPEG, GIF or WebP header; unknown size (a remote URL, an
@@ -28,6 +29,22 @@ const OTHER_FILE_TOKENS = 1_000;
 /** About four characters of English text or JSON per token. */
 export function textTokens(chars: number): number {
   return Math.ceil(chars / 4);
+}
+
+const NON_ASCII = /[^\x00-\x7f]/g;
+
+/** Characters (UTF-16 units) of `s` beyond ASCII, and the UTF-8 bytes they take. */
+export function nonAscii(s: string): { units: number; bytes: number } {
+  const bytes = Buffer.byteLength(s, 'utf8');
+  if (bytes === s.length) return { units: 0, bytes: 0 };
+  const units = s.match(NON_ASCII)?.length ?? 0;
+  return { units, bytes: bytes - (s.length - units) };
+}
+
+/** Tokens of a text: one per 4 ASCII characters, one per character beyond ASCII. */
+export function stringTokens(s: string): number {
+  const wide = nonAscii(s);
+  return textTokens(s.length - wide.units) + wide.units;
 }
 
 /** Width and height from the first bytes of a PNG, GIF, WebP or JPEG file. */
@@ -120,7 +137,7 @@ function mediaTokens(mime: string, data: string, rule: MediaRule, detail?: unkno
 const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+)?(?:;[^,;]*)*;base64,/i;
 
 export interface PromptEstimate {
-  /** Estimated prompt tokens: text at 4 characters per token plus the media by their rule. */
+  /** Estimated prompt tokens: text by its characters (see textTokens, nonAscii) plus the media by their rule. */
   tokens: number;
   /** Inline media found (images, audio, video, files). */
   media: number;
@@ -128,12 +145,15 @@ export interface PromptEstimate {
 
 /**
  * The prompt tokens of a JSON request body (`raw` is its text length in bytes; `body` the
- * parsed object). Media strings are replaced by their estimate; everything else is text.
+ * parsed object). Media strings are replaced by their estimate; everything else is text: its
+ * bytes at 4 per token, except that each character beyond ASCII counts as one token (its UTF-8
+ * bytes are taken out of the byte count).
  */
 export function estimatePrompt(rawLength: number, body: unknown, rule: MediaRule): PromptEstimate {
   let mediaChars = 0;
   let tokens = 0;
   let media = 0;
+  let wideBytes = 0;
   const take = (chars: number, t: number): void => {
     mediaChars += chars;
     tokens += t;
@@ -146,10 +166,14 @@ export function estimatePrompt(rawLength: number, body: unknown, rule: MediaRule
       return;
     }
     if (!isObject(x)) {
-      if (typeof x === 'string' && x.length > 64) {
+      if (typeof x !== 'string') return;
+      if (x.length > 64) {
         const m = DATA_URL.exec(x);
-        if (m) take(x.length, mediaTokens(m[1] ?? 'application/octet-stream', x.slice(m[0].length), rule));
+        if (m) return take(x.length, mediaTokens(m[1] ?? 'application/octet-stream', x.slice(m[0].length), rule));
       }
+      const wide = nonAscii(x);
+      tokens += wide.units;
+      wideBytes += wide.bytes;
       return;
     }
     // OpenAI image part: {image_url: {url, detail}} (or a bare url string).
@@ -176,5 +200,5 @@ export function estimatePrompt(rawLength: number, body: unknown, rule: MediaRule
     }
   };
   walk(body, 0);
-  return { tokens: tokens + textTokens(Math.max(0, rawLength - mediaChars)), media };
+  return { tokens: tokens + textTokens(Math.max(0, rawLength - mediaChars - wideBytes)), media };
 }

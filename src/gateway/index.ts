@@ -18,14 +18,16 @@ import { levelsFromSettings, type Levels } from './levels.ts';
 import { RateLimits } from './limits.ts';
 import { creditLeft } from './credit.ts';
 import { ipPermitted } from './policy.ts';
-import { loadPrices, usdToMicros, type PriceTable } from './prices.ts';
+import { loadPrices, type PriceTable } from './prices.ts';
 import { familyOf, matchRoute } from './routes/index.ts';
 import { gatewaySettings } from './settings.ts';
 import type { GatewayStore } from './store.ts';
 import { ClientGone } from './upstream.ts';
 import { UpstreamPool, type ProbeResult, type UpstreamAttempt, type UpstreamStatus } from './upstream-pool.ts';
-import { estimateTokens, type UsageLog, type UsageRow } from './usage.ts';
-import { billedUnits } from './billing.ts';
+import type { UsageLog, UsageRow } from './usage.ts';
+import { settlement, type Ended } from './settlement.ts';
+import { DurableUsageLog } from './settlement-journal.ts';
+import { storeUnavailableError } from '../kernel/store-unavailable.ts';
 
 export interface Gateway {
   middleware: Koa.Middleware<AppState>;
@@ -89,13 +91,14 @@ export function createGateway(opts: GatewayOptions): Gateway {
         onFailover: (from, reason) => log.warn({ upstream: from, reason }, 'upstream failed; trying the next one'),
       })
     : undefined;
+  const usage = new DurableUsageLog(opts.store.usage, { path: settings.settlementJournal, log });
   const deps: GatewayDeps = {
     settings,
     keys: opts.store.keys,
     levels,
     prices,
     limits: new RateLimits(opts.createLimiter),
-    usage: opts.store.usage,
+    usage,
     tasks: opts.store.tasks,
     upstream,
     log,
@@ -141,6 +144,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
       closed = true;
       if (probing) clearInterval(probing);
       await Promise.all(accounting);
+      await usage.close();
       await upstream?.close();
     },
   };
@@ -230,8 +234,11 @@ async function handle(ctx: AppContext, family: GatewayFamily, unversioned: boole
     call?.noteFailure(err);
     if (err instanceof ClientGone || call?.clientGone || ctx.respond === false || ctx.headerSent) return;
     await call?.tokenHeaders().catch(() => undefined);
-    const gerr = err instanceof GatewayError ? err : internalError();
-    if (!(err instanceof GatewayError)) deps.log.error({ err: { message: (err as Error).message, stack: (err as Error).stack }, route: call?.route }, 'gateway request failed');
+    // A database that cannot answer (down, disk full, busy) is a 503 with Retry-After, never a 500.
+    const unavailable = !(err instanceof GatewayError) && storeUnavailableError(err);
+    const gerr = err instanceof GatewayError ? err : unavailable ? storeUnavailable() : internalError();
+    if (unavailable) deps.log.warn({ err: { message: (err as Error).message }, route: call?.route }, 'gateway request refused: the database is unavailable');
+    else if (!(err instanceof GatewayError)) deps.log.error({ err: { message: (err as Error).message, stack: (err as Error).stack }, route: call?.route }, 'gateway request failed');
     ctx.status = gerr.status;
     for (const [k, v] of Object.entries(gerr.headers)) ctx.set(k, v);
     // An upload refused part-way: close the connection rather than read the rest of it.
@@ -244,56 +251,14 @@ async function handle(ctx: AppContext, family: GatewayFamily, unversioned: boole
 }
 
 /** Settle one request: tokens charged to the key, the TPM window corrected, the usage row written. */
-async function account(call: GatewayCall, deps: GatewayDeps, ended: { status: number; durationMs: number }): Promise<void> {
+async function account(call: GatewayCall, deps: GatewayDeps, ended: Ended): Promise<void> {
   try {
-    const delivered = call.outputChars > 0;
-    // Units are billed once the upstream accepted the request (it bills us then), unless it failed.
-    const succeeded = call.upstreamStatus !== null && call.upstreamStatus < 400 && call.endReason !== 'upstream_error' && call.endReason !== 'rejected';
-    let charged = 0;
-    let source: UsageRow['usageSource'] = 'none';
-    let prompt = 0;
-    let completion = 0;
-    if (call.usage) {
-      ({ prompt, completion } = call.usage);
-      charged = call.usage.total;
-      source = 'upstream';
-    } else if (call.estimable && call.upstreamStatus !== null && call.upstreamStatus < 400 && (call.endReason === 'completed' || delivered)) {
-      // No usage from the upstream: the prompt estimate plus the text actually delivered; nothing if nothing was delivered.
-      prompt = call.promptEstimate;
-      completion = estimateTokens(call.outputChars);
-      charged = prompt + completion;
-      source = 'estimated';
-    }
-    const ctx = call.ctx;
-    const cost = deps.prices.cost(call.model, {
-      ...billedUnits(call.units, succeeded),
-      inputTokens: prompt,
-      cachedInputTokens: call.usage?.cached ?? 0,
-      outputTokens: completion,
-    });
-    const row: UsageRow = {
-      requestId: ctx.state.rid,
-      keyId: call.key.id,
-      accountId: call.key.accountId,
-      route: call.route,
-      method: ctx.method,
-      model: call.model,
-      stream: call.stream,
-      status: ended.status,
-      upstreamStatus: call.upstreamStatus,
-      errorCode: call.errorCode,
-      promptTokens: prompt,
-      completionTokens: completion,
-      totalTokens: charged,
-      chargedTokens: charged,
-      costMicros: usdToMicros(cost),
-      usageSource: source,
-      endReason: call.endReason,
-      ttfbMs: call.ttfbMs,
-      durationMs: ended.durationMs,
-      reservationId: call.reservationId,
-    };
-    await Promise.all([deps.limits.correctTokens(call.key.accountId, call.level, charged - call.reservedTokens), deps.usage.record(row)]);
+    const { row, uncappedMicros } = settlement(call, deps.prices, ended);
+    if (uncappedMicros > row.costMicros)
+      deps.log.warn({ key: row.keyId, model: row.model, costMicros: uncappedMicros, chargedMicros: row.costMicros }, 'usage exceeded the credit reserved; the key is charged its reservation');
+    const [tokens, recorded] = await Promise.allSettled([deps.limits.correctTokens(call.key.accountId, call.level, row.chargedTokens - call.reservedTokens), deps.usage.record(row)]);
+    if (tokens.status === 'rejected') deps.log.warn({ err: { message: (tokens.reason as Error).message }, route: call.route }, 'TPM window correction failed');
+    if (recorded.status === 'rejected') throw recorded.reason;
     deps.onUsage?.(row);
   } catch (err) {
     deps.log.error({ err: { message: (err as Error).message }, route: call.route }, 'gateway accounting failed');

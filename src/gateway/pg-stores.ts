@@ -124,6 +124,14 @@ export const pgGatewayMigrations: readonly Migration[] = [
     name: 'gateway-007-task-upstream',
     sql: 'ALTER TABLE gateway_task_owners ADD COLUMN upstream TEXT;',
   },
+  {
+    // See gateway/schema.ts gateway-008-settle-id.
+    name: 'gateway-008-settle-id',
+    sql: `
+      ALTER TABLE gateway_usage ADD COLUMN settle_id TEXT;
+      CREATE UNIQUE INDEX gateway_usage_by_settle_id ON gateway_usage (settle_id);
+    `,
+  },
 ];
 
 /** Apply the gateway's PostgreSQL migrations (idempotent; safe when instances start together). */
@@ -232,19 +240,20 @@ export class PgUsageLog implements UsageLog {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async record(r: UsageRow): Promise<void> {
-    const at = this.now();
+  async record(r: UsageRow, at = this.now()): Promise<void> {
     const values = usageValues(r, at, r.stream);
     const n = values.length;
     const p = settleParams(r, at);
     const named: Record<string, string> = { tokens: `$${n + 1}`, cost: `$${n + 2}`, at: '$2', day: `$${n + 3}`, month: `$${n + 4}`, id: '$3' };
     const charge = SETTLE_KEY_SQL.replace(/@(\w+)/g, (_, name: string) => `${named[name]}::bigint`).replace('$3::bigint', '$3');
     // One statement, so one round trip and atomic: a data-modifying WITH always runs to completion.
-    // The key's totals are incremented in place, so concurrent instances never lose a charge.
+    // The key's totals are incremented in place, so concurrent instances never lose a charge. The
+    // key is charged only when the row is new: a settlement replayed from the journal charges once.
     await this.pool.query(
-      `WITH charge AS (${charge}),
+      `WITH inserted AS (INSERT INTO gateway_usage (${USAGE_INSERT_COLUMNS}) VALUES (${placeholders(n)}) ON CONFLICT (settle_id) DO NOTHING RETURNING 1),
+       charge AS (${charge} AND EXISTS (SELECT 1 FROM inserted)),
        released AS (DELETE FROM gateway_reservations WHERE id = $${n + 5})
-       INSERT INTO gateway_usage (${USAGE_INSERT_COLUMNS}) VALUES (${placeholders(n)})`,
+       SELECT 1`,
       [...values, p.tokens, p.cost, p.day, p.month, r.reservationId ?? null],
     );
   }

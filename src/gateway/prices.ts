@@ -6,7 +6,11 @@
  * literal characters); a field that entry lacks is taken from the `*` entry.
  *
  * Entry fields (all optional, USD, >= 0):
- *   input, cached_input, output   per 1M tokens
+ *   input, cached_input, output   per 1M tokens (cached: prompt tokens read from the cache)
+ *   cache_write, cache_write_1h   per 1M prompt tokens written to the cache (5-minute and one-hour; default: input)
+ *   audio_input, audio_output     per 1M audio tokens (default: input, output)
+ *   tiers                         [{"above": N, ...any of the token prices above}]: the prices of a request whose
+ *                                 prompt is more than N tokens (all its tokens, output included), e.g. Gemini 2.5 Pro above 200k
  *   image                         per image: a number, or {"SIZE/QUALITY": n, "SIZE": n, "default": n}
  *   audio_in_second               per second of audio sent (transcription, translation)
  *   audio_out_second              per second of audio generated (speech)
@@ -20,10 +24,24 @@
 import fs from 'node:fs';
 import { ConfigError } from '../config.ts';
 
-export interface PriceEntry {
+/** The token prices a tier overrides. */
+export interface TokenPrices {
   input?: number;
   cached_input?: number;
+  cache_write?: number;
+  cache_write_1h?: number;
   output?: number;
+  audio_input?: number;
+  audio_output?: number;
+}
+
+export interface PriceTier extends TokenPrices {
+  /** Applies to a request whose prompt has more tokens than this. */
+  above: number;
+}
+
+export interface PriceEntry extends TokenPrices {
+  tiers?: PriceTier[];
   image?: number | Record<string, number>;
   audio_in_second?: number;
   audio_out_second?: number;
@@ -33,8 +51,9 @@ export interface PriceEntry {
   rerank_search?: number;
 }
 
-const NUMBER_FIELDS = ['input', 'cached_input', 'output', 'audio_in_second', 'audio_out_second', 'video_second', 'video_call', 'music_task', 'rerank_search'] as const;
-const FIELDS = [...NUMBER_FIELDS, 'image'] as const;
+const TOKEN_FIELDS = ['input', 'cached_input', 'cache_write', 'cache_write_1h', 'output', 'audio_input', 'audio_output'] as const;
+const NUMBER_FIELDS = [...TOKEN_FIELDS, 'audio_in_second', 'audio_out_second', 'video_second', 'video_call', 'music_task', 'rerank_search'] as const;
+const FIELDS = [...NUMBER_FIELDS, 'image', 'tiers'] as const;
 
 const GPT_IMAGE_1 = {
   '1024x1024/low': 0.011, '1024x1024/medium': 0.042, '1024x1024/high': 0.167,
@@ -43,11 +62,29 @@ const GPT_IMAGE_1 = {
   default: 0.042,
 };
 
-/** List prices (USD) of common models as published by their vendors; override with AI_PRICES. */
+/**
+ * List prices (USD) of common models as published by their vendors; override with AI_PRICES.
+ * Sources (checked 2026-11-26):
+ * - OpenAI: https://platform.openai.com/docs/pricing (text tokens; audio tokens of gpt-audio,
+ *   gpt-realtime and gpt-4o-mini-audio; images).
+ * - Anthropic: https://platform.claude.com/docs/en/about-claude/pricing ("Model pricing": base
+ *   input, 5-minute and 1-hour cache writes, cache hits, output; "Long context pricing": Sonnet 4
+ *   and 4.5 above 200K input tokens at $6 / $22.50, cache prices scaled alike).
+ * - Google: https://ai.google.dev/gemini-api/docs/pricing (Gemini 2.5 Pro and 3 Pro: prompts up to
+ *   200k tokens and above; audio input of the Flash models; context caching; output includes
+ *   thinking tokens).
+ * - DeepSeek: https://api-docs.deepseek.com/quick_start/pricing (deepseek-chat and
+ *   deepseek-reasoner from 2025-09-05: cache hit, cache miss, output).
+ */
 export const DEFAULT_PRICES: Readonly<Record<string, PriceEntry>> = {
   '*': { input: 2.5, cached_input: 1.25, output: 10, image: 0.04, audio_in_second: 0.0001, audio_out_second: 0.00025, video_second: 0.1, video_call: 0, music_task: 0.05, rerank_search: 0.002 },
+  // OpenAI
   'gpt-4o*': { input: 2.5, cached_input: 1.25, output: 10 },
   'gpt-4o-mini*': { input: 0.15, cached_input: 0.075, output: 0.6 },
+  'gpt-4o-audio*': { input: 2.5, output: 10, audio_input: 40, audio_output: 80 },
+  'gpt-4o-mini-audio*': { input: 0.15, output: 0.6, audio_input: 10, audio_output: 20 },
+  'gpt-audio*': { input: 2.5, output: 10, audio_input: 32, audio_output: 64 },
+  'gpt-realtime*': { input: 4, cached_input: 0.4, output: 16, audio_input: 32, audio_output: 64 },
   'gpt-4.1*': { input: 2, cached_input: 0.5, output: 8 },
   'gpt-4.1-mini*': { input: 0.4, cached_input: 0.1, output: 1.6 },
   'gpt-4.1-nano*': { input: 0.1, cached_input: 0.025, output: 0.4 },
@@ -56,13 +93,30 @@ export const DEFAULT_PRICES: Readonly<Record<string, PriceEntry>> = {
   'gpt-5-nano*': { input: 0.05, cached_input: 0.005, output: 0.4 },
   'o3*': { input: 2, cached_input: 0.5, output: 8 },
   'o4-mini*': { input: 1.1, cached_input: 0.275, output: 4.4 },
-  'gemini-2.0-flash*': { input: 0.1, cached_input: 0.025, output: 0.4 },
-  'gemini-2.5-flash*': { input: 0.3, cached_input: 0.075, output: 2.5 },
-  'gemini-2.5-pro*': { input: 1.25, cached_input: 0.31, output: 10 },
-  'claude-*haiku*': { input: 0.8, cached_input: 0.08, output: 4 },
-  'claude-*sonnet*': { input: 3, cached_input: 0.3, output: 15 },
-  'deepseek-chat*': { input: 0.27, cached_input: 0.07, output: 1.1 },
-  'deepseek-reasoner*': { input: 0.55, cached_input: 0.14, output: 2.19 },
+  // Google (output prices include thinking tokens)
+  'gemini-2.0-flash*': { input: 0.1, cached_input: 0.025, output: 0.4, audio_input: 0.7 },
+  'gemini-2.5-flash*': { input: 0.3, cached_input: 0.03, output: 2.5, audio_input: 1 },
+  'gemini-2.5-flash-lite*': { input: 0.1, cached_input: 0.01, output: 0.4, audio_input: 0.3 },
+  'gemini-2.5-pro*': { input: 1.25, cached_input: 0.125, output: 10, tiers: [{ above: 200_000, input: 2.5, cached_input: 0.25, output: 15 }] },
+  'gemini-3-pro*': { input: 2, cached_input: 0.2, output: 12, tiers: [{ above: 200_000, input: 4, cached_input: 0.4, output: 18 }] },
+  'gemini-3-flash*': { input: 0.5, cached_input: 0.05, output: 3, audio_input: 1 },
+  // Anthropic (cache_write: 5-minute writes, 1.25 × input; cache_write_1h: 2 × input; cache hits 0.1 × input)
+  'claude-*opus*': { input: 15, cached_input: 1.5, cache_write: 18.75, cache_write_1h: 30, output: 75 },
+  'claude-opus-4*': { input: 15, cached_input: 1.5, cache_write: 18.75, cache_write_1h: 30, output: 75 },
+  'claude-opus-4-5*': { input: 5, cached_input: 0.5, cache_write: 6.25, cache_write_1h: 10, output: 25 },
+  'claude-opus-4-6*': { input: 5, cached_input: 0.5, cache_write: 6.25, cache_write_1h: 10, output: 25 },
+  'claude-opus-4-7*': { input: 5, cached_input: 0.5, cache_write: 6.25, cache_write_1h: 10, output: 25 },
+  'claude-opus-4-8*': { input: 5, cached_input: 0.5, cache_write: 6.25, cache_write_1h: 10, output: 25 },
+  'claude-opus-5*': { input: 5, cached_input: 0.5, cache_write: 6.25, cache_write_1h: 10, output: 25 },
+  'claude-*sonnet*': { input: 3, cached_input: 0.3, cache_write: 3.75, cache_write_1h: 6, output: 15 },
+  'claude-sonnet-4*': { input: 3, cached_input: 0.3, cache_write: 3.75, cache_write_1h: 6, output: 15, tiers: [{ above: 200_000, input: 6, cached_input: 0.6, cache_write: 7.5, cache_write_1h: 12, output: 22.5 }] },
+  // Sonnet 4.6 has its 1M context at the standard prices (no long-context tier).
+  'claude-sonnet-4-6*': { input: 3, cached_input: 0.3, cache_write: 3.75, cache_write_1h: 6, output: 15 },
+  'claude-*haiku*': { input: 0.8, cached_input: 0.08, cache_write: 1, cache_write_1h: 1.6, output: 4 },
+  'claude-haiku-4*': { input: 1, cached_input: 0.1, cache_write: 1.25, cache_write_1h: 2, output: 5 },
+  // DeepSeek
+  'deepseek-chat*': { input: 0.56, cached_input: 0.07, output: 1.68 },
+  'deepseek-reasoner*': { input: 0.56, cached_input: 0.07, output: 1.68 },
   'text-embedding-3-small*': { input: 0.02 },
   'text-embedding-3-large*': { input: 0.13 },
   'gpt-image-1*': { input: 5, output: 40, image: GPT_IMAGE_1 },
@@ -89,6 +143,33 @@ function validPrice(x: unknown): x is number {
   return typeof x === 'number' && Number.isFinite(x) && x >= 0;
 }
 
+const TIERS_EXAMPLE = '[{"above":200000,"input":2.5,"output":15}]';
+
+function parseTiers(pattern: string, value: unknown, origin: string, problems: string[]): PriceTier[] | undefined {
+  if (!Array.isArray(value) || value.length === 0 || value.length > 10) {
+    problems.push(`${origin}: "${pattern}".tiers must be a list of 1 to 10 tiers such as ${TIERS_EXAMPLE}`);
+    return undefined;
+  }
+  const tiers: PriceTier[] = [];
+  for (const [i, t] of value.entries()) {
+    if (typeof t !== 'object' || t === null || Array.isArray(t) || typeof (t as { above?: unknown }).above !== 'number' || !Number.isInteger((t as { above: number }).above) || (t as { above: number }).above < 0) {
+      problems.push(`${origin}: "${pattern}".tiers[${i}] must be an object with "above" (a whole number of prompt tokens) and token prices, e.g. ${TIERS_EXAMPLE}`);
+      return undefined;
+    }
+    const tier: PriceTier = { above: (t as { above: number }).above };
+    for (const [field, v] of Object.entries(t)) {
+      if (field === 'above') continue;
+      if (!(TOKEN_FIELDS as readonly string[]).includes(field) || !validPrice(v)) {
+        problems.push(`${origin}: "${pattern}".tiers[${i}].${field} must be one of ${TOKEN_FIELDS.join(', ')}, a number of USD >= 0`);
+        return undefined;
+      }
+      tier[field as keyof TokenPrices] = v;
+    }
+    tiers.push(tier);
+  }
+  return tiers.sort((a, b) => a.above - b.above);
+}
+
 function parseEntry(pattern: string, value: unknown, origin: string, problems: string[]): PriceEntry | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     problems.push(`${origin}: the price of "${pattern}" must be an object such as {"input":0.15,"output":0.6}`);
@@ -106,6 +187,10 @@ function parseEntry(pattern: string, value: unknown, origin: string, problems: s
         problems.push(`${origin}: "${pattern}".image.${bad[0]![0]} must be a number of USD >= 0`);
         ok = false;
       } else entry.image = { ...(v as Record<string, number>) };
+    } else if (field === 'tiers') {
+      const tiers = parseTiers(pattern, v, origin, problems);
+      if (tiers) entry.tiers = tiers;
+      else ok = false;
     } else if (!validPrice(v)) {
       problems.push(`${origin}: "${pattern}".${field} must be a number of USD >= 0${field === 'image' ? ' (or an object of "SIZE/QUALITY" prices)' : ''}`);
       ok = false;
@@ -140,9 +225,16 @@ export function parsePrices(json: string, origin: string, problems: string[]): R
 
 /** What one request consumed, in the units prices are given in. */
 export interface Consumption {
+  /** Every prompt token; the counts below say which of them are cached, cache writes or audio. */
   inputTokens: number;
   cachedInputTokens: number;
+  cacheWriteTokens: number;
+  /** Of the cache writes, those kept an hour. */
+  cacheWrite1hTokens: number;
+  audioInputTokens: number;
+  /** Every output token (reasoning included); `audioOutputTokens` of them are audio. */
   outputTokens: number;
+  audioOutputTokens: number;
   images: { count: number; size?: string | undefined; quality?: string | undefined } | undefined;
   audioInSeconds: number;
   audioOutSeconds: number;
@@ -153,7 +245,7 @@ export interface Consumption {
 }
 
 export const NOTHING_CONSUMED: Readonly<Consumption> = {
-  inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, images: undefined, audioInSeconds: 0, audioOutSeconds: 0, videoSeconds: 0, videoCalls: 0, musicTasks: 0, rerankSearches: 0,
+  inputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0, audioInputTokens: 0, outputTokens: 0, audioOutputTokens: 0, images: undefined, audioInSeconds: 0, audioOutSeconds: 0, videoSeconds: 0, videoCalls: 0, musicTasks: 0, rerankSearches: 0,
 };
 
 export const MICROS_PER_USD = 1_000_000;
@@ -223,9 +315,36 @@ export class PriceTable {
       c.musicTasks * (e.music_task ?? 0) +
       c.rerankSearches * (e.rerank_search ?? 0);
     if (units > 0) return units;
-    const cached = Math.min(c.cachedInputTokens, c.inputTokens);
-    return ((c.inputTokens - cached) * (e.input ?? 0) + cached * (e.cached_input ?? e.input ?? 0) + c.outputTokens * (e.output ?? 0)) / 1_000_000;
+    return tokenCost(tierOf(e, c.inputTokens), c);
   }
+}
+
+/** The entry's prices for a prompt of `promptTokens`: those of the highest tier it is above. */
+export function tierOf(e: PriceEntry, promptTokens: number): TokenPrices {
+  let prices: TokenPrices = e;
+  for (const t of e.tiers ?? []) if (promptTokens > t.above) prices = { ...e, ...t };
+  return prices;
+}
+
+/** USD of the tokens consumed at these prices: each kind of prompt and output token at its own price. */
+export function tokenCost(p: TokenPrices, c: Consumption): number {
+  const input = p.input ?? 0;
+  const output = p.output ?? 0;
+  const cached = Math.min(c.cachedInputTokens, c.inputTokens);
+  const writes = Math.min(c.cacheWriteTokens, c.inputTokens - cached);
+  const writes1h = Math.min(c.cacheWrite1hTokens, writes);
+  const audioIn = Math.min(c.audioInputTokens, c.inputTokens - cached - writes);
+  const plainIn = c.inputTokens - cached - writes - audioIn;
+  const audioOut = Math.min(c.audioOutputTokens, c.outputTokens);
+  const usd =
+    plainIn * input +
+    cached * (p.cached_input ?? input) +
+    (writes - writes1h) * (p.cache_write ?? input) +
+    writes1h * (p.cache_write_1h ?? p.cache_write ?? input) +
+    audioIn * (p.audio_input ?? input) +
+    (c.outputTokens - audioOut) * output +
+    audioOut * (p.audio_output ?? output);
+  return usd / 1_000_000;
 }
 
 export function loadPrices(opts: { json: string | undefined; file: string | undefined }): PriceTable {

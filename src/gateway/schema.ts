@@ -125,4 +125,12 @@ export const gatewayMigrations: readonly Migration[] = [
     name: 'gateway-007-task-upstream',
     sql: 'ALTER TABLE gateway_task_owners ADD COLUMN upstream TEXT;',
   },
+  {
+    // Durable settlement (issue 20): each settlement's own id, so a replay from the journal never charges twice.
+    name: 'gateway-008-settle-id',
+    sql: `
+      ALTER TABLE gateway_usage ADD COLUMN settle_id TEXT;
+      CREATE UNIQUE INDEX gateway_usage_by_settle_id ON gateway_usage (settle_id);
+    `,
+  },
 ];

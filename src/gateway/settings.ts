@@ -1,4 +1,5 @@
 /** The gateway's settings, read from the one config loader (declared in src/config.ts). */
+import path from 'node:path';
 import type { Config, ConfigValue } from '../config.ts';
 import type { UpstreamSpec } from './upstream-settings.ts';
 
@@ -26,6 +27,8 @@ export interface GatewaySettings {
   modelFallbacks: Record<string, string[]>;
   /** Whether a built-in tool a translation would leave out is a 400 instead. */
   refuseDroppedTools: boolean;
+  /** Where settlements wait while the store is down (`undefined`: in memory only). */
+  settlementJournal: string | undefined;
 }
 
 function num(values: Readonly<Record<string, ConfigValue>>, name: string): number {
@@ -61,5 +64,6 @@ export function gatewaySettings(config: Config): GatewaySettings {
     reserveOutputTokens: num(v, 'AI_RESERVE_OUTPUT_TOKENS'),
     modelFallbacks: config.aiModelFallbacks,
     refuseDroppedTools: v.AI_REFUSE_DROPPED_TOOLS === true,
+    settlementJournal: str(v, 'AI_SETTLEMENT_JOURNAL') ?? (config.dbPath === ':memory:' ? undefined : path.join(path.dirname(config.dbPath), 'gateway-settlements.jsonl')),
   };
 }

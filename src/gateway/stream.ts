@@ -30,12 +30,20 @@ export interface StreamOptions {
   onChunk?: (chunk: Buffer) => void;
   /** SSE only: events that mention "usage" and whose data this returns true for are not sent (the rest pass byte for byte). */
   dropEvent?: (data: string) => boolean;
+  /**
+   * SSE only: asked after each chunk is sent; true ends the stream there (the upstream request is
+   * cut) with `stopTrailer` as its last event, as a stream that ran out of what was reserved.
+   */
+  stopWhen?: () => boolean;
+  stopTrailer?: Buffer;
 }
 
 export interface StreamResult {
   end: StreamEnd;
   error?: GatewayError;
   bytes: number;
+  /** Ended by `stopWhen`. */
+  stopped?: boolean;
 }
 
 const KEEP_ALIVE = Buffer.from(': keep-alive\n\n');
@@ -186,6 +194,12 @@ export async function relayStream(o: StreamOptions): Promise<StreamResult> {
         lastWrite = Date.now();
       }
       if (clientGone) break;
+      if (o.sse && o.stopWhen?.()) {
+        if (!boundary.atBoundary) res.write('\n\n');
+        if (o.stopTrailer) res.write(o.stopTrailer);
+        await endResponse(res);
+        return { end: clientGone ? 'client_closed' : 'completed', bytes, stopped: true };
+      }
     }
     if (cutter) {
       const tail = cutter.rest();

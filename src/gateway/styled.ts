@@ -17,7 +17,8 @@ import type { ApiStyle, ChatRequest, ChatUsage, ClientCodec, ClientRequest, Upst
 import { ClientGone, classifyUpstreamFailure, discardBody, headerValue, type UpstreamResponse } from './upstream.ts';
 import type { PreparedAttempt } from './upstream-pool.ts';
 import type { UpstreamSpec } from './upstream-settings.ts';
-import { openAiOutputChars, openAiUsage } from './usage.ts';
+import { openAiOutput } from './usage.ts';
+import { readUsage } from './usage-reading.ts';
 
 export interface StyledRequest {
   /** The client's style (the route's). */
@@ -69,7 +70,9 @@ async function translatedError(call: GatewayCall, up: UpstreamResponse, codec: U
 }
 
 function noteChatUsage(call: GatewayCall, usage: ChatUsage | null | undefined): void {
-  const u = usage ? openAiUsage({ usage }) : undefined;
+  const u = usage ? readUsage('openai', { usage }) : undefined;
+  // Anthropic cache writes travel in chat usage under LiteLLM's name; billed at their own price.
+  if (u && usage?.cache_creation_input_tokens) u.cacheWrite = Math.min(usage.cache_creation_input_tokens, u.prompt);
   if (u) call.usage = u;
 }
 
@@ -82,7 +85,9 @@ async function relayTranslatedJson(call: GatewayCall, up: UpstreamResponse, code
   }
   const chat = codec.toChatResponse(parsed);
   noteChatUsage(call, chat.usage);
-  call.outputChars = openAiOutputChars(chat);
+  const seen = openAiOutput(chat);
+  call.outputChars = seen.chars;
+  call.outputTokens = Math.max(seen.tokens, call.usage?.completion ?? 0);
   call.ctx.status = 200;
   call.ctx.type = 'application/json';
   call.ctx.body = JSON.stringify(client.fromChatResponse(chat, request));
@@ -106,7 +111,9 @@ async function relayTranslatedStream(call: GatewayCall, up: UpstreamResponse, co
   const take = (chunks: ReturnType<typeof decoder.push>): void => {
     for (const chunk of chunks) {
       if (chunk.usage) usage = chunk.usage;
-      call.outputChars += openAiOutputChars(chunk);
+      const seen = openAiOutput(chunk);
+      call.outputChars += seen.chars;
+      call.outputTokens += seen.tokens;
       pending += encoder.push(chunk);
     }
   };

@@ -59,8 +59,11 @@ function probeRequest(style: ApiStyle): { path: string; headers: Record<string, 
 /** What the metrics see of each attempt. */
 export interface UpstreamAttempt {
   upstream: string;
-  /** ok, or the failure kind: connect, timeout, status_5xx, status_429. */
-  outcome: 'ok' | 'connect' | 'timeout' | 'status_5xx' | 'status_429';
+  /**
+   * ok, or the failure kind: connect, timeout, status_5xx, status_429, or stream_cut (a response
+   * body that failed after its headers, which were counted ok).
+   */
+  outcome: 'ok' | 'connect' | 'timeout' | 'status_5xx' | 'status_429' | 'stream_cut';
   ms: number;
 }
 
@@ -340,6 +343,15 @@ export class UpstreamPool {
     if (ok) this.succeed(m, ms, false);
     else this.fail(m, detail.startsWith('HTTP 5') ? 'status_5xx' : detail === 'HTTP 429' ? 'status_429' : detail === 'timeout' ? 'timeout' : 'connect', `probe: ${detail}`, ms, false);
     return { upstream: m.spec.name, ok, detail, ms: Math.round(ms) };
+  }
+
+  /**
+   * The answer of the upstream at `url` failed after its headers (a stream cut mid-way, a body
+   * that stopped): a failure of that upstream, as one before the headers would be.
+   */
+  bodyFailed(url: string | undefined, message: string): void {
+    const m = this.members.find((x) => x.spec.url === url);
+    if (m) this.fail(m, 'stream_cut', message, 0);
   }
 
   names(): string[] {

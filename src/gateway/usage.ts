@@ -1,81 +1,84 @@
 /**
- * Token usage: read from upstream answers (OpenAI `usage`, Gemini `usageMetadata`), estimated
- * when absent, and written as one row per request. Rows hold ids, counts and timings only:
+ * Token usage rows (usage-reading.ts reads the upstream's counts; output is estimated here when
+ * they are absent), written as one row per request. Rows hold ids, counts and timings only:
  * never keys, prompts or answers.
  */
 import type { Db } from '../kernel/db.ts';
 import { DAY_MS } from '../kernel/time.ts';
-import { isObject, nonNegativeInt } from './body.ts';
+import { isObject } from './body.ts';
 import { periodStart } from './credit.ts';
+import { stringTokens } from './estimate.ts';
 import { noteKeyWrite } from './keys.ts';
 
-export interface TokenUsage {
-  prompt: number;
-  completion: number;
-  total: number;
-  /** Prompt tokens served from the upstream's cache (billed at the cached-input price). */
-  cached?: number;
-}
+export type { TokenUsage } from './usage-reading.ts';
 
 export type UsageSource = 'upstream' | 'estimated' | 'none';
 export type EndReason = 'completed' | 'client_closed' | 'upstream_error' | 'rejected';
 
-/** About four bytes of English text or JSON per token: good enough to reserve and to bill a cut stream. */
-export function estimateTokens(chars: number): number {
-  return Math.ceil(chars / 4);
+/** Generated output seen in an answer or a stream chunk: its characters and a token estimate. */
+export interface OutputSeen {
+  chars: number;
+  /** Each piece at least one token (a stream sends about one token per piece), else stringTokens. */
+  tokens: number;
 }
 
-function usageFrom(prompt: unknown, completion: unknown, total: unknown): TokenUsage | undefined {
-  const p = nonNegativeInt(prompt);
-  const c = nonNegativeInt(completion);
-  const t = nonNegativeInt(total);
-  if (p === undefined && c === undefined && t === undefined) return undefined;
-  return { prompt: p ?? 0, completion: c ?? 0, total: t ?? (p ?? 0) + (c ?? 0) };
+const NO_OUTPUT: OutputSeen = { chars: 0, tokens: 0 };
+
+function add(seen: OutputSeen, text: unknown): OutputSeen {
+  if (typeof text !== 'string' || text.length === 0) return seen;
+  return { chars: seen.chars + text.length, tokens: seen.tokens + Math.max(1, stringTokens(text)) };
 }
 
-/** OpenAI-style `usage` (chat, embeddings, rerank) or the images style (`input_tokens`/`output_tokens`). */
-export function openAiUsage(body: unknown): TokenUsage | undefined {
-  if (!isObject(body) || !isObject(body.usage)) return undefined;
-  const u = body.usage;
-  const usage = usageFrom(u.prompt_tokens ?? u.input_tokens, u.completion_tokens ?? u.output_tokens, u.total_tokens);
-  const details = isObject(u.prompt_tokens_details) ? u.prompt_tokens_details : isObject(u.input_tokens_details) ? u.input_tokens_details : undefined;
-  const cached = details ? nonNegativeInt(details.cached_tokens) : undefined;
-  return usage && cached ? { ...usage, cached } : usage;
-}
-
-export function geminiUsage(body: unknown): TokenUsage | undefined {
-  if (!isObject(body) || !isObject(body.usageMetadata)) return undefined;
-  const u = body.usageMetadata;
-  const usage = usageFrom(u.promptTokenCount, u.candidatesTokenCount, u.totalTokenCount);
-  const cached = nonNegativeInt(u.cachedContentTokenCount);
-  return usage && cached ? { ...usage, cached } : usage;
-}
-
-/** Characters of generated text in a chat completion or one of its stream chunks. */
-export function openAiOutputChars(body: unknown): number {
-  if (!isObject(body) || !Array.isArray(body.choices)) return 0;
-  let n = 0;
+/** Text, reasoning, refusals and tool-call arguments of a chat completion or one of its stream chunks. */
+export function openAiOutput(body: unknown): OutputSeen {
+  if (!isObject(body) || !Array.isArray(body.choices)) return NO_OUTPUT;
+  let seen = NO_OUTPUT;
   for (const choice of body.choices) {
     if (!isObject(choice)) continue;
     const part = isObject(choice.delta) ? choice.delta : isObject(choice.message) ? choice.message : undefined;
-    if (part && typeof part.content === 'string') n += part.content.length;
+    if (!part) {
+      seen = add(seen, choice.text);
+      continue;
+    }
+    seen = add(add(add(add(seen, part.content), part.reasoning_content), part.reasoning), part.refusal);
+    if (Array.isArray(part.tool_calls)) for (const t of part.tool_calls) if (isObject(t) && isObject(t.function)) seen = add(seen, t.function.arguments);
   }
-  return n;
+  return seen;
 }
 
-/** Characters of generated text in a Gemini answer or one of its stream chunks. */
-export function geminiOutputChars(body: unknown): number {
-  if (!isObject(body) || !Array.isArray(body.candidates)) return 0;
-  let n = 0;
+/** Text, thinking and tool-input JSON of an Anthropic message or one of its stream events (`content_block_delta`). */
+export function anthropicOutput(body: unknown): OutputSeen {
+  if (!isObject(body)) return NO_OUTPUT;
+  if (isObject(body.delta)) return add(add(add(NO_OUTPUT, body.delta.text), body.delta.thinking), body.delta.partial_json);
+  if (!Array.isArray(body.content)) return NO_OUTPUT;
+  let seen = NO_OUTPUT;
+  for (const block of body.content) {
+    if (!isObject(block)) continue;
+    seen = add(add(seen, block.text), block.thinking);
+    if (isObject(block.input)) seen = add(seen, JSON.stringify(block.input));
+  }
+  return seen;
+}
+
+/** Text (thoughts included) and function-call arguments of a Gemini answer or one of its stream chunks. */
+export function geminiOutput(body: unknown): OutputSeen {
+  if (!isObject(body) || !Array.isArray(body.candidates)) return NO_OUTPUT;
+  let seen = NO_OUTPUT;
   for (const cand of body.candidates) {
     if (!isObject(cand) || !isObject(cand.content) || !Array.isArray(cand.content.parts)) continue;
-    for (const part of cand.content.parts) if (isObject(part) && typeof part.text === 'string') n += part.text.length;
+    for (const part of cand.content.parts) {
+      if (!isObject(part)) continue;
+      seen = add(seen, part.text);
+      if (isObject(part.functionCall)) seen = add(seen, JSON.stringify(part.functionCall.args ?? {}));
+    }
   }
-  return n;
+  return seen;
 }
 
 export interface UsageRow {
   requestId: string;
+  /** This settlement's own id (unique): a replay of it from the journal is recognised and skipped. */
+  settleId: string;
   keyId: string;
   accountId: string;
   route: string;
@@ -99,7 +102,7 @@ export interface UsageRow {
   reservationId?: string | null | undefined;
 }
 
-export interface StoredUsageRow extends Omit<UsageRow, 'reservationId'> {
+export interface StoredUsageRow extends Omit<UsageRow, 'reservationId' | 'settleId'> {
   id: number;
   createdAt: number;
 }
@@ -138,13 +141,13 @@ export interface DbUsageRow {
 }
 
 export const USAGE_INSERT_COLUMNS =
-  'request_id, created_at, key_id, account_id, route, method, model, stream, status, upstream_status, error_code, prompt_tokens, completion_tokens, total_tokens, charged_tokens, cost_micros, usage_source, end_reason, ttfb_ms, duration_ms';
+  'request_id, created_at, key_id, account_id, route, method, model, stream, status, upstream_status, error_code, prompt_tokens, completion_tokens, total_tokens, charged_tokens, cost_micros, usage_source, end_reason, ttfb_ms, duration_ms, settle_id';
 
 /** The values of one row in USAGE_INSERT_COLUMNS order (`stream` as the backend stores it). */
 export function usageValues(r: UsageRow, createdAt: number, stream: number | boolean): unknown[] {
   return [
     r.requestId, createdAt, r.keyId, r.accountId, r.route, r.method, r.model, stream, r.status, r.upstreamStatus, r.errorCode,
-    r.promptTokens, r.completionTokens, r.totalTokens, r.chargedTokens, Math.max(0, Math.round(r.costMicros)), r.usageSource, r.endReason, r.ttfbMs === null ? null : Math.round(r.ttfbMs), Math.round(r.durationMs),
+    r.promptTokens, r.completionTokens, r.totalTokens, r.chargedTokens, Math.max(0, Math.round(r.costMicros)), r.usageSource, r.endReason, r.ttfbMs === null ? null : Math.round(r.ttfbMs), Math.round(r.durationMs), r.settleId,
   ];
 }
 
@@ -178,9 +181,11 @@ export function toStoredUsage(r: DbUsageRow): StoredUsageRow {
 export interface UsageLog {
   /**
    * Settle one request in one transaction: its row; its cost, charged tokens and count added to
-   * its key (the cost to the current budget period too); its credit reservation released.
+   * its key (the cost to the current budget period too); its credit reservation released. A
+   * settlement whose `settleId` is already recorded changes nothing (a replay). `at`: when it
+   * was settled (default now).
    */
-  record(row: UsageRow): Promise<void>;
+  record(row: UsageRow, at?: number): Promise<void>;
   /** The newest rows of one key, newest first. */
   forKey(keyId: string, limit?: number): Promise<StoredUsageRow[]>;
   /** A key's spend per UTC day and model in [from, to) (ms). */
@@ -232,13 +237,14 @@ export class SqliteUsageLog implements UsageLog {
     private readonly db: Db,
     private readonly now: () => number = Date.now,
   ) {
-    const insert = db.prepare(`INSERT INTO gateway_usage (${USAGE_INSERT_COLUMNS}) VALUES (${USAGE_INSERT_COLUMNS.split(',').map(() => '?').join(', ')})`);
+    const insert = db.prepare(`INSERT INTO gateway_usage (${USAGE_INSERT_COLUMNS}) VALUES (${USAGE_INSERT_COLUMNS.split(',').map(() => '?').join(', ')}) ON CONFLICT (settle_id) DO NOTHING`);
     const charge = db.prepare(SETTLE_KEY_SQL);
     const release = db.prepare('DELETE FROM gateway_reservations WHERE id = ?');
     this.settleOne = (r, at) => {
-      charge.run(settleParams(r, at));
       if (r.reservationId) release.run(r.reservationId);
-      insert.run(...usageValues(r, at, r.stream ? 1 : 0));
+      // Already settled (a replay from the journal): not charged again.
+      if (insert.run(...usageValues(r, at, r.stream ? 1 : 0)).changes === 0) return;
+      charge.run(settleParams(r, at));
     };
     const one = db.transaction(this.settleOne);
     const all = db.transaction((batch: readonly PendingSettlement[]) => {
@@ -250,9 +256,9 @@ export class SqliteUsageLog implements UsageLog {
     };
   }
 
-  record(r: UsageRow): Promise<void> {
+  record(r: UsageRow, at = this.now()): Promise<void> {
     return new Promise((done, fail) => {
-      this.pending.push({ row: r, at: this.now(), done, fail });
+      this.pending.push({ row: r, at, done, fail });
       if (this.pending.length === 1) this.timer = setTimeout(() => this.flush(), SETTLE_BATCH_MS);
       else if (this.pending.length >= SETTLE_BATCH_ROWS) this.flush();
     });

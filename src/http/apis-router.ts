@@ -17,6 +17,7 @@ import { allowCors, clientIp, sendRequestId, setHeaders, type AppContext, type A
 import { requestHeader } from './request-headers.ts';
 import { AnswerMemo } from './answer-memo.ts';
 import { aliasesOfRoute } from './sixty-aliases.ts';
+import { Snapshots } from '../web/snapshots.ts';
 
 export const ENCODING_PARAM = 'encoding';
 export const FORCE_PARAM = 'force-update';
@@ -62,6 +63,11 @@ async function readBody(ctx: ApisRequest): Promise<Record<string, string>> {
  */
 function isConditional(ctx: Pick<ApisRequest, 'req'>): boolean {
   return !!(requestHeader(ctx.req, 'if-none-match') || requestHeader(ctx.req, 'if-modified-since'));
+}
+
+function describePathParam(source: AnySource, name: string): string {
+  const spec = paramEntries(source).find(([n]) => n === name)?.[1];
+  return spec ? describeAccepted(spec) : 'give a value';
 }
 
 function firstValue(v: string | string[] | undefined): string | undefined {
@@ -116,6 +122,7 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
   const router = new Router<AppState>();
   const answers = new Map<unknown, Answer>();
   const memo = new AnswerMemo(deps.engine);
+  const snapshots = new Snapshots({ engine: deps.engine, archive: deps.store.archive });
 
   router.get('/v2/apis', (ctx) => {
     const endpoints = deps.registry.sources.flatMap((s) => s.routes.map((r) => catalogueEntry(s, r)));
@@ -155,7 +162,12 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
           else if (spec.in !== 'path') raw[name] = firstValue(query[name]) ?? body[name];
         }
         if (body[''] !== undefined && plainBodyTarget !== undefined && raw[plainBodyTarget] === undefined) raw[plainBodyTarget] = body[''];
-        for (const name in ctx.params) raw[name] = ctx.params[name];
+        for (const name in ctx.params) {
+          const value = ctx.params[name] as string;
+          // A blank path segment (`/music-rank/%20`) would count as absent and answer another resource.
+          if (value.trim() === '') throw badParam(name, `a blank value is not accepted in the path; ${describePathParam(source, name)}`);
+          raw[name] = value;
+        }
         for (const [name, value] of fixed) raw[name] = value;
         const params = parseParams(source.params, raw, deps.engine.now());
 
@@ -184,6 +196,7 @@ export function createApisRouter(deps: { registry: Registry; engine: Engine; sto
           request: ctx,
           serviceName: SERVICE_NAME,
           feedHistory: (r, limit) => deps.engine.feedHistory(r, limit),
+          listNav: (r) => snapshots.listNav(r, ctx.originalUrl),
         });
         if (remembers(ctx)) memo.remember(ctx.originalUrl, encoding, result, out, now);
         return out;

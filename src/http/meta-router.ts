@@ -8,6 +8,7 @@ import type { Store } from '../kernel/store.ts';
 import { formatDateTime } from '../kernel/time.ts';
 import { SERVICE_NAME } from './apis-router.ts';
 import type { AppState } from './middleware.ts';
+import { upstreamsFor, type OperatorCheck } from './operator-view.ts';
 
 export interface SourceStatus {
   id: string;
@@ -71,6 +72,8 @@ export function createMetaRouter(deps: {
   startedAt: number;
   upstreams?: (() => UpstreamStatus[]) | undefined;
   backfill?: Backfiller | undefined;
+  /** Who sees the upstreams' addresses, counters and errors (others: names and states). */
+  operator: OperatorCheck;
 }): Router<AppState> {
   const router = new Router<AppState>();
   router.get('/', (ctx) => {
@@ -106,7 +109,7 @@ export function createMetaRouter(deps: {
         scheduler: deps.scheduler ? 'running' : 'disabled',
         summary: Object.fromEntries(['fresh', 'stale', 'failing', 'down', 'idle', 'local'].map((k) => [k, sources.filter((s) => s.state === k).length])),
         sources,
-        gateway: { upstreams: deps.upstreams?.() ?? [] },
+        gateway: { upstreams: upstreamsFor(ctx, deps.operator, deps.upstreams?.()) },
       },
     };
   });

@@ -12,6 +12,7 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 import type { RunEvent } from '../kernel/engine.ts';
 import type { UsageRow } from '../gateway/usage.ts';
 import { gatewayRouteTemplate } from './openapi.ts';
+import { publicMetricsText, type OperatorCheck } from './operator-view.ts';
 import { cacheHeaderOf, type AppContext, type AppState, type ServedRequest } from './middleware.ts';
 import { BatchedHistogram } from './batched-histogram.ts';
 import { RequestTally, type CacheResult } from './request-tally.ts';
@@ -201,12 +202,14 @@ function routeLabel(ctx: AppContext, family: string): string {
 /** The route label of a request no router matched (or refused before routing). */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-export function createMetricsRouter(metrics: Metrics): Router<AppState> {
+/** `/metrics`; the operator series (per key, per upstream) only for an operator (see operator-view.ts). */
+export function createMetricsRouter(metrics: Metrics, operator: OperatorCheck): Router<AppState> {
   const router = new Router<AppState>();
   router.get('/metrics', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.type = metrics.registry.contentType;
-    ctx.body = await metrics.registry.metrics();
+    const text = await metrics.registry.metrics();
+    ctx.body = operator(ctx) ? text : publicMetricsText(text);
   });
   return router;
 }

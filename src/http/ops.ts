@@ -12,11 +12,12 @@ import type { Backfiller } from '../kernel/backfill.ts';
 import type { Scheduler } from '../kernel/scheduler.ts';
 import type { Store } from '../kernel/store.ts';
 import { abuseSettings, keyVerifier, type AbuseSettings, type KeyVerifier, type LimiterFactory } from './abuse.ts';
-import { createConsoleOffRouter, createConsoleRouter, type ConsoleDeps } from './console.ts';
-import { createDocsRouter } from './docs.ts';
+import { createConsoleOffRouter, createConsoleRouter, type ConsoleDeps } from '../web/console.ts';
+import { createDocsRouter } from '../web/docs.ts';
 import { createMetricsRouter, type Metrics } from './metrics.ts';
 import type { AppState } from './middleware.ts';
-import { createStatusPageRouter } from './status-page.ts';
+import { operatorCheck, type OperatorCheck } from './operator-view.ts';
+import { createStatusPageRouter } from '../web/status-page.ts';
 
 export interface OpsDeps {
   /** Prometheus metrics; undefined when METRICS_ENABLED=false. */
@@ -27,6 +28,8 @@ export interface OpsDeps {
   console?: ConsoleDeps | undefined;
   /** The gateway's upstreams for /v2/status and /status. */
   upstreams?: (() => UpstreamStatus[]) | undefined;
+  /** Who sees operator detail on /metrics, /v2/status and /status (loopback only when absent). */
+  operator?: OperatorCheck | undefined;
 }
 
 /** Read the operations settings; `gateway` gives the key store shared with /v1 and `npm run keys`. */
@@ -41,6 +44,11 @@ export function opsFromConfig(opts: { config: Config; gateway?: { keys: KeyStore
       verifyKey: gateway ? keyVerifier(gateway.keys, opts.now) : undefined,
     },
     upstreams: gateway?.upstreams,
+    operator: operatorCheck({
+      metricsToken: typeof config.values.METRICS_TOKEN === 'string' ? config.values.METRICS_TOKEN : undefined,
+      consoleToken: typeof token === 'string' ? token : undefined,
+      ...(opts.now ? { now: opts.now } : {}),
+    }),
     console:
       typeof token === 'string' && token && gateway
         ? {
@@ -55,11 +63,12 @@ export function opsFromConfig(opts: { config: Config; gateway?: { keys: KeyStore
 }
 
 /** The routers of the operations pages, in mounting order. */
-export function opsRouters(deps: OpsDeps & { registry: Registry; store: Store; scheduler?: Scheduler | undefined; backfill?: Backfiller | undefined; now: () => number; startedAt: number }): Router<AppState>[] {
+export function opsRouters(input: OpsDeps & { registry: Registry; store: Store; scheduler?: Scheduler | undefined; backfill?: Backfiller | undefined; now: () => number; startedAt: number }): Router<AppState>[] {
+  const deps = { ...input, operator: input.operator ?? operatorCheck({}) };
   return [
     createDocsRouter({ registry: deps.registry }),
     createStatusPageRouter(deps),
-    ...(deps.metrics ? [createMetricsRouter(deps.metrics)] : []),
+    ...(deps.metrics ? [createMetricsRouter(deps.metrics, deps.operator)] : []),
     deps.console ? createConsoleRouter(deps.console) : createConsoleOffRouter(),
   ];
 }

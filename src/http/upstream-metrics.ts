@@ -5,13 +5,13 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { UpstreamAttempt, UpstreamStatus } from '../gateway/upstream-pool.ts';
 
-const OUTCOMES: readonly UpstreamAttempt['outcome'][] = ['ok', 'connect', 'timeout', 'status_5xx', 'status_429'];
+const OUTCOMES: readonly UpstreamAttempt['outcome'][] = ['ok', 'connect', 'timeout', 'status_5xx', 'status_429', 'stream_cut'];
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 export function upstreamMetrics(registry: Registry, names: readonly string[], status: () => UpstreamStatus[]): { observe(a: UpstreamAttempt): void } {
   const attempts = new Counter({
     name: 'gateway_upstream_attempts_total',
-    help: 'Requests the AI gateway sent to each upstream, by outcome (ok, connect, timeout, status_5xx, status_429; the failures go to the next upstream when one is left).',
+    help: 'Requests the AI gateway sent to each upstream, by outcome (ok, connect, timeout, status_5xx, status_429; the failures go to the next upstream when one is left; stream_cut: an answer that failed after its headers, which counted ok).',
     labelNames: ['upstream', 'outcome'] as const,
     registers: [registry],
   });

@@ -91,10 +91,11 @@ export interface Backends {
  * local backend the caller asks for (`local: 'sqlite'` to survive restarts, memory by default).
  */
 export function deploymentLimiters(shared: LimiterBackend | undefined, db: Db): CreateLimiter {
-  let sqlite: LimiterBackend | undefined;
+  // Its table is made now, at start: a first request that made it could meet a full disk.
+  const sqlite = shared ? undefined : sqliteLimiterBackend(db);
   return (opts: LimiterOptions) => {
     if (shared) return createLimiter(opts, shared);
-    if (opts.local === 'sqlite') return createLimiter(opts, (sqlite ??= sqliteLimiterBackend(db)));
+    if (opts.local === 'sqlite' && sqlite) return createLimiter(opts, sqlite);
     return createLimiter(opts);
   };
 }

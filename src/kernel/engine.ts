@@ -481,6 +481,20 @@ export class Engine {
     );
   }
 
+  /**
+   * The last good data of these parameters as stored (HIT, or STALE past its freshness), or
+   * undefined while none is: never an upstream request (pages that show many lists at once).
+   */
+  async readStored(source: FetchedSource, params: AnyParams): Promise<ReadResult | undefined> {
+    const key = paramsKey(params);
+    const memoKey = `${source.id}|${key}`;
+    const lease = this.remembered(memoKey, Date.now()) ?? (await this.snapshot(memoKey, source.id, key));
+    const snap = this.usable(source, lease.snap);
+    if (!snap?.payload) return undefined;
+    const fresh = snap.expiresAt !== null && this.now() < snap.expiresAt && !snap.lastError;
+    return this.fromSnapshot(source, params, key, snap, fresh ? 'HIT' : 'STALE');
+  }
+
   /** Serve a fetched source's data for these parameters (see the file comment for the rules). */
   async read(source: FetchedSource, params: AnyParams, opts: { force?: boolean } = {}): Promise<ReadResult> {
     const key = paramsKey(params);

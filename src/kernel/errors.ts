@@ -63,11 +63,14 @@ export type SourceErrorKind =
 export class SourceError extends Error {
   readonly kind: SourceErrorKind;
   readonly httpStatus: number | undefined;
-  constructor(kind: SourceErrorKind, message: string, opts: { httpStatus?: number; cause?: unknown } = {}) {
+  /** `parse` errors: the JSON path (or page selector) the parser missed, also named in the message (see kernel/json-path.ts). */
+  readonly path: string | undefined;
+  constructor(kind: SourceErrorKind, message: string, opts: { httpStatus?: number; cause?: unknown; path?: string } = {}) {
     super(message, { cause: opts.cause });
     this.name = 'SourceError';
     this.kind = kind;
     this.httpStatus = opts.httpStatus;
+    this.path = opts.path;
   }
 }
 

@@ -34,8 +34,8 @@ export interface HttpOptions {
   /** Largest body accepted for this request (bytes); the configured default otherwise. */
   maxBytes?: number;
   /**
-   * The URL was chosen by the caller (e.g. the og endpoint): see `UntrustedPolicy`. Only
-   * `request`, `text` and `json` accept it.
+   * The URL came from outside: chosen by the caller (the og endpoint) or named by an upstream's
+   * data (the image-proxy and audio-proxy encodings, a font URL): see `UntrustedPolicy`.
    */
   untrusted?: boolean | UntrustedPolicy;
 }
@@ -150,6 +150,15 @@ export interface HttpResponse {
   text(): string;
   /** Body parsed as JSON; a SourceError of kind `parse` when it is not JSON. */
   json(): unknown;
+}
+
+/** An untrusted URL's answer after its checked redirects, before its body is read. */
+interface UntrustedAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The URL that answered (as requested, before mirroring). */
+  url: URL;
+  body: Readable;
 }
 
 export interface HttpStream {
@@ -297,8 +306,8 @@ export function createHttpClient(base: Got, settings: HttpSettings, defaults: { 
     };
   }
 
-  /** One hop of an untrusted request: a redirect target, or the response read within the limits. */
-  function untrustedHop(u: URL, opts: HttpOptions, policy: UntrustedPolicy, timeoutMs: number, maxBytes: number): Promise<{ redirect: string } | { response: HttpResponse }> {
+  /** One hop of an untrusted request: a redirect target, or the answer with its body unread. */
+  function untrustedHop(u: URL, opts: HttpOptions, policy: UntrustedPolicy, timeoutMs: number): Promise<{ redirect: string } | { answer: UntrustedAnswer }> {
     if (settings.mirror) refuseLoopbackName(u, policy);
     const options = {
       ...gotOptions({ ...opts, method: opts.method ?? 'GET' }),
@@ -332,61 +341,89 @@ export function createHttpClient(base: Got, settings: HttpSettings, defaults: { 
           s.destroy();
           return reject(untrustedError(`${u.host} answered ${mediaTypeOf(type) || 'without a content type'}; only ${policy.acceptTypes.join(' or ')} is accepted`));
         }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        let tail = '';
-        const marker = policy.stopAfter?.toLowerCase();
-        const finish = (cutAt?: string) => {
-          let body = Buffer.concat(chunks);
-          if (cutAt) body = body.subarray(0, body.toString('latin1').toLowerCase().indexOf(cutAt) + cutAt.length);
-          resolve({ response: responseOf(status, r.headers, u.href, body, opts) });
-        };
-        s.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > maxBytes) {
-            s.destroy();
-            return reject(untrustedError(`${u.host} sent more than ${maxBytes} bytes${marker ? ` before ${policy.stopAfter}` : ''}`));
-          }
-          chunks.push(chunk);
-          if (marker) {
-            const seen = tail + chunk.toString('latin1').toLowerCase();
-            if (seen.includes(marker)) {
-              s.destroy();
-              return finish(marker);
-            }
-            tail = seen.slice(-marker.length);
-          }
-        });
-        s.once('end', () => finish());
+        resolve({ answer: { status, headers: r.headers, url: u, body: s } });
       });
     });
   }
 
-  async function untrustedRequest(url: string, opts: HttpOptions): Promise<HttpResponse> {
-    const policy = typeof opts.untrusted === 'object' ? opts.untrusted : {};
-    const maxBytes = opts.maxBytes ?? settings.maxBytes;
+  /** The answer to an untrusted URL after its checked redirects, its body unread. */
+  async function untrustedAnswer(url: string, opts: HttpOptions, policy: UntrustedPolicy): Promise<UntrustedAnswer> {
     const timeoutMs = opts.timeoutMs ?? Math.min(settings.timeoutMs, UNTRUSTED_TIMEOUT_MS);
     const maxRedirects = policy.maxRedirects ?? 5;
     let current = checkUntrustedUrl(url, policy);
-    return gate.run(async () => {
-      for (let hop = 0; ; hop++) {
-        let step;
-        try {
-          step = await untrustedHop(current, opts, policy, timeoutMs, maxBytes);
-        } catch (err) {
-          throw toSourceError(err, current.href, true);
-        }
-        if ('response' in step) return step.response;
-        if (hop >= maxRedirects) throw untrustedError(`more than ${maxRedirects} redirects, stopped at ${current.href}`);
-        let next: string;
-        try {
-          next = new URL(step.redirect, current).href;
-        } catch {
-          throw untrustedError(`${current.host} redirected to an invalid URL`);
-        }
-        current = checkUntrustedUrl(next, policy);
+    for (let hop = 0; ; hop++) {
+      let step;
+      try {
+        step = await untrustedHop(current, opts, policy, timeoutMs);
+      } catch (err) {
+        throw toSourceError(err, current.href, true);
       }
+      if ('answer' in step) return step.answer;
+      if (hop >= maxRedirects) throw untrustedError(`more than ${maxRedirects} redirects, stopped at ${current.href}`);
+      let next: string;
+      try {
+        next = new URL(step.redirect, current).href;
+      } catch {
+        throw untrustedError(`${current.host} redirected to an invalid URL`);
+      }
+      current = checkUntrustedUrl(next, policy);
+    }
+  }
+
+  /** An untrusted answer's body read within the size limit (and up to `stopAfter`). */
+  function readUntrusted(answer: UntrustedAnswer, opts: HttpOptions, policy: UntrustedPolicy, maxBytes: number): Promise<HttpResponse> {
+    const { body: s, url: u } = answer;
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let tail = '';
+      const marker = policy.stopAfter?.toLowerCase();
+      const finish = (cutAt?: string) => {
+        let body = Buffer.concat(chunks);
+        if (cutAt) body = body.subarray(0, body.toString('latin1').toLowerCase().indexOf(cutAt) + cutAt.length);
+        resolve(responseOf(answer.status, answer.headers, u.href, body, opts));
+      };
+      s.once('error', (err: unknown) => reject(toSourceError(err, u.href, true)));
+      s.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > maxBytes) {
+          s.destroy();
+          return reject(untrustedError(`${u.host} sent more than ${maxBytes} bytes${marker ? ` before ${policy.stopAfter}` : ''}`));
+        }
+        chunks.push(chunk);
+        if (marker) {
+          const seen = tail + chunk.toString('latin1').toLowerCase();
+          if (seen.includes(marker)) {
+            s.destroy();
+            return finish(marker);
+          }
+          tail = seen.slice(-marker.length);
+        }
+      });
+      s.once('end', () => finish());
     });
+  }
+
+  function untrustedPolicy(opts: HttpOptions): UntrustedPolicy {
+    return typeof opts.untrusted === 'object' ? opts.untrusted : {};
+  }
+
+  function untrustedRequest(url: string, opts: HttpOptions): Promise<HttpResponse> {
+    const policy = untrustedPolicy(opts);
+    return gate.run(async () => readUntrusted(await untrustedAnswer(url, opts, policy), opts, policy, opts.maxBytes ?? settings.maxBytes));
+  }
+
+  /** An untrusted answer streamed as it arrives, cut off (with an error on the stream) past the size limit. */
+  async function untrustedStream(url: string, opts: HttpOptions): Promise<HttpStream> {
+    const answer = await untrustedAnswer(url, opts, untrustedPolicy(opts));
+    const maxBytes = opts.maxBytes ?? settings.maxBytes;
+    let size = 0;
+    answer.body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) answer.body.destroy(new Error(`response of ${answer.url.host} exceeds ${maxBytes} bytes`));
+    });
+    answer.body.pause();
+    return { status: answer.status, headers: answer.headers, body: answer.body };
   }
 
   async function request(url: string, opts: HttpOptions = {}): Promise<HttpResponse> {
@@ -444,7 +481,7 @@ export function createHttpClient(base: Got, settings: HttpSettings, defaults: { 
       return (await request(url, opts)).json();
     },
     stream(url, opts = {}) {
-      if (opts.untrusted) return Promise.reject(new Error('untrusted URLs are fetched with request/text/json, not stream'));
+      if (opts.untrusted) return untrustedStream(url, opts);
       const target = mirrorUrl(url, settings.mirror);
       const maxBytes = opts.maxBytes ?? settings.maxBytes;
       return new Promise<HttpStream>((resolve, reject) => {

@@ -114,7 +114,14 @@ class SqliteWindows {
         this.lastSweep = now;
       }
     });
-    const timer = setInterval(() => (db.open ? this.flush() : clearInterval(timer)), SQLITE_FLUSH_MS);
+    const timer = setInterval(() => {
+      if (!db.open) return clearInterval(timer);
+      try {
+        this.flush();
+      } catch {
+        // A full disk or a busy database: the changed windows stay marked and are written next time.
+      }
+    }, SQLITE_FLUSH_MS);
     timer.unref();
   }
 
@@ -173,7 +180,11 @@ function windowsOf(db: Db): SqliteWindows {
 
 /** Write the SQLite limiter windows counted in memory (the service calls it before closing the database). */
 export function flushSqliteLimiters(db: Db): void {
-  sqliteWindows.get(db)?.flush();
+  try {
+    sqliteWindows.get(db)?.flush();
+  } catch {
+    // A full disk at shutdown: at most the last second of counts is lost, as in a crash.
+  }
 }
 
 /**

@@ -186,7 +186,12 @@ export function startScheduler(opts: SchedulerOptions): Scheduler {
     nextRuns() {
       start();
       const out = new Map<string, number | null>();
-      for (const [id, task] of tasks) out.set(id, task.getNextRun()?.getTime() ?? null);
+      // Cron runs on the wall clock; the pages show times on the engine's (a demo's runs on another day).
+      const offset = engine.now() - Date.now();
+      for (const [id, task] of tasks) {
+        const next = task.getNextRun()?.getTime();
+        out.set(id, next === undefined ? null : next + offset);
+      }
       return out;
     },
     async stop() {

@@ -198,6 +198,8 @@ export interface ViewHints<D, P> {
    * above the footer. There is no whole-page override: every page has the same shell and footer.
    */
   htmlBody?(data: D, params: P): string;
+  /** Bars drawn above the html table (e.g. box office): label, value and the value as shown. */
+  bars?(data: D, params: P): { label: string; value: number; text: string }[];
   /** Overrides per encoding where the generic rendering does not fit. */
   text?(data: D, params: P): string | Promise<string>;
   markdown?(data: D, params: P): string | Promise<string>;

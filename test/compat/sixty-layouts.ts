@@ -185,9 +185,14 @@ export const LUNAR: Layout = {
   },
 };
 
-export const IP: Layout = Object.fromEntries(
-  ['ip', 'continent', 'country', 'zipcode', 'timezone', 'accuracy', 'owner', 'isp', 'source', 'areacode', 'adcode', 'asnumber', 'lat', 'lng', 'radius', 'prov', 'city', 'district'].map((f) => [f, 'string']),
-);
+/** 60s passes ip.sb's latitude and longitude through as numbers ('' when it has none). */
+export const IP: Layout = {
+  ...Object.fromEntries(
+    ['ip', 'continent', 'country', 'zipcode', 'timezone', 'accuracy', 'owner', 'isp', 'source', 'areacode', 'adcode', 'asnumber', 'radius', 'prov', 'city', 'district'].map((f) => [f, 'string']),
+  ),
+  lat: 'number',
+  lng: 'number',
+};
 
 export const COLOR: Layout = {
   hex: 'string',

@@ -68,6 +68,26 @@ describe('non-streamed', () => {
       const res = await postJson(small.base, '/v1/chat/completions', { ...CHAT, messages: [{ role: 'user', content: 'x'.repeat(5000) }] }, bearer(k.key));
       expect(res.status).toBe(413);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('request_too_large');
+      // Issue 20 item 9: a chunked body (no Content-Length) over the limit gets the same 413, not a reset (which SDKs retry).
+      for (const size of [5_000, 3_000_000]) {
+        const answer = await new Promise<{ status: number | undefined; body: string }>((resolve, reject) => {
+          const req = http.request(`${small.base}/v1/chat/completions`, { method: 'POST', headers: { ...bearer(k.key), 'content-type': 'application/json', 'transfer-encoding': 'chunked' } });
+          req.on('error', reject);
+          req.on('response', (res) => {
+            let body = '';
+            res.on('data', (c: Buffer) => (body += c.toString()));
+            res.on('end', () => resolve({ status: res.statusCode, body }));
+            res.on('error', reject);
+          });
+          const text = JSON.stringify({ ...CHAT, messages: [{ role: 'user', content: 'x'.repeat(size) }] });
+          // Written in pieces, as a streaming client does.
+          for (let i = 0; i < text.length; i += 1000) req.write(text.slice(i, i + 1000));
+          req.end();
+        });
+        expect(answer.status).toBe(413);
+        expect(JSON.parse(answer.body)).toMatchObject({ error: { code: 'request_too_large' } });
+      }
+      expect(h.upstream.requests).toHaveLength(0);
     } finally {
       await small.close();
     }
@@ -127,7 +147,8 @@ describe('streamed', () => {
     await res.text();
     const [row] = await usageRows(h.svc, k.record.id);
     expect(row).toMatchObject({ usageSource: 'estimated', endReason: 'completed' });
-    expect(row!.completionTokens).toBe(Math.ceil('c0c1c2c3c4'.length / 4));
+    // Five streamed pieces of two characters: a stream sends about one token per piece, so each counts at least one.
+    expect(row!.completionTokens).toBe(5);
   });
 
   it('chunks arrive as the upstream sends them, with keep-alive comments while it is quiet', async () => {
@@ -199,6 +220,30 @@ describe('streamed', () => {
     expect(row!.usageSource).toBe('estimated');
     expect(row!.chargedTokens).toBeLessThan(100);
     expect((await h.svc.gateway.keys.get(k.record.id))!.usedTokens).toBe(row!.chargedTokens);
+  });
+
+  it('a client that leaves after the upstream accepted the request, before any output: its prompt is charged (the upstream bills it)', async () => {
+    // Issue 20 item 4: a large prompt must not reach the upstream for free.
+    h.upstream.script('POST', '/v1/chat/completions', async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.flushHeaders();
+      await sleep(2000);
+      res.end('data: [DONE]\n\n');
+    });
+    const k = await makeKey(h.svc);
+    const prompt = 'x'.repeat(200_000);
+    const req = http.request(`${h.base}/v1/chat/completions`, { method: 'POST', headers: { ...bearer(k.key), 'content-type': 'application/json' } });
+    req.on('error', () => undefined);
+    const answered = new Promise<http.IncomingMessage>((resolve) => req.on('response', resolve));
+    req.end(JSON.stringify({ ...CHAT, stream: true, messages: [{ role: 'user', content: prompt }] }));
+    expect((await answered).statusCode).toBe(200);
+    req.destroy();
+    expect(await waitFor(() => h.upstream.aborted.includes('/v1/chat/completions'))).toBe(true);
+    const [row] = await usageRows(h.svc, k.record.id);
+    expect(row).toMatchObject({ endReason: 'client_closed', usageSource: 'estimated', completionTokens: 0 });
+    expect(row!.promptTokens).toBeGreaterThanOrEqual(50_000);
+    expect(row!.costMicros).toBeGreaterThan(0);
+    expect((await h.svc.gateway.keys.get(k.record.id))!.spentMicros).toBe(row!.costMicros);
   });
 
   it('a client that leaves before the first byte is charged nothing', async () => {

@@ -175,6 +175,13 @@ describe('failover between two upstreams', () => {
     expect(err).toBeInstanceOf(Error);
     expect(chatCount(primary)).toBe(1);
     expect(chatCount(backup)).toBe(0);
+    // Issue 20 item 3: the stream that died mid-way is a failure of its upstream, on /v2/status and /metrics.
+    const status = await upstreamStatus(h);
+    expect(status.primary).toMatchObject({ state: 'cooling', failures: expect.any(Number), last_error: expect.stringMatching(/^stream_cut: upstream_unreachable/) });
+    expect(status.primary!.failures).toBeGreaterThanOrEqual(1);
+    const metrics = parseMetrics(await (await fetch(`${h.base}/metrics`)).text());
+    expect(sample(metrics, 'gateway_upstream_attempts_total', { upstream: 'primary', outcome: 'stream_cut' })).toBe(1);
+    expect(sample(metrics, 'gateway_upstream_up', { upstream: 'primary' })).toBe(0);
   });
 
   it('when every upstream fails the client gets the last answer, after a bounded number of attempts', async () => {

@@ -132,6 +132,7 @@ for (const { name, open, skip } of backends) describe.skipIf(!!skip)(`gateway st
 
   const usageRow = (requestId: string, keyId = 'key_u'): UsageRow => ({
     requestId,
+    settleId: `settle-${requestId}`,
     keyId,
     accountId: 'acct_u',
     route: '/v1/chat/completions',
@@ -158,6 +159,18 @@ for (const { name, open, skip } of backends) describe.skipIf(!!skip)(`gateway st
     await Promise.all(Array.from({ length: 10 }, (_, i) => logs[i % 2]!.record({ ...usageRow(`c${i}`, record.id), chargedTokens: 10 })));
     expect(await keysB.get(record.id)).toMatchObject({ usedTokens: 100, requestCount: 10, lastUsedAt: expect.any(Number) });
     expect(await logs[1]!.forKey(record.id)).toHaveLength(10);
+  });
+
+  it('a settlement replayed (from the journal, on either instance, at once) is charged once', async () => {
+    const { record } = await keysA.create(newKey({ quotaMicros: 1_000 }));
+    const settled = { ...usageRow('replayed', record.id), costMicros: 300 };
+    await Promise.all([a.usage.record(settled, 1_000), b.usage.record(settled, 1_000), a.usage.record(settled, 1_000)]);
+    await b.usage.record(settled);
+    expect(await keysB.get(record.id)).toMatchObject({ spentMicros: 300, requestCount: 1 });
+    const rows = await a.usage.forKey(record.id);
+    expect(rows).toHaveLength(1);
+    // The settlement's own time, not the replay's.
+    expect(rows[0]!.createdAt).toBe(1_000);
   });
 
   it('usage rows written by either instance, newest first', async () => {

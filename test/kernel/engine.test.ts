@@ -106,6 +106,16 @@ describe('engine through the server', () => {
     expect(upstream.hits(HOST)).toHaveLength(1);
   });
 
+  it('ends text and markdown with the html page\'s footer, in its language', async () => {
+    const html = await (await svc.get('/v2/apis/test-list?encoding=html')).text();
+    const footer = /<footer>([^<]+)<\/footer>/.exec(html)?.[1];
+    expect(footer).toMatch(/^更新于 \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}（北京时间）/);
+    const text = await (await svc.get('/v2/apis/test-list?encoding=text')).text();
+    expect(text.trimEnd().split('\n').at(-1)).toBe(footer);
+    const md = await (await svc.get('/v2/apis/test-list?encoding=markdown')).text();
+    expect(md.trimEnd().split('\n').at(-1)).toBe(`_${footer}_`);
+  });
+
   it('never overwrites the last good data with a failed, empty or malformed fetch', async () => {
     for (const reply of [{ status: 500, body: 'boom' }, { body: items(1) }, { body: { other: true } }, { body: 'not json', headers: { 'content-type': 'text/plain' } }]) {
       clock.advance(4 * 3_600_000); // past TTL and any backoff
@@ -113,6 +123,8 @@ describe('engine through the server', () => {
       const r = await svc.get('/v2/apis/test-list?force-update');
       expect(r.status).toBe(200);
       expect(r.headers.get('x-cache')).toBe('STALE');
+      // Readable as it is (not percent-encoded), and still decodable.
+      expect(r.headers.get('x-cache-note')).toMatch(/^refresh failed: [ -~]+$/);
       expect(decodeURIComponent(r.headers.get('x-cache-note') ?? '')).toMatch(/refresh failed/);
       expect(((await r.json()) as { data: { title: string }[] }).data[0]?.title).toBe('b-1');
     }

@@ -115,7 +115,16 @@ describe('untrusted requests without a mirror', () => {
     pages.serve('site.test', '/missing', { status: 404, headers: HTML, body: 'no' });
     expect((await http.request(`${pages.url}/site.test/missing`, { untrusted: policy, allowStatus: [404] })).status).toBe(404);
     await expect(http.request(`${pages.url}/site.test/missing`, { untrusted: policy })).rejects.toMatchObject({ kind: 'transient', httpStatus: 404 });
-    await expect(http.stream(`${pages.url}/site.test/b`, { untrusted: policy })).rejects.toThrow(/not stream/);
+
+    // Streamed (the image-proxy and audio-proxy encodings): the same checks, the body as it arrives.
+    const streamPolicy = { allowLoopback: true };
+    const streamed = await http.stream(`${pages.url}/site.test/a`, { untrusted: streamPolicy });
+    expect(streamed.status).toBe(200);
+    expect(Buffer.concat(await streamed.body.toArray()).toString()).toContain('<title>b</title>');
+    await expect(http.stream(`${pages.url}/site.test/to-private`, { untrusted: streamPolicy })).rejects.toMatchObject({ kind: 'bad_input', message: expect.stringMatching(/10\.9\.8\.7 is a private/) });
+    await expect(http.stream(`${pages.url}/site.test/missing`, { untrusted: streamPolicy })).rejects.toMatchObject({ httpStatus: 404 });
+    const cut = await http.stream(`${pages.url}/site.test/big`, { untrusted: streamPolicy, maxBytes: 2048 });
+    await expect(cut.body.toArray()).rejects.toThrow(/exceeds 2048 bytes/);
   });
 
   it('leaves ordinary requests as they were (loopback and redirects allowed, no type check)', async () => {

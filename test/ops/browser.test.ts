@@ -139,6 +139,10 @@ describe.skipIf(skip)(skip ? NO_BROWSER_MESSAGE : 'operator pages in headless Ch
     expect(await row.locator('.requests').textContent()).toBe('1');
     await page.screenshot({ path: path.join(ARTIFACTS, 'console-list.png'), fullPage: true });
     await row.locator('button', { hasText: 'Revoke' }).click();
+    // Asked first: the key still works until the confirmation.
+    await page.waitForSelector('#confirm-revoke');
+    expect(await page.locator('h1').textContent()).toMatch(/^Revoke key ".+"\?$/);
+    await page.locator('#confirm-revoke button').click();
     await page.waitForSelector('.notice');
     expect(await page.locator('.notice').textContent()).toContain('is revoked');
     expect(await page.locator(`tr[data-key-id="${id}"] .state`).textContent()).toMatch(/^revoked /);

@@ -7,7 +7,7 @@
 import * as cheerio from 'cheerio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.ts';
-import { parseKeyForm, sessionCookieValue, validSession } from '../../src/http/console.ts';
+import { parseKeyForm, sessionCookieValue, validSession } from '../../src/web/console.ts';
 import { loadLevels } from '../../src/gateway/levels.ts';
 import { usageRows } from '../gateway/helpers.ts';
 import { startService, type TestService } from '../support/service.ts';
@@ -143,7 +143,14 @@ describe('console', () => {
     expect((await post(`/console/keys/${id}/topup`, 'amount=-1')).status).toBe(400);
     expect((await post(`/console/keys/${id}/topup`, 'amount=1', { origin: 'https://evil.example' })).status).toBe(403);
 
-    const revoke = await post(`/console/keys/${id}/revoke`, '');
+    // The list's Revoke button asks first; only the confirmation revokes.
+    const ask = await post(`/console/keys/${id}/revoke`, '');
+    expect(ask.status).toBe(200);
+    const confirm = cheerio.load(await ask.text());
+    expect(confirm('h1').text()).toBe('Revoke key "ci <bot>"?');
+    expect(confirm('#confirm-revoke input[name="confirm"]').val()).toBe('yes');
+    expect((await svc.gateway.keys.get(id))?.revokedAt).toBeNull();
+    const revoke = await post(`/console/keys/${id}/revoke`, 'confirm=yes');
     expect(revoke.status).toBe(303);
     expect(revoke.headers.get('location')).toBe(`/console?revoked=${id}`);
     expect((await svc.gateway.keys.get(id))?.revokedAt).not.toBeNull();

@@ -5,10 +5,10 @@
  */
 import Parser from 'rss-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoPath, recordingsDay, startDemo, type Demo } from '../../scripts/demo.ts';
+import { DEMO_NOTICE, demoPath, recordingsDay, startDemo, type Demo } from '../../scripts/demo.ts';
 import type { Timeline } from '../../sources/timeline.ts';
 import type { Trending } from '../../sources/trending.ts';
-import { formatDate } from '../../src/kernel/time.ts';
+import { addDays, formatDate } from '../../src/kernel/time.ts';
 
 interface Envelope<T> {
   code: number;
@@ -63,13 +63,48 @@ describe('npm run demo', () => {
     expect(morning.data.length).toBeGreaterThan(0);
     const timeline = (await (await fetch(`${demo.base}/v2/apis/timeline?q=${encodeURIComponent('新能源车')}`)).json()) as Envelope<Timeline>;
     const weibo = timeline.data.items.find((i) => i.source === 'hot-microblog');
-    expect(weibo?.samples.map((x) => x.rank)).toEqual([5, 3, 2]);
+    // The evening before (the 08:00 edition), 08:00, 10:00, 12:00.
+    expect(weibo?.samples.map((x) => x.rank)).toEqual([5, 5, 3, 2]);
     expect(timeline.data.items.map((i) => i.source)).toContain('hot-short-video-a');
     const plane = (await (await fetch(`${demo.base}/v2/apis/timeline?q=${encodeURIComponent('大飞机')}&source=hot-microblog`)).json()) as Envelope<Timeline>;
     expect(plane.data.items[0]?.first_seen_at).toBe(Date.parse(`${demo.day}T10:00:00+08:00`));
     const trending = (await (await fetch(`${demo.base}/v2/apis/trending`)).json()) as Envelope<Trending>;
     expect(trending.data.events[0]!.platform_count).toBeGreaterThanOrEqual(2);
     expect(trending.data.lists.filter((l) => !l.missing).length).toBeGreaterThanOrEqual(6);
+  });
+
+  it('runs one clock: uptime and the status page are on the demo day', async () => {
+    const health = (await (await fetch(`${demo.base}/healthz`)).json()) as { uptime_sec: number };
+    expect(health.uptime_sec).toBeGreaterThanOrEqual(0);
+    expect(health.uptime_sec).toBeLessThan(600);
+    const status = await (await fetch(`${demo.base}/status`)).text();
+    expect(status).toContain(`Updated ${demo.day} `);
+    expect(status).toMatch(/ · up \d+ s · /);
+  });
+
+  it('labels every page as demo data, and serves translation and pictures without the internet', async () => {
+    for (const page of ['/', '/v2/apis/hot-microblog?encoding=html', '/status', '/docs', '/console']) {
+      const res = await fetch(`${demo.base}${page}`, { headers: { accept: 'text/html', authorization: `Bearer ${demo.adminToken}` } });
+      expect(await res.text(), page).toContain(DEMO_NOTICE);
+    }
+    const fanyi = (await (await fetch(`${demo.base}/v2/apis/fanyi?text=${encodeURIComponent('你好，世界')}&to=ja`)).json()) as Envelope<{ target: { text: string } }>;
+    expect(fanyi.data.target.text).toBe('こんにちは、世界');
+    for (const path of ['/v2/apis/wallpaper-daily?encoding=image-proxy', '/v2/apis/60s?encoding=image-proxy']) {
+      const res = await fetch(`${demo.base}${path}`);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type'), path).toBe('image/svg+xml');
+      expect(await res.text(), path).toContain('demo');
+    }
+  });
+
+  it('has the board of the evening before: yesterday 21:30 shows archived lists', async () => {
+    const at = `${addDays(demo.day, -1)}T21:30`;
+    const res = await fetch(`${demo.base}/v2/apis/hot-microblog?at=${at}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-cache')).toBe('HISTORY');
+    const board = await (await fetch(`${demo.base}/?at=${at}`, { headers: { accept: 'text/html' } })).text();
+    expect(board).toContain(`data-at="${Date.parse(`${at}:00+08:00`)}"`);
+    expect(board).not.toContain('这一时刻之前没有存档');
   });
 
   it('builds a request for routes with path parameters from their examples', () => {

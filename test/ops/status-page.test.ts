@@ -7,7 +7,7 @@ import * as cheerio from 'cheerio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SourceError } from '../../src/kernel/errors.ts';
 import { defineSource, type AnySource } from '../../src/kernel/source.ts';
-import { formatAge, sparkline } from '../../src/http/status-page.ts';
+import { formatAge, sparkline } from '../../src/web/status-page.ts';
 import { TestClock } from '../support/clock.ts';
 import { startService, type TestService } from '../support/service.ts';
 import { Upstream } from '../support/upstream.ts';

@@ -12,10 +12,10 @@ describe('answer', () => {
     for (const a of CORPUS) expect(a.answer_en).toMatch(/^[A-Z][\w ,'.-]*[.!?]$/);
   });
 
-  it('answers {id, total, answer, answer_en}; text gives both languages', async () => {
+  it('answers {id, total, answer, answer_en}; text is the answer alone, as in 60s', async () => {
     const { body } = await getJson(svc(), '/v2/apis/answer?id=2');
     expect(body.data).toEqual({ id: '3', index: 2, total: CORPUS.length, ...CORPUS[2] });
-    expect(await (await svc().get('/v2/apis/answer?id=2&encoding=text')).text()).toBe(`${CORPUS[2]!.answer}\n${CORPUS[2]!.answer_en}\n`);
+    expect(await (await svc().get('/v2/apis/answer?id=2&encoding=text')).text()).toBe(CORPUS[2]!.answer);
     expect(await (await svc().get('/v2/apis/answer?id=2&encoding=markdown')).text()).toContain(`## ${CORPUS[2]!.answer}`);
   });
 });

@@ -230,6 +230,36 @@ describe('boxoffice-a parse', () => {
     expect(validate(web)).toBeUndefined();
   });
 
+  it('reads the layout the dashboards answer since 60s v2.53.1 (movieList + nationBoxInfo, tvListAll.data, dataList) like the older one', () => {
+    const movie = parseRealtimeMovie(json('i/api/dashboard-ajax/movie.v2.53.json'), new Map(), now);
+    expect(movie).toEqual(parseRealtimeMovie(json('i/api/dashboard-ajax/movie.json'), new Map(), now));
+    expect(movie).toMatchObject({ title: '今日实时', box_office_desc: '15081.91万', total: 7, source_updated_at: 1763690397000 });
+    expect(fontUrl(json('i/api/dashboard-ajax/movie.v2.53.json'))).toBe(fontUrl(json('i/api/dashboard-ajax/movie.json')));
+    const tv = parseTv(json('i/api/dashboard/getTVData.v2.53.json'), now);
+    expect(tv).toEqual(parseTv(json('i/api/dashboard/getTVData.json'), now));
+    expect(tv.total).toBe(6);
+    const web = parseWeb(json('i/api/dashboard/webHeatData.v2.53.json'), now);
+    expect(web).toEqual(parseWeb(json('i/api/dashboard/webHeatData.json'), now));
+    expect(web.total).toBe(6);
+    expect(validate(movie) ?? validate(tv) ?? validate(web)).toBeUndefined();
+  });
+
+  it('a changed answer is a parse error naming the JSON path it missed and what it found there', () => {
+    const err = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return e as SourceError;
+      }
+      throw new Error('no error');
+    };
+    const tv = err(() => parseTv({ tvListAll: { data: { rows: [] } } }, now));
+    expect(tv).toMatchObject({ kind: 'parse', path: 'tvListAll.data.list' });
+    expect(tv.message).toBe('missing tvListAll.data.list (the list; tvList.data.list and data.list are missing too): tvListAll.data is an object with keys rows');
+    expect(err(() => parseRealtimeMovie({ movieList: 3 }, new Map(), now)).message).toMatch(/^missing movieList\.list .*: movieList is number 3$/);
+    expect(err(() => parseWeb('<html>', now)).message).toBe('the answer is not a JSON object: it is the string "<html>"');
+  });
+
   it('rejects broken copies and refusals', () => {
     const tv = parseTv(json('i/api/dashboard/getTVData.json'), now);
     expect(validate({ ...tv, list: [], total: 0 })).toMatch(/at least 3/);
@@ -330,6 +360,13 @@ describe('boxoffice-a through the server', () => {
     expect(text).toContain('上映3天 · 票房占比 38.6% · 排片占比 31.2% · 累计 3.21亿');
     expect(markdown).toContain('1. [雾港来信](https://piaofang.maoyan.com/movie/1500101) (5821.37万)');
     expect(html).toContain('<a href="https://piaofang.maoyan.com/movie/1500102"');
+    // Today's box office as bars above the table: one per film, longest first, labelled with name and amount.
+    expect(html).toContain('<svg role="img" aria-label="实时电影票房 · 今日大盘 15081.91万：今日票房柱状图"');
+    const bars = [...html.matchAll(/<g><title>([^<]+)<\/title>.*?<rect class="bar" x="\d+" y="[\d.]+" width="([\d.]+)"/g)];
+    expect(bars.length).toBe(Math.min(10, data.list.length));
+    expect(bars[0]?.[1]).toBe('雾港来信：5821.37万');
+    const widths = bars.map((b) => Number(b[2]));
+    expect(widths).toEqual([...widths].sort((a, b) => b - a));
     const feed = await getFeed(svc, '/v2/apis/boxoffice-a/realtime/movie');
     expect(feed.items.map((i) => i.guid)).toEqual(data.list.map((m) => m.link));
   });
@@ -391,7 +428,7 @@ describe('boxoffice-a through the server', () => {
     await expectKeptAfterFailure(svc, clock, url, 'boxoffice-a', /^blocked: .*HTML page/);
 
     upstream.serve(HOST, TV, { body: { tvList: { status: true, data: { programmes: [] } }, status: true } });
-    await expectKeptAfterFailure(svc, clock, url, 'boxoffice-a', /^parse: TV dashboard answer has no list/);
+    await expectKeptAfterFailure(svc, clock, url, 'boxoffice-a', /^parse: missing tvListAll\.data\.list/);
 
     upstream.serve(HOST, TV, { body: { tvList: { status: true, data: { list: [] } }, status: true } });
     await expectKeptAfterFailure(svc, clock, url, 'boxoffice-a', /^empty: rejected: expected at least 3/);
@@ -411,6 +448,9 @@ describe('boxoffice-a through the server', () => {
     await expectKeptAfterFailure(svc, clock, url, 'boxoffice-a', /^parse: digit font could not be read/);
     upstream.serve(HOST, MOVIE, signed(() => ({ ...(obfuscatedMovie() as object), fontStyle: '' })));
     await expectKeptAfterFailure(svc, clock, url, 'boxoffice-a', /^parse: .*no font URL/);
+    // The font URL is the upstream's data: an internal address in it is never fetched (issue 20 item 6).
+    upstream.serve(HOST, MOVIE, signed(() => ({ ...(obfuscatedMovie() as object), fontStyle: '@font-face{src:url("http://169.254.169.254/latest/x.woff")}' })));
+    await expectKeptAfterFailure(svc, clock, url, 'boxoffice-a', /^parse: the font URL in fontStyle was refused: 169\.254\.169\.254 is a link-local/);
   });
 
   it('answers 503 with Retry-After when cold and the upstream is slow or failing', async () => {

@@ -63,11 +63,54 @@ describe('free-games parse', () => {
       ['旧城快递', true],
       ['神秘游戏', true],
     ]);
-    const none = fixture();
-    none.data.Catalog.searchStore.elements = none.data.Catalog.searchStore.elements.filter((e) => e.title === '钢铁花园');
-    expect(validateGames(parse(none, now))).toMatch(/no free/);
+    const brokenWindow = parse(fixture(), now).map((g) => (g.rank === 2 ? { ...g, free_end_at: g.free_start_at } : g));
+    expect(validateGames(brokenWindow)).toMatch(/game 2 has no title, no link or no valid free window/);
+    const noElements = fixture();
+    noElements.data.Catalog.searchStore.elements = [];
+    expect(() => parse(noElements, now)).toThrow(expect.objectContaining({ kind: 'empty' }) as SourceError);
     expect(() => parse({ errors: [{ message: 'rate limited' }] }, now)).toThrow(/rate limited/);
     expect(() => parse([], now)).toThrow(SourceError);
+  });
+});
+
+describe('free-games: a week without a free game is an answer, not an outage (as 60s)', () => {
+  it('a feed with only a 50 %-off game and an ended free week is an empty list that validates', () => {
+    const quiet = fixture();
+    quiet.data.Catalog.searchStore.elements = quiet.data.Catalog.searchStore.elements.filter((e) => e.title === '钢铁花园' || e.title === '上周的馈赠');
+    expect(parse(quiet, now)).toEqual([]);
+    expect(validateGames(parse(quiet, now))).toBeUndefined();
+    // Every free window of the fixture is over a week later.
+    expect(parse(fixture(), new Date('2026-12-05T00:00:00Z'))).toEqual([]);
+  });
+
+  it('a game whose free week just ended but which is announced again counts as upcoming', () => {
+    const again = fixture();
+    const lastWeek = again.data.Catalog.searchStore.elements.find((e) => e.title === '上周的馈赠')!;
+    lastWeek.promotions = {
+      promotionalOffers: (lastWeek.promotions as { promotionalOffers: unknown[] }).promotionalOffers,
+      upcomingPromotionalOffers: [{ promotionalOffers: [{ startDate: '2026-11-26T16:00:00.000Z', endDate: '2026-12-03T16:00:00.000Z', discountSetting: { discountType: 'PERCENTAGE', discountPercentage: 0 } }] }],
+    };
+    expect(parse(again, now).find((g) => g.title === '上周的馈赠')).toMatchObject({ is_free_now: false, free_start_at: Date.parse('2026-11-26T16:00:00Z') });
+  });
+
+  const upstream = new Upstream();
+  let svc: TestService;
+  beforeAll(async () => {
+    await upstream.start();
+    svc = await startService({ upstream, now: new TestClock(Date.parse('2026-12-05T00:00:00Z')).now, sources: [freeGames] });
+  });
+  afterAll(async () => {
+    await svc.close();
+    await upstream.stop();
+  });
+
+  it('answers 200 with an empty list, in json and text', async () => {
+    const res = await svc.get('/v2/apis/free-games');
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Body).data).toEqual([]);
+    expect(res.headers.get('x-total-count')).toBe('0');
+    const text = await svc.get('/v2/apis/free-games?encoding=text');
+    expect(text.status).toBe(200);
   });
 });
 

@@ -52,7 +52,7 @@ describe('hot-car parse', () => {
     expectRejectsBroken(validate, parse(html()));
     expect(validate(parse(nextPage({ hotSearchList: [] })))).toMatch(/got 0/);
     expect(validate(parse(nextPage({ hotSearchList: [{ score: 1 }, { score: 2 }] })))).toMatch(/got 0/);
-    expect(() => parse(nextPage({ feedList: [] }))).toThrow(/hotSearchList is missing/);
+    expect(() => parse(nextPage({ feedList: [] }))).toThrow(/^missing props\.pageProps\.hotSearchList \(an array\): props\.pageProps is an object with keys feedList$/);
   });
 });
 

@@ -43,7 +43,7 @@ describe('hot-lifestyle-a parse', () => {
     const untitled = fixture();
     for (const i of untitled.data.items) delete i.title;
     expect(validate(parse(untitled))).toMatch(/at least 5/);
-    expect(() => parse({ code: 0, success: true, data: {} })).toThrow(/data\.items is missing/);
+    expect(() => parse({ code: 0, success: true, data: {} })).toThrow(/^missing data\.items \(an array\): data is an empty object$/);
     expect(() => parse({ code: -100, success: false, msg: '登录已过期', data: {} })).toThrow(expect.objectContaining({ kind: 'blocked', message: expect.stringContaining('登录已过期') }));
     expect(() => parse(null)).toThrow(SourceError);
   });

@@ -46,7 +46,7 @@ describe('hot-news-feed parse', () => {
     const untitled = fixture();
     for (const e of untitled.data) delete e.Title;
     expect(validate(parse(untitled))).toMatch(/at least 5/);
-    expect(() => parse({ status: 'success', data: {} })).toThrow(/data is missing/);
+    expect(() => parse({ status: 'success', data: {} })).toThrow(/^data is not an array: it is an empty object$/);
     expect(() => parse({ status: 'error', message: 'verify' })).toThrow(expect.objectContaining({ kind: 'blocked' }));
     expect(() => parse(undefined)).toThrow(SourceError);
   });

@@ -51,7 +51,7 @@ describe('hot-qa-site parse', () => {
     const untitled = fixture();
     for (const e of untitled.data) delete e.target.title;
     expect(validate(parse(untitled))).toMatch(/at least 5/);
-    expect(() => parse({ items: [] })).toThrow(/data is missing/);
+    expect(() => parse({ items: [] })).toThrow(/^missing data \(an array\): the answer is an object with keys items$/);
     expect(() => parse({ error: { code: 10003, message: '请求参数异常，请升级客户端后重试' } })).toThrow(expect.objectContaining({ kind: 'blocked' }));
     expect(() => parse(42)).toThrow(SourceError);
   });

@@ -53,7 +53,7 @@ describe('hot-search-b parse', () => {
     const untitled = fixture();
     for (const a of untitled.data.articles) delete a.title;
     expect(validate(parse(untitled))).toMatch(/at least 5/);
-    expect(() => parse({ status: 0, data: {} })).toThrow(/articles is missing/);
+    expect(() => parse({ status: 0, data: {} })).toThrow(/^missing data\.articles \(an array\): data is an empty object$/);
     expect(() => parse({ status: 40001, message: 'forbidden' })).toThrow(expect.objectContaining({ kind: 'blocked' }));
     expect(() => parse(false)).toThrow(SourceError);
   });

@@ -50,7 +50,7 @@ describe('hot-short-video-a parse', () => {
     for (const w of noWords.data.word_list) delete w.word;
     expect(validate(parse(noWords))).toMatch(/at least 5/);
     expect(validate(parse({ status_code: 0, data: { word_list: [] } }))).toMatch(/got 0/);
-    expect(() => parse({ status_code: 0, data: {} })).toThrow(/word_list is missing/);
+    expect(() => parse({ status_code: 0, data: {} })).toThrow(/^missing data\.word_list \(an array\): data is an empty object$/);
     expect(() => parse({ status_code: 2483, status_msg: 'request blocked' })).toThrow(expect.objectContaining({ kind: 'blocked' }));
     expect(() => parse([])).toThrow(SourceError);
   });

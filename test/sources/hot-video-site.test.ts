@@ -36,8 +36,8 @@ describe('hot-video-site parse', () => {
   it('rejects broken copies and refusals', () => {
     expectRejectsBroken(validate, parse(read(WEB), 'web'));
     expect(validate(parse({ code: 0, data: { trending: { list: [] } } }, 'web'))).toMatch(/got 0/);
-    expect(() => parse({ code: 0, data: { trending: {} } }, 'web')).toThrow(/trending\.list is missing/);
-    expect(() => parse({ code: 0, data: {} }, 'app')).toThrow(/data\.list is missing/);
+    expect(() => parse({ code: 0, data: { trending: {} } }, 'web')).toThrow(/^missing data\.trending\.list \(an array\): data\.trending is an empty object$/);
+    expect(() => parse({ code: 0, data: {} }, 'app')).toThrow(/^missing data\.list \(an array\): data is an empty object$/);
     expect(() => parse({ code: -412, message: '请求被拦截' }, 'web')).toThrow(expect.objectContaining({ kind: 'blocked' }));
     expect(() => parse('x', 'web')).toThrow(SourceError);
   });

@@ -75,7 +75,7 @@ describe('ip without TRUST_PROXY', () => {
     const d = await readData<IpData>(await svc.get('/v2/apis/ip', { headers: { 'x-forwarded-for': '114.114.114.114' } }));
     expect(d).toMatchObject({ ip: '127.0.0.1', version: 4, is_private: true, range: 'loopback', country: '', source: '' });
     const out = await getEncodings(svc, '/v2/apis/ip');
-    expect(out.text).toBe('127.0.0.1\n');
+    expect(out.text).toBe('127.0.0.1');
     expect(out.markdown).toContain('## 127.0.0.1');
     expect(out.markdown).toContain('不做地理定位');
     expect(out.html).toContain('<h1>IP 127.0.0.1</h1>');
@@ -123,14 +123,15 @@ describe('ip behind a trusted proxy', () => {
     expect(first.headers.get('x-cache')).toBe('MISS');
     const d = await readData<IpData>(first);
     expect(d).toMatchObject({ ip: '114.114.114.114', version: 4, is_private: false, range: 'unicast', country: 'China', city: 'Nanjing', asn: 21859, source: 'ip.sb' });
-    // 60s's names of the same facts, as strings.
+    // 60s's names of the same facts: strings, but the coordinates are ip.sb's numbers as 60s passes them.
     expect(d).toMatchObject({ areacode: 'CN', asnumber: '21859', continent: 'AS', adcode: '', district: '' });
-    expect(d.lat).toMatch(/^\d+(\.\d+)?$/);
+    expect(typeof d.lat).toBe('number');
+    expect(typeof d.lng).toBe('number');
     expect(upstream.hits('api.ip.sb').map((r) => r.path)).toEqual(['/geoip/114.114.114.114']);
 
     const text = await svc.get('/v2/apis/ip?encoding=text', as('114.114.114.114'));
     expect(text.headers.get('x-cache')).toBe('HIT');
-    expect(await text.text()).toBe('114.114.114.114\n');
+    expect(await text.text()).toBe('114.114.114.114');
     const md = await (await svc.get('/v2/apis/ip?encoding=markdown', as('114.114.114.114'))).text();
     expect(md).toContain('| 位置 | China Jiangsu Nanjing |');
     expect(md).toContain('| ASN | AS21859 Zenlayer Inc |');
@@ -190,7 +191,7 @@ describe('ip behind a trusted proxy', () => {
     expect(stale.headers.get('x-cache')).toBe('STALE');
     expect((await readData<IpData>(stale)).city).toBe('Nanjing');
     await settle();
-    expect((await sourceStatus(svc, 'ip')).last_error).toMatch(/^parse: ip.sb answer has no ip field/);
+    expect((await sourceStatus(svc, 'ip')).last_error).toMatch(/^parse: missing ip \(the looked-up address\)/);
 
     clock.advance(1000);
     upstream.serve('api.ip.sb', /^\/geoip\//, (req) => ({ body: { ip: req.path.slice('/geoip/'.length) } }));

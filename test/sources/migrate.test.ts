@@ -242,9 +242,12 @@ describe('non-list sources: data stored by the previous release comes out in 60s
     const stored = { ip: '114.114.114.114', version: 4, is_private: false, range: 'unicast', ...old.IP_SB_GEO, source: 'ip.sb', updated: '2026-11-21 10:00:00', updated_at: AT.getTime() };
     const up = upgrade<IpData>(ip, stored, SIXTY.ip!);
     expect(up).toEqual(buildIp('114.114.114.114', 4, 'unicast', false, parseIpSb(fixtureJson('api.ip.sb/geoip/114.114.114.114.json'), '114.114.114.114'), 'ip.sb', AT));
-    expect(up).toMatchObject({ prov: 'Jiangsu', lat: '32.0617', asnumber: '21859', zipcode: '', continent: 'AS' });
-    const privateOne = upgrade<IpData>(ip, { ...stored, ip: '10.0.0.1', is_private: true, range: 'private', ...Object.fromEntries(Object.keys(old.IP_SB_GEO).map((k) => [k, null])), source: null }, SIXTY.ip!);
+    expect(up).toMatchObject({ prov: 'Jiangsu', lat: 32.0617, asnumber: '21859', zipcode: '', continent: 'AS' });
+    const privateOne = upgrade<IpData>(ip, { ...stored, ip: '10.0.0.1', is_private: true, range: 'private', ...Object.fromEntries(Object.keys(old.IP_SB_GEO).map((k) => [k, null])), source: null }, { ...(SIXTY.ip as Record<string, Layout>), lat: 'string', lng: 'string' });
     expect(privateOne).toMatchObject({ source: '', country: '', city: '', lat: '' });
+    // Stored by the release that wrote 60s's coordinates as text: numbers now, as 60s answers them.
+    const asText = upgrade<IpData>(ip, { ...up, lat: '32.0617', lng: '118.7778' }, SIXTY.ip!);
+    expect(asText).toMatchObject({ lat: 32.0617, lng: 118.7778 });
   });
 
   it('og and baike: a missing description, image or cover was null and is ""', () => {

@@ -96,7 +96,7 @@ describe('music-rank parse', () => {
     expect(validate(chart.slice(0, 1))).toBeUndefined();
     expect(validate(chart.map((t, i) => (i === 1 ? { ...t, link: '' } : t)))).toMatch(/item 2/);
     expect(() => parseChart({ code: 200, result: { name: '', tracks: [] } }, '1')).toThrow(/has no name/);
-    expect(() => parseCharts({ code: 200 })).toThrow(/no list/);
+    expect(() => parseCharts({ code: 200 })).toThrow(/^missing list \(an array\): the answer is an object with keys code$/);
     expect(() => parseCharts({ code: -460, message: 'Cheating' })).toThrow(expect.objectContaining({ kind: 'blocked' }) as SourceError);
     expect(() => parseChart({ code: 404, msg: 'not found' }, '1')).toThrow(expect.objectContaining({ kind: 'not_found' }) as SourceError);
     expect(() => parseChart({ code: 200, result: { name: 'x' } }, '1')).toThrow(expect.objectContaining({ kind: 'parse' }) as SourceError);
@@ -216,7 +216,7 @@ describe('music-rank through the server', () => {
     await expectKeptAfterFailure(svc, clock, path, 'music-rank', /^blocked: .*HTML page/);
 
     upstream.serve(HOST, '/api/toplist', { body: { code: 200, data: { charts: [] } } });
-    await expectKeptAfterFailure(svc, clock, path, 'music-rank', /^parse: toplist answer has no list/);
+    await expectKeptAfterFailure(svc, clock, path, 'music-rank', /^parse: missing list \(an array\)/);
 
     upstream.serve(HOST, '/api/toplist', { body: { code: 200, list: [] } });
     await expectKeptAfterFailure(svc, clock, path, 'music-rank', /^empty: rejected: expected at least 5/);

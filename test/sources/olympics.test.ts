@@ -76,7 +76,7 @@ describe('olympics parse', () => {
     const wrong = parisAwards();
     wrong.data[0]!.total = 1;
     expect(validateTable(parseAwards(wrong, paris, now))).toMatch(/do not add up/);
-    expect(() => parseAwards({ items: [] }, paris, now)).toThrow(/data list/);
+    expect(() => parseAwards({ items: [] }, paris, now)).toThrow(/^missing data \(an array\): the answer is an object with keys items$/);
     expect(() => parseLive({ medals: [] }, milano, now)).toThrow(/medalsTable/);
   });
 });

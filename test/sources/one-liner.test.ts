@@ -64,7 +64,7 @@ describe('one-liner with the bundled corpus (no fetch yet)', () => {
   it('answers a bundled sentence with source "bundled"', async () => {
     const { body } = await getJson<OneLinerData>(svc(), '/v2/apis/one-liner?id=0');
     expect(body.data).toEqual({ id: 0, index: 0, total: CORPUS.length, content: CORPUS[0]!.content, hitokoto: CORPUS[0]!.content, from: '', from_who: '', category: 'e', category_name: '原创', source: 'bundled' });
-    expect(await (await svc().get('/v2/apis/one-liner?id=0&encoding=text')).text()).toBe(`${CORPUS[0]!.content}\n`);
+    expect(await (await svc().get('/v2/apis/one-liner?id=0&encoding=text')).text()).toBe(CORPUS[0]!.content);
   });
 });
 
@@ -91,7 +91,7 @@ describe('one-liner with the fetched bundle', () => {
     expect(body.data).toMatchObject({ id: 0, total: 12, content: '梦想不会发光，发光的是追梦的你。', from: '星光小队', from_who: '晴子', category: 'a', category_name: '动画', source: 'hitokoto' });
     expect(body.data.link).toMatch(/^https:\/\/hitokoto\.cn\/\?uuid=[0-9a-f-]{36}$/);
     expect(String(body.data.updated_at)).toMatch(/^\d{13}$/);
-    expect(await (await svc.get('/v2/apis/one-liner?id=0&encoding=text')).text()).toBe('梦想不会发光，发光的是追梦的你。\n—— 晴子《星光小队》\n');
+    expect(await (await svc.get('/v2/apis/one-liner?id=0&encoding=text')).text()).toBe('梦想不会发光，发光的是追梦的你。');
     const md = await (await svc.get('/v2/apis/one-liner?id=0&encoding=markdown')).text();
     expect(md).toContain('> 梦想不会发光，发光的是追梦的你。');
     expect(md).toContain('[出处](https://hitokoto.cn/?uuid=');

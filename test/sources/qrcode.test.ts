@@ -159,11 +159,17 @@ describe('qrcode through the server', () => {
   });
 
   it('text and markdown renderings', async () => {
+    // 60s's text is the image's bare base64: the same bytes as encoding=image.
     const text = await (await svc().get('/v2/apis/qrcode?text=hi&encoding=text')).text();
-    expect(text).toMatch(/[█▀▄]/);
-    expect(decodeModules(textArtModules(text))).toBe('hi');
-    const zh = await (await svc().get(`/v2/apis/qrcode?text=${encodeURIComponent('文字画')}&encoding=text&level=Q`)).text();
-    expect(decodeModules(textArtModules(zh))).toBe('文字画');
+    const image = Buffer.from(await (await svc().get('/v2/apis/qrcode?text=hi&encoding=image')).arrayBuffer());
+    expect(text).toBe(image.toString('base64'));
+    // The scannable text art is in the markdown's text block.
+    const artOf = (md: string) => /```text\n([\s\S]*?)```/.exec(md)?.[1] ?? '';
+    const art = await (await svc().get('/v2/apis/qrcode?text=hi&encoding=markdown')).text();
+    expect(artOf(art)).toMatch(/[█▀▄]/);
+    expect(decodeModules(textArtModules(artOf(art)))).toBe('hi');
+    const zh = await (await svc().get(`/v2/apis/qrcode?text=${encodeURIComponent('文字画')}&encoding=markdown&level=Q`)).text();
+    expect(decodeModules(textArtModules(artOf(zh)))).toBe('文字画');
     const md = await (await svc().get(`/v2/apis/qrcode?text=${encodeURIComponent('a`b\nc')}&encoding=markdown`)).text();
     expect(md).toContain("- text: `a'b c`");
     expect(md).toContain('![QR code](data:image/png;base64,');

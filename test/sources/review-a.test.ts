@@ -143,7 +143,7 @@ describe('review-a through the server', () => {
     await expectKeptAfterFailure(svc, clock, url, 'review-a', /^blocked: .*HTML page/);
 
     upstream.serve(HOST, itemsPath('tv_chinese'), { body: { count: 0, subject_collection: { name: 'x' } } });
-    await expectKeptAfterFailure(svc, clock, url, 'review-a', /^parse: answer has no subject_collection_items/);
+    await expectKeptAfterFailure(svc, clock, url, 'review-a', /^parse: missing subject_collection_items \(an array\)/);
 
     upstream.serve(HOST, itemsPath('tv_chinese'), { body: { count: 0, start: 0, total: 0, subject_collection_items: [] } });
     await expectKeptAfterFailure(svc, clock, url, 'review-a', /^empty: rejected: expected at least 5/);

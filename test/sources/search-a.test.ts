@@ -108,11 +108,11 @@ describe('search-a parse', () => {
     for (const data of [parseBoard(page('realtime'), 'hot'), parseBoard(page('teleplay'), 'teleplay'), parseForum(forum())]) expectRejectsBroken(validate, data);
     expect(validate(parseBoard(sDataPage([]), 'hot'))).toMatch(/got 0/);
     expect(validate(parseBoard(sDataPage([{ desc: 'no word' }, { desc: 'no word' }]), 'hot'))).toMatch(/got 0/);
-    expect(() => parseBoard('<!--s-data:{"data":{}}-->', 'hot')).toThrow(/content is missing/);
+    expect(() => parseBoard('<!--s-data:{"data":{}}-->', 'hot')).toThrow(/^missing data\.cards\[0\]\.content \(an array\): data is an empty object$/);
     const untitled = forum();
     for (const t of untitled.data.bang_topic.topic_list) delete t.topic_name;
     expect(validate(parseForum(untitled))).toMatch(/at least 5/);
-    expect(() => parseForum({ errno: 0, data: {} })).toThrow(/topic_list is missing/);
+    expect(() => parseForum({ errno: 0, data: {} })).toThrow(/^missing data\.bang_topic\.topic_list \(an array\): data is an empty object$/);
     expect(() => parseForum({ errno: 110001, errmsg: 'need login' })).toThrow(expect.objectContaining({ kind: 'blocked' }));
     expect(() => parseForum('x')).toThrow(SourceError);
   });

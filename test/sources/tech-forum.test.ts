@@ -158,7 +158,7 @@ describe('tech-forum through the server', () => {
     await expectKeptAfterFailure(svc, clock, url, 'tech-forum', /^parse: .*did not answer JSON/);
 
     upstream.serve(HOST, '/v0/beststories.json', { body: { stories: [4100201] } });
-    await expectKeptAfterFailure(svc, clock, url, 'tech-forum', /^parse: story id list is not a JSON array/);
+    await expectKeptAfterFailure(svc, clock, url, 'tech-forum', /^parse: the answer is not a JSON array of story ids/);
 
     upstream.serve(HOST, '/v0/beststories.json', { body: [] });
     await expectKeptAfterFailure(svc, clock, url, 'tech-forum', /^empty: /);

@@ -147,8 +147,12 @@ function timelineSuite(name: string, env: () => Promise<{ env: Record<string, st
       const res = await svc.get(`/v2/apis/timeline?q=${q}&encoding=html`);
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
       const html = await res.text();
-      expect(html).toContain('<svg class="rank" role="img"');
-      expect(html).toMatch(/<title>rank 4 → 2 → 1 → 3 \(.+\)<\/title><polyline fill="none" stroke="currentColor" stroke-width="1.5" points="[\d., ]+"\/>/);
+      // One chart: rank axis from 1 down, time axis, a point with its rank at every sample.
+      expect(html).toMatch(/<svg role="img" aria-label="「大飞机」的名次走势：1 个条目，名次越靠上越热"/);
+      expect(html).toContain('<text class="label" x="4" y="14">名次</text>');
+      expect(html).toMatch(/<text class="label"[^>]*>时间（北京时间）<\/text>/);
+      expect([...html.matchAll(/<title>微博热搜 · [\d-]+ [\d:]+ · 第 (\d+) 名<\/title>/g)].map((m) => m[1])).toEqual(['4', '2', '1', '3']);
+      expect(html).toContain('<li><i style="background:#0969da"></i>微博热搜</li>');
       expect(html).toContain('<td class="n">1</td>');
       const empty = await (await svc.get(`/v2/apis/timeline?q=${encodeURIComponent('<b>')}&encoding=html`)).text();
       expect(empty).toContain('没有标题含「&lt;b&gt;」的条目');

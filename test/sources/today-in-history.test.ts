@@ -48,14 +48,49 @@ describe('today-in-history parse', () => {
   });
 
   it('rejects broken copies', () => {
-    const empty = fixture();
-    empty['11']['1121'] = [];
-    expect(validateDay(parse(empty, '2026-11-21', now))).toMatch(/no events for 11-21/);
     const untitled = fixture();
     untitled['11']['1121'] = [{ year: '1900', title: '', link: 'https://baike.baidu.com/item/x' }];
-    expect(validateDay(parse(untitled, '2026-11-21', now))).toMatch(/no events/);
+    expect(() => parse(untitled, '2026-11-21', now)).toThrow('11.1121[0].title is not a non-empty title: it is the string ""');
+    expect(() => parse({ '11': {} }, '2026-11-21', now)).toThrow(expect.objectContaining({ kind: 'empty' }) as SourceError);
     expect(() => parse({ data: [] }, '2026-11-21', now)).toThrow(SourceError);
-    expect(() => parse(fixture(), '2026-12-01', now)).toThrow(/"12"/);
+    expect(() => parse(fixture(), '2026-12-01', now)).toThrow(/^missing 12 \(the month object\): the answer is an object with keys 11$/);
+  });
+});
+
+describe('today-in-history: a day without events is an answer, not an outage (as 60s)', () => {
+  const quietFile = () => {
+    const f = fixture();
+    delete f['11']['1122'];
+    f['11']['1123'] = [];
+    return f;
+  };
+
+  it('parses a day missing from the month file, or listed empty, as no events, and validates it', () => {
+    for (const date of ['2026-11-22', '2026-11-23']) {
+      const d = parse(quietFile(), date, now);
+      expect(d).toMatchObject({ items: [], total: 0, month: 11 });
+      expect(validateDay(d)).toBeUndefined();
+    }
+  });
+
+  const upstream = new Upstream();
+  let svc: TestService;
+  beforeAll(async () => {
+    await upstream.start();
+    upstream.serve(HOST, NOV, { headers: { 'content-type': 'application/json' }, body: JSON.stringify(quietFile()) });
+    svc = await startService({ upstream, now: new TestClock(now.getTime()).now, sources: [todayInHistory] });
+  });
+  afterAll(async () => {
+    await svc.close();
+    await upstream.stop();
+  });
+
+  it('answers 200 with what there is: no items', async () => {
+    const res = await svc.get('/v2/apis/today-in-history?date=2026-11-22');
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Body).data).toMatchObject({ date: '11-22', items: [], total: 0 });
+    const text = await (await svc.get('/v2/apis/today-in-history?date=2026-11-22&encoding=text')).text();
+    expect(text).toContain('这一天没有记载的事件。');
   });
 });
 

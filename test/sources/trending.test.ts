@@ -201,13 +201,18 @@ describe('/v2/apis/trending through the server', () => {
 
   it('renders text, markdown, html and an RSS feed that a real parser reads', async () => {
     const text = await (await svc.get('/v2/apis/trending?encoding=text&limit=5')).text();
-    expect(text).toMatch(/^全网热点\n\n1\. .+\(\d 平台\)\n {3}.+#\d+/);
+    // The heat after the title is heat (the highest on any platform), the platforms are on the next line.
+    expect(text).toMatch(/^全网热点\n\n1\. .+\([\d.]+万?\)\n {3}\d 个平台：.+#\d+/);
     const md = await (await svc.get('/v2/apis/trending?encoding=markdown&limit=5')).text();
     expect(md).toMatch(/^# 全网热点/);
     expect(md).toMatch(/^1\. \[.+\]\(https:\/\/.+\)/m);
     const html = await (await svc.get('/v2/apis/trending?encoding=html&limit=5')).text();
     expect(html).toContain('<h1>全网热点</h1>');
     expect(html).toContain('微博热搜 #2');
+    // The 热度 column shows heat, never the platform count.
+    const heatCells = [...html.matchAll(/<td class="h">([^<]*)<\/td>/g)].map((m) => m[1]);
+    expect(heatCells.length).toBeGreaterThan(0);
+    for (const cell of heatCells) expect(cell).toMatch(/^(?:[\d.]+[万亿]?)?$/);
     const res = await svc.get('/v2/apis/trending?encoding=rss');
     expect(res.headers.get('content-type')).toBe('application/rss+xml; charset=utf-8');
     const feed = await new Parser().parseString(await res.text());

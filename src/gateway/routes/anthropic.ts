@@ -58,7 +58,7 @@ export async function createMessage(call: GatewayCall): Promise<void> {
   const headers = anthropicHeaders(call);
   call.permitModel(model);
   call.stream = body.stream === true;
-  await call.reserve({ promptTokens: estimatePrompt(raw.length, estimateView(body), 'openai').tokens, maxOutputTokens: maxTokens, generates: true });
+  await call.reserveGeneration('anthropic', body, estimatePrompt(raw.length, estimateView(body), 'openai').tokens);
   await forwardStyled(call, { style: 'anthropic', body, raw, model, nativeHeaders: headers, relayNative: (up) => call.relay(up, { usage: 'anthropic' }) });
 }
 

@@ -1,11 +1,12 @@
 /**
  * POST /v1/chat/completions: the original body bytes forwarded to an upstream that speaks chat
- * (JSON or SSE answered as it comes), translated for one that does not (see styled.ts).
+ * (re-serialised only to add the reserved output cap or the usage request; JSON or SSE answered
+ * as it comes), translated for one that does not (see styled.ts).
  * A stream always asks the upstream for its usage (`stream_options.include_usage`), so it is
  * billed by the upstream's count; when the client did not ask for it, the extra usage-only
  * chunk is left out of its stream.
  */
-import { isObject, nonNegativeInt, parseJsonObject, readBody, requiredString, type JsonObject } from '../body.ts';
+import { isObject, parseJsonObject, readBody, requiredString, type JsonObject } from '../body.ts';
 import type { GatewayCall } from '../call.ts';
 import { badRequest } from '../errors.ts';
 import { estimatePrompt } from '../estimate.ts';
@@ -27,9 +28,9 @@ export async function chatCompletions(call: GatewayCall): Promise<void> {
   if (body.stream_options !== undefined && body.stream_options !== null && !isObject(body.stream_options)) throw badRequest('Parameter "stream_options" must be an object such as {"include_usage": true}.', 'stream_options');
   call.permitModel(model);
   call.stream = body.stream === true;
-  const maxOutput = nonNegativeInt(body.max_completion_tokens ?? body.max_tokens);
-  await call.reserve({ promptTokens: estimatePrompt(raw.length, body, 'openai').tokens, maxOutputTokens: maxOutput, generates: true });
-  const rewritten = call.stream ? withStreamUsage(body) : undefined;
+  const capped = await call.reserveGeneration('chat', body, estimatePrompt(raw.length, body, 'openai').tokens);
+  const rewritten = call.stream ? withStreamUsage(capped ?? body) : undefined;
   if (rewritten) call.hideUsageChunk = true;
-  await forwardStyled(call, { style: 'openai', body, raw: rewritten ?? raw, model, relayNative: (up) => call.relay(up, { usage: 'openai' }) });
+  const forward = rewritten ?? (capped ? Buffer.from(JSON.stringify(capped), 'utf8') : raw);
+  await forwardStyled(call, { style: 'openai', body: capped ?? body, raw: forward, model, relayNative: (up) => call.relay(up, { usage: 'openai' }) });
 }

@@ -2,7 +2,7 @@
  * POST /v1/completions (OpenAI's legacy text completions): forwarded as sent to upstreams that
  * speak the OpenAI style (no other style has it); a stream asks for usage like chat does.
  */
-import { nonNegativeInt, parseJsonObject, readBody, requiredString } from '../body.ts';
+import { parseJsonObject, readBody, requiredString } from '../body.ts';
 import type { GatewayCall } from '../call.ts';
 import { badRequest } from '../errors.ts';
 import { estimatePrompt } from '../estimate.ts';
@@ -18,9 +18,9 @@ export async function completions(call: GatewayCall): Promise<void> {
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw badRequest('Parameter "stream" must be true or false.', 'stream');
   call.permitModel(model);
   call.stream = body.stream === true;
-  await call.reserve({ promptTokens: estimatePrompt(raw.length, body, 'openai').tokens, maxOutputTokens: nonNegativeInt(body.max_tokens) ?? 16, generates: true });
-  const rewritten = call.stream ? withStreamUsage(body) : undefined;
+  const capped = await call.reserveGeneration('completions', body, estimatePrompt(raw.length, body, 'openai').tokens);
+  const rewritten = call.stream ? withStreamUsage(capped ?? body) : undefined;
   if (rewritten) call.hideUsageChunk = true;
-  const up = await call.send({ body: rewritten ?? raw, contentType: 'application/json' });
+  const up = await call.send({ body: rewritten ?? (capped ? Buffer.from(JSON.stringify(capped), 'utf8') : raw), contentType: 'application/json' });
   await call.relay(up, { usage: 'openai' });
 }

@@ -23,7 +23,7 @@ import type { ApiStyle } from '../translate/types.ts';
 import type { UpstreamResponse } from '../upstream.ts';
 import type { PreparedAttempt } from '../upstream-pool.ts';
 import type { UpstreamSpec } from '../upstream-settings.ts';
-import { openAiUsage } from '../usage.ts';
+import { readUsage } from '../usage-reading.ts';
 
 function pathModel(params: readonly string[]): string {
   try {
@@ -58,15 +58,15 @@ export async function generateContent(call: GatewayCall, params: readonly string
   if (!Array.isArray(body.contents) || body.contents.length === 0) throw badRequest('Field "contents" must be a non-empty array of {role, parts:[{text}]} objects.', 'contents');
   call.permitModel(model);
   call.stream = streaming;
-  const maxOutput = isObject(body.generationConfig) ? nonNegativeInt(body.generationConfig.maxOutputTokens) : undefined;
-  await call.reserve({ promptTokens: estimatePrompt(raw.length, body, 'gemini').tokens, maxOutputTokens: maxOutput, generates: true });
+  const capped = await call.reserveGeneration('gemini', body, estimatePrompt(raw.length, body, 'gemini').tokens);
+  const sent = capped ?? body;
   const sse = call.ctx.query.alt === 'sse';
   await forwardStyled(call, {
     style: 'gemini',
-    body,
-    raw,
+    body: sent,
+    raw: capped ? Buffer.from(JSON.stringify(capped), 'utf8') : raw,
     model,
-    chatBody: { ...body, model, ...(streaming ? { stream: true, sse } : {}) },
+    chatBody: { ...sent, model, ...(streaming ? { stream: true, sse } : {}) },
     nativePath: (own) => `/v1beta/models/${encodeURIComponent(own)}:${method}${query(call)}`,
     relayNative: (up) => call.relay(up, { usage: 'gemini', streamJson: streaming }),
   });
@@ -148,7 +148,7 @@ export async function embedContent(call: GatewayCall, params: readonly string[])
   await call.relay(up, {
     usage: 'none',
     rewrite: (answer) => {
-      const usage = openAiUsage(answer);
+      const usage = readUsage('openai', answer);
       if (usage) call.usage = usage;
       const vectors = embeddings(answer);
       return batch ? { embeddings: vectors.map((values) => ({ values })) } : { embedding: { values: vectors[0] ?? [] } };

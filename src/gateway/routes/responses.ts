@@ -5,7 +5,7 @@
  * …/cancel`), sent to the upstream that created the response and only for the account that
  * created it through this gateway.
  */
-import { isObject, nonNegativeInt, parseJsonObject, readBody, requiredString } from '../body.ts';
+import { isObject, parseJsonObject, readBody, requiredString } from '../body.ts';
 import type { GatewayCall } from '../call.ts';
 import { badRequest, GatewayError } from '../errors.ts';
 import { estimatePrompt } from '../estimate.ts';
@@ -21,7 +21,7 @@ export async function createResponse(call: GatewayCall): Promise<void> {
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw badRequest('Parameter "stream" must be true or false.', 'stream');
   call.permitModel(model);
   call.stream = body.stream === true;
-  await call.reserve({ promptTokens: estimatePrompt(raw.length, body, 'openai').tokens, maxOutputTokens: nonNegativeInt(body.max_output_tokens), generates: true });
+  const capped = await call.reserveGeneration('responses', body, estimatePrompt(raw.length, body, 'openai').tokens);
   /** Stored responses are read back from the upstream that made them, by the account that made them. */
   const remember = (response: unknown): void => {
     if (!isObject(response) || response.object !== 'response' || typeof response.id !== 'string' || !RESPONSE_ID.test(response.id)) return;
@@ -30,12 +30,12 @@ export async function createResponse(call: GatewayCall): Promise<void> {
   };
   await forwardStyled(call, {
     style: 'responses',
-    body,
-    raw,
+    body: capped ?? body,
+    raw: capped ? Buffer.from(JSON.stringify(capped), 'utf8') : raw,
     model,
     relayNative: (up) =>
       call.relay(up, {
-        usage: 'responses',
+        usage: 'openai',
         inspect: remember,
         inspectEvent: (event) => {
           if (isObject(event) && event.type === 'response.created') remember(event.response);

@@ -7,8 +7,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Router } from '@koa/router';
 import type { Registry } from '../kernel/registry.ts';
-import { buildOpenApi } from './openapi.ts';
-import type { AppState } from './middleware.ts';
+import { buildOpenApi } from '../http/openapi.ts';
+import type { AppState } from '../http/middleware.ts';
+import { noticeLine } from './shell.ts';
 
 const ASSET_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
@@ -37,7 +38,7 @@ const INITIALIZER = `window.addEventListener('load', function () {
 });
 `;
 
-const PAGE = `<!doctype html>
+const page = () => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -48,7 +49,7 @@ const PAGE = `<!doctype html>
 <style>body{margin:0} .topnote{font:14px system-ui,sans-serif;padding:8px 20px;background:#1b1b1b;color:#eee} .topnote a{color:#9cf}</style>
 </head>
 <body>
-<div class="topnote">Machine-readable: <a href="/openapi.json">/openapi.json</a> · Catalogue: <a href="/v2/apis">/v2/apis</a> · Status: <a href="/status">/status</a></div>
+<div class="topnote">${noticeLine()}Machine-readable: <a href="/openapi.json">/openapi.json</a> · Catalogue: <a href="/v2/apis">/v2/apis</a> · Status: <a href="/status">/status</a></div>
 <div id="swagger-ui"></div>
 <script src="/docs/swagger-ui-bundle.js"></script>
 <script src="/docs/swagger-ui-standalone-preset.js"></script>
@@ -72,7 +73,7 @@ export function createDocsRouter(deps: { registry: Registry }): Router<AppState>
   router.get('/docs', (ctx) => {
     ctx.set('Cache-Control', 'public, max-age=300');
     ctx.type = 'text/html; charset=utf-8';
-    ctx.body = PAGE;
+    ctx.body = page();
   });
 
   router.get('/docs/:file', (ctx, next) => {

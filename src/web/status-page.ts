@@ -12,10 +12,12 @@ import type { Registry } from '../kernel/registry.ts';
 import type { Scheduler } from '../kernel/scheduler.ts';
 import type { RunRecord, Store } from '../kernel/store.ts';
 import { formatDateTime } from '../kernel/time.ts';
-import { SERVICE_NAME } from './apis-router.ts';
-import { sourceStatuses, type SourceStatus } from './meta-router.ts';
-import type { GatewayCounts, Metrics } from './metrics.ts';
-import type { AppState } from './middleware.ts';
+import { SERVICE_NAME } from '../http/apis-router.ts';
+import { noticeLine } from './shell.ts';
+import { sourceStatuses, type SourceStatus } from '../http/meta-router.ts';
+import type { GatewayCounts, Metrics } from '../http/metrics.ts';
+import type { AppState } from '../http/middleware.ts';
+import { upstreamsFor, type OperatorCheck, type PublicUpstream } from '../http/operator-view.ts';
 
 const RUNS_SHOWN = 30;
 
@@ -144,14 +146,19 @@ export interface StatusPageInput {
   schedulerRunning: boolean;
   sources: { status: SourceStatus; example: string; runs: RunRecord[] }[];
   gateway: GatewayCounts | undefined;
-  upstreams?: UpstreamStatus[];
+  /** The full rows for an operator; names and states only for the public (see operator-view.ts). */
+  upstreams?: UpstreamStatus[] | PublicUpstream[];
 }
 
 const UPSTREAM_LABEL: Record<UpstreamStatus['state'], string> = { up: 'up', cooling: 'taken out', 'half-open': 'probing' };
 
-/** The gateway's upstreams: state, latency, requests and the last error. */
-function upstreamTable(upstreams: readonly UpstreamStatus[], now: number): string {
+/** The gateway's upstreams: state, latency, requests and the last error (names and states for the public). */
+function upstreamTable(upstreams: readonly UpstreamStatus[] | readonly PublicUpstream[], now: number): string {
   if (!upstreams.length) return '';
+  if (!isDetailed(upstreams)) {
+    const rows = upstreams.map((u) => `<tr class="upstream-${u.state}" data-upstream="${escapeHtml(u.name)}" data-state="${u.state}"><td>${escapeHtml(u.name)}</td><td><span class="badge">${UPSTREAM_LABEL[u.state]}</span></td></tr>`).join('');
+    return `<section class="panel" id="upstreams"><h2>AI upstreams (in failover order)</h2><table><thead><tr><th>Upstream</th><th>State</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+  }
   const rows = upstreams
     .map((u) => {
       const back = u.state === 'cooling' && u.back_at ? ` <span class="muted">(probed in ${formatAge((u.back_at - now) / 1000)})</span>` : '';
@@ -160,6 +167,10 @@ function upstreamTable(upstreams: readonly UpstreamStatus[], now: number): strin
     })
     .join('');
   return `<section class="panel" id="upstreams"><h2>AI upstreams (in failover order)</h2><table><thead><tr><th>Upstream</th><th>State</th><th>Latency</th><th>Requests</th><th>Failures</th><th>Last error</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+}
+
+function isDetailed(upstreams: readonly UpstreamStatus[] | readonly PublicUpstream[]): upstreams is readonly UpstreamStatus[] {
+  return upstreams.every((u) => 'host' in u);
 }
 
 export function renderStatusPage(input: StatusPageInput): string {
@@ -184,6 +195,7 @@ export function renderStatusPage(input: StatusPageInput): string {
 <body>
 <main>
 <h1>${SERVICE_NAME} status</h1>
+${noticeLine()}
 <p class="muted">Updated ${escapeHtml(formatDateTime(input.now))} (Asia/Shanghai) · up ${formatAge((input.now - input.startedAt) / 1000)} · scheduler ${input.schedulerRunning ? 'running' : 'disabled'} · refreshes every minute</p>
 <div class="summary">${chips}</div>
 <section class="panel" id="gateway">
@@ -224,6 +236,7 @@ export function createStatusPageRouter(deps: {
   startedAt: number;
   metrics?: Metrics | undefined;
   upstreams?: (() => UpstreamStatus[]) | undefined;
+  operator: OperatorCheck;
 }): Router<AppState> {
   const router = new Router<AppState>();
   router.get('/status', async (ctx) => {
@@ -237,7 +250,7 @@ export function createStatusPageRouter(deps: {
     );
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'text/html; charset=utf-8';
-    ctx.body = renderStatusPage({ now, startedAt: deps.startedAt, schedulerRunning: !!deps.scheduler, sources, gateway: await deps.metrics?.gatewayCounts(), upstreams: deps.upstreams?.() ?? [] });
+    ctx.body = renderStatusPage({ now, startedAt: deps.startedAt, schedulerRunning: !!deps.scheduler, sources, gateway: await deps.metrics?.gatewayCounts(), upstreams: upstreamsFor(ctx, deps.operator, deps.upstreams?.()) });
   });
   return router;
 }

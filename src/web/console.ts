@@ -22,7 +22,8 @@ import type { Levels } from '../gateway/levels.ts';
 import type { ProbeResult, UpstreamStatus } from '../gateway/upstream-pool.ts';
 import { parseExpiry } from '../cli/keys.ts';
 import { formatDateTime } from '../kernel/time.ts';
-import type { AppContext, AppState } from './middleware.ts';
+import type { AppContext, AppState } from '../http/middleware.ts';
+import { noticeLine } from './shell.ts';
 
 export const CONSOLE_COOKIE = 'console_session';
 export const MIN_ADMIN_TOKEN_LENGTH = 16;
@@ -57,7 +58,7 @@ export function sessionCookieValue(token: string, nowMs: number): string {
   return `${exp}.${sign(token, exp)}`;
 }
 
-function sameSecret(a: string, b: string): boolean {
+export function sameSecret(a: string, b: string): boolean {
   const x = createHash('sha256').update(a).digest();
   const y = createHash('sha256').update(b).digest();
   return timingSafeEqual(x, y);
@@ -235,9 +236,22 @@ function page(title: string, body: string): string {
 <title>${escapeHtml(title)} · key console</title>
 <style>${CSS}</style>
 </head>
-<body><main>${body}</main></body>
+<body><main>${noticeLine()}${body}</main></body>
 </html>
 `;
+}
+
+/** "Revoke this key?": revoking cannot be undone, so the list's button leads here first. */
+function revokeConfirmPage(k: KeyRecord): string {
+  return page(
+    'Revoke key?',
+    `<h1>Revoke key "${escapeHtml(k.name)}"?</h1>
+<form class="box" method="post" action="/console/keys/${encodeURIComponent(k.id)}/revoke" id="confirm-revoke">
+<p>Key <code>${escapeHtml(k.id)}</code> (account ${escapeHtml(k.accountId)}) will stop working at once: every request with it gets 401. This cannot be undone.</p>
+<input type="hidden" name="confirm" value="yes">
+<button class="danger" type="submit">Yes, revoke this key</button> <a href="/console">Cancel</a>
+</form>`,
+  );
 }
 
 function loginPage(error?: string): string {
@@ -529,6 +543,12 @@ export function createConsoleRouter(input: ConsoleDeps): Router<AppState> {
   router.post('/keys/:id/revoke', async (ctx) => {
     if (!guard(ctx)) return;
     const id = ctx.params.id ?? '';
+    // The list's Revoke button asks first (a page of its own: the console runs no script).
+    if ((await readForm(ctx)).get('confirm') !== 'yes') {
+      const key = await deps.keys.get(id);
+      if (!key) return html(ctx, 404, await consolePage(deps, { notice: `No key with id ${id}.` }));
+      return html(ctx, 200, revokeConfirmPage(key));
+    }
     const record = await deps.keys.revoke(id);
     if (!record) return html(ctx, 404, await consolePage(deps, { notice: `No key with id ${id}.` }));
     ctx.state.log.info({ keyId: record.id }, 'console: key revoked');

@@ -1,0 +1,124 @@
+/**
+ * Issue 21 item 4: billing that matches the vendors' rules. Each case is a usage object in the
+ * vendor's documented shape (the page is named with the case), read by usage-reading.ts and priced
+ * by the built-in table, and checked within 1% of the cost the vendor's rule gives by hand.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadPrices, NOTHING_CONSUMED, type Consumption } from '../../src/gateway/prices.ts';
+import { normalizeUsage, readUsage, usageFields, type TokenUsage, type UsageStyle } from '../../src/gateway/usage-reading.ts';
+
+const prices = loadPrices({ json: undefined, file: undefined });
+
+function consumption(u: TokenUsage): Consumption {
+  return {
+    ...NOTHING_CONSUMED,
+    inputTokens: u.prompt,
+    cachedInputTokens: u.cached ?? 0,
+    cacheWriteTokens: u.cacheWrite ?? 0,
+    cacheWrite1hTokens: u.cacheWrite1h ?? 0,
+    audioInputTokens: u.audioIn ?? 0,
+    outputTokens: u.completion,
+    audioOutputTokens: u.audioOut ?? 0,
+  };
+}
+
+/** USD of one answer of `model` whose body (or stream event) is `body`. */
+function billed(style: UsageStyle, model: string, body: unknown): number {
+  const usage = readUsage(style, body);
+  expect(usage, 'the usage object is read').toBeDefined();
+  return prices.cost(model, consumption(usage!));
+}
+
+/** Within 1% of the vendor's rule (per-million prices × tokens). */
+function expectRule(actual: number, perMillion: [tokens: number, usd: number][]): void {
+  const expected = perMillion.reduce((sum, [tokens, usd]) => sum + (tokens * usd) / 1_000_000, 0);
+  expect(Math.abs(actual - expected) / expected).toBeLessThan(0.01);
+}
+
+describe('OpenAI (platform.openai.com/docs/pricing; usage objects: api-reference chat/object, responses/object)', () => {
+  it('chat: cached prompt tokens at the cached-input price', () => {
+    const cost = billed('openai', 'gpt-4o-mini', { usage: { prompt_tokens: 10_000, completion_tokens: 1000, total_tokens: 11_000, prompt_tokens_details: { cached_tokens: 8000, audio_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0 } } });
+    expectRule(cost, [[2000, 0.15], [8000, 0.075], [1000, 0.6]]);
+  });
+
+  it('Responses: cached input and reasoning tokens (reasoning is output), in the answer and in response.completed', () => {
+    const usage = { input_tokens: 10_000, input_tokens_details: { cached_tokens: 4000 }, output_tokens: 2000, output_tokens_details: { reasoning_tokens: 1500 }, total_tokens: 12_000 };
+    const rule: [number, number][] = [[6000, 1.25], [4000, 0.125], [2000, 10]];
+    expectRule(billed('openai', 'gpt-5', { object: 'response', usage }), rule);
+    expectRule(billed('openai', 'gpt-5', { type: 'response.completed', sequence_number: 9, response: { object: 'response', usage } }), rule);
+    expect(readUsage('openai', { usage })).toMatchObject({ prompt: 10_000, completion: 2000, cached: 4000, reasoning: 1500 });
+  });
+
+  it('audio tokens at the audio prices (was 0.12× of the rule)', () => {
+    const cost = billed('openai', 'gpt-4o-mini-audio-preview', {
+      usage: { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500, prompt_tokens_details: { audio_tokens: 800, cached_tokens: 0 }, completion_tokens_details: { audio_tokens: 400, reasoning_tokens: 0 } },
+    });
+    expectRule(cost, [[200, 0.15], [800, 10], [100, 0.6], [400, 20]]);
+  });
+});
+
+describe('Anthropic (platform.claude.com/docs/en/about-claude/pricing; usage: docs.claude.com/en/api/messages)', () => {
+  it('cache reads, 5-minute and 1-hour cache writes, each at its price', () => {
+    const cost = billed('anthropic', 'claude-sonnet-4-5-20250929', {
+      type: 'message',
+      usage: { input_tokens: 1000, cache_read_input_tokens: 50_000, cache_creation_input_tokens: 10_000, cache_creation: { ephemeral_5m_input_tokens: 6000, ephemeral_1h_input_tokens: 4000 }, output_tokens: 2000 },
+    });
+    expectRule(cost, [[1000, 3], [50_000, 0.3], [6000, 3.75], [4000, 6], [2000, 15]]);
+  });
+
+  it('Claude Opus has its own entry (was priced as the default model, 0.14×)', () => {
+    expectRule(billed('anthropic', 'claude-opus-4-1-20250805', { usage: { input_tokens: 1000, output_tokens: 1000 } }), [[1000, 15], [1000, 75]]);
+    expectRule(billed('anthropic', 'claude-opus-4-5-20251101', { usage: { input_tokens: 1000, output_tokens: 1000 } }), [[1000, 5], [1000, 25]]);
+  });
+
+  it('Sonnet 4.5 above 200K prompt tokens (cache reads and writes count) at the long-context prices', () => {
+    const cost = billed('anthropic', 'claude-sonnet-4-5', { usage: { input_tokens: 150_000, cache_read_input_tokens: 100_000, output_tokens: 1000 } });
+    expectRule(cost, [[150_000, 6], [100_000, 0.6], [1000, 22.5]]);
+  });
+
+  it('a stream: message_start brings the input counts, message_delta the running output count', () => {
+    const start = usageFields('anthropic', { type: 'message_start', message: { usage: { input_tokens: 100, cache_read_input_tokens: 50, output_tokens: 1 } } });
+    const delta = usageFields('anthropic', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 300 } });
+    expect(normalizeUsage('anthropic', { ...start, ...delta })).toEqual({ prompt: 150, completion: 300, total: 450, cached: 50 });
+  });
+});
+
+describe('Gemini (ai.google.dev/gemini-api/docs/pricing; usageMetadata: ai.google.dev/api/generate-content#UsageMetadata)', () => {
+  it('thinking tokens billed as output (was 0.25×)', () => {
+    const cost = billed('gemini', 'gemini-2.5-flash', { usageMetadata: { promptTokenCount: 1000, candidatesTokenCount: 500, thoughtsTokenCount: 3000, totalTokenCount: 4500 } });
+    expectRule(cost, [[1000, 0.3], [3500, 2.5]]);
+  });
+
+  it('Gemini 2.5 Pro above 200k prompt tokens: every token at the higher tier (was 0.50×), cached ones at its cached price', () => {
+    const cost = billed('gemini', 'gemini-2.5-pro', { usageMetadata: { promptTokenCount: 250_000, cachedContentTokenCount: 50_000, candidatesTokenCount: 1000, thoughtsTokenCount: 1000, totalTokenCount: 252_000 } });
+    expectRule(cost, [[200_000, 2.5], [50_000, 0.25], [2000, 15]]);
+    // At 200k exactly, the lower tier.
+    expectRule(billed('gemini', 'gemini-2.5-pro', { usageMetadata: { promptTokenCount: 200_000, candidatesTokenCount: 1000, totalTokenCount: 201_000 } }), [[200_000, 1.25], [1000, 10]]);
+  });
+
+  it('tool-use prompt tokens are prompt; audio prompt tokens at the audio price', () => {
+    expectRule(billed('gemini', 'gemini-2.5-flash', { usageMetadata: { promptTokenCount: 1000, toolUsePromptTokenCount: 500, candidatesTokenCount: 100, totalTokenCount: 1600 } }), [[1500, 0.3], [100, 2.5]]);
+    const audio = billed('gemini', 'gemini-2.5-flash', {
+      usageMetadata: { promptTokenCount: 1000, candidatesTokenCount: 100, totalTokenCount: 1100, promptTokensDetails: [{ modality: 'TEXT', tokenCount: 200 }, { modality: 'AUDIO', tokenCount: 800 }] },
+    });
+    expectRule(audio, [[200, 0.3], [800, 1], [100, 2.5]]);
+  });
+});
+
+describe('DeepSeek (api-docs.deepseek.com/quick_start/pricing; usage: api-docs.deepseek.com/guides/kv_cache)', () => {
+  it('prompt_cache_hit_tokens at the cache-hit price (was 1.73×)', () => {
+    const cost = billed('openai', 'deepseek-chat', { usage: { prompt_tokens: 10_000, prompt_cache_hit_tokens: 9000, prompt_cache_miss_tokens: 1000, completion_tokens: 500, total_tokens: 10_500 } });
+    expectRule(cost, [[1000, 0.56], [9000, 0.07], [500, 1.68]]);
+  });
+});
+
+describe('the price table', () => {
+  it('tiers and the new token prices are validated like the rest', () => {
+    expect(() => loadPrices({ json: '{"m":{"tiers":[{"input":1}]}}', file: undefined })).toThrow(/tiers\[0\] must be an object with "above"/);
+    expect(() => loadPrices({ json: '{"m":{"tiers":[{"above":10,"image":1}]}}', file: undefined })).toThrow(/tiers\[0\]\.image must be one of/);
+    expect(() => loadPrices({ json: '{"m":{"cache_write":-1}}', file: undefined })).toThrow(/"m"\.cache_write must be a number/);
+    const custom = loadPrices({ json: '{"m":{"input":1,"output":2,"tiers":[{"above":100,"input":3},{"above":10,"input":2}]}}', file: undefined });
+    expect(custom.cost('m', { ...NOTHING_CONSUMED, inputTokens: 50, outputTokens: 1_000_000 })).toBeCloseTo((50 * 2) / 1e6 + 2, 9);
+    expect(custom.cost('m', { ...NOTHING_CONSUMED, inputTokens: 101 })).toBeCloseTo((101 * 3) / 1e6, 12);
+  });
+});
