@@ -345,6 +345,35 @@ describe('a client that leaves a translated stream', () => {
   });
 });
 
+describe('a client that leaves a native Responses stream', () => {
+  it('is billed for the text it got (output_text.delta events count)', async () => {
+    native.script('POST', '/v1/responses', async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      let seq = 0;
+      const send = (type: string, fields: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...fields })}\n\n`);
+      send('response.created', { response: { id: 'resp_slow', object: 'response', created_at: 1, model: 'gpt-native-slow', status: 'in_progress', output: [] } });
+      for (let i = 0; i < 100 && !res.destroyed; i++) {
+        send('response.output_text.delta', { item_id: 'msg_1', output_index: 0, content_index: 0, delta: `word${i} ` });
+        await sleep(30);
+      }
+      res.end();
+    });
+    try {
+      const abort = new AbortController();
+      const res = await fetch(`${h.base}/v1/responses`, { method: 'POST', headers: { ...bearer(key), 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-native-slow', input: 'slow please', stream: true }), signal: abort.signal });
+      const reader = res.body!.getReader();
+      let seen = '';
+      while ((seen.match(/output_text\.delta/g) ?? []).length < 6) seen += new TextDecoder().decode((await reader.read()).value);
+      abort.abort();
+      const row = await rowWhere((r) => r.model === 'gpt-native-slow' && r.endReason === 'client_closed');
+      expect(row).toBeDefined();
+      expect(row!.completionTokens).toBeGreaterThan(0);
+    } finally {
+      native.reset();
+    }
+  });
+});
+
 describe('Vercel AI SDK (@ai-sdk/openai default provider: Responses)', () => {
   const provider = () => createOpenAI({ baseURL: `${h.base}/v1`, apiKey: key });
   const weather = aiTool({ description: 'Weather of a city', inputSchema: jsonSchema<{ city: string }>({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }), execute: async () => 'sunny' });
