@@ -158,6 +158,19 @@ describe('@anthropic-ai/sdk: messages.create', () => {
   });
 });
 
+describe('built-in tools', () => {
+  it('web search becomes the target\'s own search; a tool without an equivalent is left out and named', async () => {
+    const tools = [{ type: 'web_search_20250305', name: 'web_search', max_uses: 2 }, { type: 'bash_20250124', name: 'bash' }] as unknown as Anthropic.ToolUnion[];
+    const res = await client.messages.create({ model: 'gpt-4o-mini', max_tokens: 20, tools, messages: [{ role: 'user', content: 'news?' }] }).asResponse();
+    expect(res.headers.get('x-gateway-dropped-tools')).toBe('bash_20250124');
+    const sent = JSON.parse(openaiUp.last('/v1/chat/completions')!.body.toString()) as { web_search_options?: unknown; tools?: unknown };
+    expect(sent.web_search_options).toEqual({});
+    expect(sent.tools).toBeUndefined();
+    await client.messages.create({ model: 'gemini-2.5-flash', max_tokens: 20, tools, messages: [{ role: 'user', content: 'news?' }] });
+    expect(geminiUp.lastJson('/v1beta/models/gemini-2.5-flash:generateContent').tools).toEqual([{ googleSearch: {} }]);
+  });
+});
+
 describe('@anthropic-ai/sdk: messages.stream', () => {
   it('native: the upstream event sequence as it comes; usage from message_start and message_delta', async () => {
     const stream = client.messages.stream({ model: 'claude-sonnet-4-6', max_tokens: 100, messages: [{ role: 'user', content: 'Say hi' }] });
