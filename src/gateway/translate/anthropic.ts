@@ -683,22 +683,3 @@ export const anthropicCodec: StyleCodec = {
     };
   },
 };
-
-/**
- * Usage and generated text of an Anthropic answer relayed as it is (the native path): the whole
- * message's `usage`, or, in a stream, `message_start`'s input counts merged with
- * `message_delta`'s cumulative ones; text from the message's text blocks or `text_delta` events.
- */
-export class AnthropicTally {
-  private readonly usage: JsonObject = {};
-
-  take(body: unknown): { usage?: ChatUsage; chars: number } {
-    if (!isObject(body)) return { chars: 0 };
-    const u = isObject(body.usage) ? body.usage : isObject(body.message) && isObject(body.message.usage) ? body.message.usage : undefined;
-    if (u) for (const [k, v] of Object.entries(u)) if (v !== null && v !== undefined) this.usage[k] = v;
-    let chars = 0;
-    if (body.type === 'content_block_delta' && isObject(body.delta) && typeof body.delta.text === 'string') chars = body.delta.text.length;
-    else if (Array.isArray(body.content)) for (const b of body.content) if (isObject(b) && typeof b.text === 'string') chars += b.text.length;
-    return u ? { usage: chatUsageOf(this.usage), chars } : { chars };
-  }
-}
