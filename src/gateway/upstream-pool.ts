@@ -224,7 +224,11 @@ export class UpstreamPool {
       throw new GatewayError(404, `No upstream serves the model "${model}". GET /v1/models lists the models this key may use.`, { type: 'invalid_request_error', code: 'model_not_found', param: 'model' });
     const candidates = usable ? serving.filter((m) => usable(m.spec)) : serving;
     if (candidates.length === 0)
-      throw new GatewayError(400, `No upstream serving the model "${model}" can take a request in this API style, and it cannot be translated for them.`, { type: 'invalid_request_error', code: 'unsupported_api_style', param: 'model' });
+      throw new GatewayError(400, `No upstream ${model === null ? '' : `serving the model "${model}" `}can take this request in its API style, and it cannot be translated for them (see each upstream's "api" in AI_UPSTREAMS).`, {
+        type: 'invalid_request_error',
+        code: 'unsupported_api_style',
+        param: model === null ? null : 'model',
+      });
     const now = this.now();
     const ready = candidates.filter((m) => m.available(now));
     if (ready.length === 0) return [...candidates].sort((a, b) => a.backAt - b.backAt).slice(0, this.opts.attempts);

@@ -11,7 +11,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { StoredUsageRow } from '../../src/gateway/usage.ts';
-import { makeKey, startGateway, type Harness } from './helpers.ts';
+import { bearer, makeKey, postJson, startGateway, type Harness } from './helpers.ts';
 import { sleep } from './model-upstream.ts';
 import { AnthropicUpstream, GeminiUpstream } from './vendor-upstreams.ts';
 
@@ -122,6 +122,17 @@ for (const v of vendors) {
     });
   });
 }
+
+describe('routes no upstream here can take', () => {
+  it('answer 400 unsupported_api_style (OpenAI-only routes with only Anthropic and Gemini upstreams)', async () => {
+    const emb = await postJson(h.base, '/v1/embeddings', { model: 'claude-sonnet-4-5', input: 'x' }, bearer(key));
+    expect(emb.status).toBe(400);
+    expect((await emb.json()).error).toMatchObject({ code: 'unsupported_api_style', param: 'model' });
+    const mod = await postJson(h.base, '/v1/moderations', { input: 'x' }, bearer(key));
+    expect(mod.status).toBe(400);
+    expect((await mod.json()).error).toMatchObject({ code: 'unsupported_api_style', param: null });
+  });
+});
 
 describe('vendor errors through translation', () => {
   it('answers the vendor 4xx in the OpenAI shape', async () => {
