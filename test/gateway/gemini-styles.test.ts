@@ -90,6 +90,13 @@ describe('@google/genai: generateContent', () => {
     expect(anthropicUp.lastJson('/v1/messages')).toMatchObject({ model: 'claude-sonnet-4-6', max_tokens: 64, system: 'Be brief.', messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hi' }] }] });
     const row = await rowWhere((r) => r.route === 'gemini.generate' && r.model === 'claude-sonnet-4-6');
     expect(row).toMatchObject({ promptTokens: 16, completionTokens: 5, usageSource: 'upstream', endReason: 'completed' });
+    // Billed as the Anthropic upstream counted: cache reads and writes at their own prices, the
+    // same cost as the same answer to an Anthropic client (10×$3 + 2×$3.75 + 4×$0.30 + 5×$15 per 1M).
+    await postJson(h.base, '/v1/messages', { model: 'claude-sonnet-4-6', max_tokens: 64, messages: [{ role: 'user', content: 'Say hi' }] }, { 'x-api-key': key });
+    const native = await rowWhere((r) => r.route === 'messages' && r.model === 'claude-sonnet-4-6');
+    expect(row!.costMicros).toBe(native!.costMicros);
+    expect(row!.costMicros).toBeGreaterThanOrEqual(113);
+    expect(row!.costMicros).toBeLessThanOrEqual(114);
   });
 
   it('a function call round trip, natively and translated to OpenAI and to Anthropic', async () => {
