@@ -158,6 +158,23 @@ describe('@anthropic-ai/sdk: messages.create', () => {
   });
 });
 
+describe('prompt estimate', () => {
+  it('a base64 image counts by its pixels, not its length: 200 KB of image passes a 20,000-token TPM window', async () => {
+    const png = Buffer.alloc(200_000);
+    Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex').copy(png, 0);
+    png.writeUInt32BE(512, 16);
+    png.writeUInt32BE(512, 20);
+    const free = await makeKey(h.svc, { level: 'free' });
+    const small = new Anthropic({ apiKey: free.key, baseURL: h.base, maxRetries: 0 });
+    const m = await small.messages.create({
+      model: 'claude-haiku-4-5',
+      max_tokens: 50,
+      messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: png.toString('base64') } }, { type: 'text', text: 'What is this?' }] }],
+    });
+    expect(textOf(m)).toBe('Hello from claude-haiku-4-5');
+  });
+});
+
 describe('built-in tools', () => {
   it('web search becomes the target\'s own search; a tool without an equivalent is left out and named', async () => {
     const tools = [{ type: 'web_search_20250305', name: 'web_search', max_uses: 2 }, { type: 'bash_20250124', name: 'bash' }] as unknown as Anthropic.ToolUnion[];
