@@ -41,6 +41,7 @@ export const settings = [
   { name: 'HTTP_RETRY', kind: { type: 'int', min: 0, max: 5 }, default: '2', doc: 'Retries of an idempotent upstream request on network errors, 408, 429 and 5xx.' },
   { name: 'HTTP_MAX_BYTES', kind: { type: 'int', min: 1024, max: 104857600 }, default: '10485760', doc: 'Largest upstream response body accepted (bytes).' },
   { name: 'SERVER_HEADERS_TIMEOUT_MS', kind: { type: 'int', min: 100, max: 300000 }, default: '20000', doc: 'A client connection must send its request headers within this time (silent connections included), else it is closed.' },
+  { name: 'STORE_READ_TIMEOUT_MS', kind: { type: 'int', min: 0, max: 600000 }, default: '5000', doc: 'A read of PostgreSQL that serves a request (snapshots, history, archive, status) counts as the store being unreachable after this long (a database behind a network partition neither answers nor refuses): the request is answered from memory or with a 503. `0` = wait as long as the database driver does.' },
   { name: 'FORCE_UPDATE_INTERVAL_SEC', kind: { type: 'int', min: 0, max: 86400 }, default: '60', doc: '`force-update` refetches at most once per this many seconds per source and parameters.' },
   // Operations (issue #7): abuse limits on /v2/apis, the key console, metrics.
   { name: 'APIS_RATE_LIMIT', kind: { type: 'int', min: 0, max: 1000000 }, default: '600', doc: 'Requests one client IP may make to /v2/apis per `APIS_RATE_WINDOW_SEC` (0 = no limit); beyond it: 429 envelope with `Retry-After`.' },

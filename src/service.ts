@@ -27,6 +27,7 @@ import type { Pool } from './kernel/pg-store.ts';
 import { parseScheduleOverrides, startScheduler, type Scheduler } from './kernel/scheduler.ts';
 import type { AnySource } from './kernel/source.ts';
 import type { Store } from './kernel/store.ts';
+import { guardStore } from './kernel/store-guard.ts';
 import type { AppState } from './http/middleware.ts';
 import type { LimiterFactory } from './http/abuse.ts';
 import { createBoundedServer } from './http/connection-bounds.ts';
@@ -130,7 +131,9 @@ function assemble(
   gatewayStore: GatewayStore,
   itemIndex: ItemIndex,
 ): Service {
-  const { db, store } = backends;
+  const { db } = backends;
+  // SQLite reads are synchronous: a deadline could not cut them short.
+  const store = backends.pg ? guardStore(backends.store, 'PostgreSQL', config.values.STORE_READ_TIMEOUT_MS as number) : guardStore(backends.store, 'SQLite');
   const metrics = config.values.METRICS_ENABLED === false ? undefined : createMetrics();
   const httpSettings: HttpSettings = {
     userAgent: config.httpUserAgent,

@@ -23,6 +23,7 @@ import type { KeyPatch, KeyRecord, KeyStore } from '../gateway/keys.ts';
 import { levelsFromSettings, type Levels } from '../gateway/levels.ts';
 import { gatewaySettings } from '../gateway/settings.ts';
 import { openPgGatewayStore, openSqliteGatewayStore, type GatewayStore } from '../gateway/store.ts';
+import type { StoredUsageRow } from '../gateway/usage.ts';
 
 const USAGE = `Usage: npm run keys -- <command>
 
@@ -105,6 +106,19 @@ function toJson(k: KeyRecord, levels: Levels) {
     last_used_at: iso(k.lastUsedAt),
   };
 }
+
+/** The parts of a request's tokens the upstream reported: " (cached 4, reasoning 3)", or nothing. */
+function tokenParts(r: StoredUsageRow): string {
+  const parts = [
+    ['cached', r.cachedTokens],
+    ['cache writes', r.cacheWriteTokens],
+    ['reasoning', r.reasoningTokens],
+    ['audio in', r.audioInputTokens],
+    ['audio out', r.audioOutputTokens],
+  ].filter(([, n]) => (n as number) > 0);
+  return parts.length ? ` (${parts.map(([name, n]) => `${name} ${n}`).join(', ')})` : '';
+}
+
 
 function describe(k: KeyRecord, levels: Levels): string {
   const l = levels.get(k.level);
@@ -290,7 +304,7 @@ export async function run(argv: readonly string[], env: Record<string, string | 
           if (values.json) out(JSON.stringify({ ...toJson(record, levels), recent_requests: recent }));
           else
             out(
-              `${describe(record, levels)}${recent.length ? `\n  recent:\n${recent.map((r) => `    ${iso(r.createdAt)} ${r.method} ${r.route} ${r.model ?? '-'} → ${r.status} ${r.chargedTokens} tokens ${formatUsd(r.costMicros)} (${r.endReason})`).join('\n')}` : ''}`,
+              `${describe(record, levels)}${recent.length ? `\n  recent:\n${recent.map((r) => `    ${iso(r.createdAt)} ${r.method} ${r.route} ${r.model ?? '-'} → ${r.status} ${r.chargedTokens} tokens${tokenParts(r)} ${formatUsd(r.costMicros)} (${r.endReason})`).join('\n')}` : ''}`,
             );
         } else if (values.json) out(JSON.stringify({ id: record.id, revoked_at: iso(record.revokedAt) }));
         else out(`Revoked ${record.id} ("${record.name}"). Requests with this key now get 401.`);

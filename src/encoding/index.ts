@@ -5,7 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import { Feed } from 'feed';
-import { AppError } from '../kernel/errors.ts';
+import { AppError, StoreUnavailableError } from '../kernel/errors.ts';
 import { setBounded } from '../kernel/bounded-map.ts';
 import type { HttpClient } from '../kernel/http.ts';
 import { rowGuid, sha1, type ReadResult } from '../kernel/engine.ts';
@@ -100,6 +100,16 @@ function feedUrl(request: RequestUrl): string {
   return `${request.protocol}://${request.host}${request.originalUrl}`;
 }
 
+/** When each item was first seen; while the store is unreachable, none (items are dated by the answer's fetch time). */
+async function firstSeen(r: ReadResult, guids: string[], deps: RenderDeps): Promise<Map<string, number>> {
+  try {
+    return await deps.store.firstSeen(r.source.id, r.historyParamsKey, guids);
+  } catch (err) {
+    if (err instanceof StoreUnavailableError) return new Map();
+    throw err;
+  }
+}
+
 async function renderRss(r: ReadResult, deps: RenderDeps): Promise<string> {
   const { source } = r;
   const selfUrl = feedUrl(deps.request);
@@ -125,7 +135,7 @@ async function renderRss(r: ReadResult, deps: RenderDeps): Promise<string> {
     rows = rowsOf(r) ?? [];
   }
   const guids = rows.map((row) => rowGuid(source.id, row));
-  const seen = r.cache === 'NONE' ? new Map<string, number>() : await deps.store.firstSeen(source.id, r.historyParamsKey, guids);
+  const seen = r.cache === 'NONE' ? new Map<string, number>() : await firstSeen(r, guids, deps);
   rows.forEach((row, i) => {
     const guid = guids[i] as string;
     const item: Parameters<Feed['addItem']>[0] = {

@@ -25,7 +25,7 @@ import { ClientGone, classifyUpstreamFailure, headerValue, type UpstreamResponse
 import type { PreparedAttempt, UpstreamPool } from './upstream-pool.ts';
 import type { UpstreamSpec } from './upstream-settings.ts';
 import type { ApiStyle } from './translate/types.ts';
-import { outputBound, withOutputCap, type OutputBound, type OutputStyle } from './output-bound.ts';
+import { cacheWriteKind, outputBound, withOutputCap, type OutputBound, type OutputStyle } from './output-bound.ts';
 import { anthropicOutput, geminiOutput, openAiOutput, type EndReason, type TokenUsage, type UsageLog, type UsageRow } from './usage.ts';
 import { lastGeminiFields, normalizeUsage, usageFields, type UsageFields, type UsageStyle } from './usage-reading.ts';
 import type { KeyStore } from './keys.ts';
@@ -69,6 +69,8 @@ export interface SendOptions {
 /** What a route expects a request to consume, reserved before it is forwarded. */
 export interface Reservation {
   promptTokens: number;
+  /** Whether the prompt may be written to the upstream's cache (priced at that write price). */
+  cacheWrite?: 'none' | '5m' | '1h';
   /** The most output the request can generate (see output-bound.ts); none for routes that generate no tokens. */
   output?: OutputBound | undefined;
   /** Units billed instead of tokens (images, seconds, tasks, searches). */
@@ -202,7 +204,16 @@ export class GatewayCall {
     this.output = r.output;
     if (creditLimited(this.key)) {
       const outputTokens = r.output?.tokens ?? 0;
-      const usd = this.deps.prices.cost(this.model, { ...NOTHING_CONSUMED, ...r.units, inputTokens: r.promptTokens, outputTokens });
+      const writes = r.cacheWrite && r.cacheWrite !== 'none' ? r.promptTokens : 0;
+      const usd = this.deps.prices.cost(this.model, {
+        ...NOTHING_CONSUMED,
+        ...r.units,
+        inputTokens: r.promptTokens,
+        cacheWriteTokens: writes,
+        cacheWrite1hTokens: r.cacheWrite === '1h' ? writes : 0,
+        outputTokens,
+        audioOutputTokens: r.output?.audio ? outputTokens : 0,
+      });
       const micros = Math.ceil(usd * 1_000_000 - 1e-6);
       const id = `res_${randomBytes(12).toString('hex')}`;
       const decision = await this.deps.keys.reserve(this.key.id, id, micros);
@@ -220,7 +231,7 @@ export class GatewayCall {
    */
   async reserveGeneration(style: OutputStyle, body: JsonObject, promptTokens: number): Promise<JsonObject | undefined> {
     const output = outputBound(style, body, this.deps.settings.reserveOutputTokens);
-    await this.reserve({ promptTokens, output });
+    await this.reserve({ promptTokens, output, cacheWrite: style === 'anthropic' ? cacheWriteKind(body) : 'none' });
     return !output.given && this.reservationId !== null ? withOutputCap(style, body, output.perAnswer) : undefined;
   }
 
@@ -404,7 +415,7 @@ export class GatewayCall {
   }
 
   /** Stream the upstream body to the client as it arrives (SSE or bytes). */
-  async relayStreamed(up: UpstreamResponse, style: UsageStyle, inspectEvent?: (event: unknown) => void): Promise<void> {
+  async relayStreamed(up: UpstreamResponse, style: UsageStyle, inspectEvent?: (event: unknown) => void, stopTrailer = STOP_TRAILER[this.family]): Promise<void> {
     const ct = headerValue(up.headers, 'content-type') ?? 'application/octet-stream';
     const sse = /^text\/event-stream/i.test(ct);
     this.stream = true;
@@ -430,7 +441,7 @@ export class GatewayCall {
         inspectEvent?.(parsed);
       },
       ...(sse && this.hideUsageChunk ? { dropEvent: isUsageOnlyChunk } : {}),
-      ...(this.output && this.reservationId !== null ? { stopWhen: () => this.reservationSpent(), stopTrailer: STOP_TRAILER[this.family] } : {}),
+      ...(this.output && this.reservationId !== null ? { stopWhen: () => this.reservationSpent(), stopTrailer } : {}),
       ...(!sse && style === 'gemini' ? { onChunk: (chunk: Buffer) => (tail = (tail + chunk.toString('utf8')).slice(-16_384)) } : {}),
     });
     if (!sse && style === 'gemini') {
@@ -446,12 +457,16 @@ export class GatewayCall {
   }
 
   /** Answer from the upstream response however it came: error, stream, or whole JSON. */
-  async relay(up: UpstreamResponse, o: JsonRelayOptions & { streamJson?: boolean }): Promise<void> {
+  /**
+   * `stopTrailer`: the last event of a stream the gateway ends at its reservation, in the route's
+   * style (default: `data: [DONE]` on /v1, none on /v1beta).
+   */
+  async relay(up: UpstreamResponse, o: JsonRelayOptions & { streamJson?: boolean; stopTrailer?: Buffer }): Promise<void> {
     if (up.status >= 400 || up.status < 200) return this.relayError(up);
     const ct = headerValue(up.headers, 'content-type') ?? '';
     const isJson = /^application\/(?:[\w.+-]+\+)?json/i.test(ct);
     if (isJson && !o.streamJson) return this.relayJson(up, o);
-    return this.relayStreamed(up, o.usage, o.inspectEvent);
+    return this.relayStreamed(up, o.usage, o.inspectEvent, o.stopTrailer);
   }
 
   /** Turn any failure into what the usage row records. */

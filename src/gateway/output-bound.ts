@@ -20,6 +20,12 @@ export interface OutputBound {
   answers: number;
   /** Whether the request named its cap (else `fallbackCap` is imposed). */
   given: boolean;
+  /** Whether the answer may be audio (reserved at the audio output price). */
+  audio: boolean;
+}
+
+function asksAudio(modalities: unknown): boolean {
+  return Array.isArray(modalities) && modalities.some((m) => typeof m === 'string' && m.toLowerCase() === 'audio');
 }
 
 /** OpenAI allows n up to 128; candidateCount and best_of are smaller still. */
@@ -52,11 +58,13 @@ function generationConfig(body: JsonObject): JsonObject {
 export function outputBound(style: OutputStyle, body: JsonObject, fallbackCap: number): OutputBound {
   let given: number | undefined;
   let answers = 1;
+  let audio = false;
   switch (style) {
     case 'chat':
       // max_completion_tokens supersedes max_tokens where both are sent.
       given = cap(body, 'max_completion_tokens') ?? cap(body, 'max_tokens');
       answers = count(body, 'n');
+      audio = asksAudio(body.modalities) || isObject(body.audio);
       break;
     case 'completions':
       given = cap(body, 'max_tokens');
@@ -73,11 +81,12 @@ export function outputBound(style: OutputStyle, body: JsonObject, fallbackCap: n
       const g = generationConfig(body);
       given = cap(g, 'maxOutputTokens', 'generationConfig.maxOutputTokens') ?? cap(g, 'max_output_tokens', 'generationConfig.maxOutputTokens');
       answers = count(g, 'candidateCount', 'generationConfig.candidateCount');
+      audio = asksAudio(g.responseModalities ?? g.response_modalities);
       break;
     }
   }
   const perAnswer = given ?? fallbackCap;
-  return { tokens: perAnswer * answers, perAnswer, answers, given: given !== undefined };
+  return { tokens: perAnswer * answers, perAnswer, answers, given: given !== undefined, audio };
 }
 
 /**
@@ -99,4 +108,25 @@ export function withOutputCap(style: OutputStyle, body: JsonObject, perAnswer: n
       return { ...body, [key]: { ...generationConfig(body), maxOutputTokens: perAnswer } };
     }
   }
+}
+
+/**
+ * Anthropic prompt caching: the parts of a request marked `cache_control` may be written to the
+ * cache, at a price above the input price (1.25×, or 2× with `"ttl": "1h"`). Which kind of write
+ * the prompt bound is priced at: the dearest one the request asks for, or none.
+ */
+export function cacheWriteKind(body: JsonObject): 'none' | '5m' | '1h' {
+  let kind: 'none' | '5m' | '1h' = 'none';
+  const walk = (x: unknown, depth: number): void => {
+    if (kind === '1h' || depth > 32) return;
+    if (Array.isArray(x)) {
+      for (const v of x) walk(v, depth + 1);
+      return;
+    }
+    if (!isObject(x)) return;
+    if (isObject(x.cache_control)) kind = x.cache_control.ttl === '1h' ? '1h' : '5m';
+    for (const [k, v] of Object.entries(x)) if (k !== 'cache_control' && typeof v === 'object' && v !== null) walk(v, depth + 1);
+  };
+  walk(body, 0);
+  return kind;
 }

@@ -13,7 +13,7 @@ import { creditColumns, KEY_INSERT_COLUMNS, keyDigest, mintKey, patchColumns, re
 import { MIN_PEPPER_LENGTH } from './pepper.ts';
 import type { TaskOwner, TaskStore } from './tasks.ts';
 import { DAY_MS } from '../kernel/time.ts';
-import { settleParams, SETTLE_KEY_SQL, toStoredUsage, USAGE_INSERT_COLUMNS, usageValues, type DailySpend, type DbUsageRow, type StoredUsageRow, type UsageLog, type UsageRow } from './usage.ts';
+import { settleParams, SETTLE_KEY_SQL, TOKEN_SUMS, tokenTotals, toStoredUsage, USAGE_INSERT_COLUMNS, usageValues, type DailySpend, type TokenSumsRow, type DbUsageRow, type StoredUsageRow, type UsageLog, type UsageRow } from './usage.ts';
 
 /** gateway/schema.ts in PostgreSQL terms (ms times as BIGINT). */
 export const pgGatewayMigrations: readonly Migration[] = [
@@ -130,6 +130,17 @@ export const pgGatewayMigrations: readonly Migration[] = [
     sql: `
       ALTER TABLE gateway_usage ADD COLUMN settle_id TEXT;
       CREATE UNIQUE INDEX gateway_usage_by_settle_id ON gateway_usage (settle_id);
+    `,
+  },
+  {
+    // See gateway/schema.ts gateway-009-usage-details.
+    name: 'gateway-009-usage-details',
+    sql: `
+      ALTER TABLE gateway_usage ADD COLUMN cached_tokens BIGINT NOT NULL DEFAULT 0;
+      ALTER TABLE gateway_usage ADD COLUMN cache_write_tokens BIGINT NOT NULL DEFAULT 0;
+      ALTER TABLE gateway_usage ADD COLUMN reasoning_tokens BIGINT NOT NULL DEFAULT 0;
+      ALTER TABLE gateway_usage ADD COLUMN audio_input_tokens BIGINT NOT NULL DEFAULT 0;
+      ALTER TABLE gateway_usage ADD COLUMN audio_output_tokens BIGINT NOT NULL DEFAULT 0;
     `,
   },
 ];
@@ -260,13 +271,13 @@ export class PgUsageLog implements UsageLog {
 
   async dailySpend(keyId: string, from: number, to: number): Promise<DailySpend[]> {
     const rows = (
-      await this.pool.query<{ day: string; model: string | null; cost: string }>(
-        `SELECT (created_at / ${DAY_MS}) * ${DAY_MS} AS day, model, SUM(cost_micros)::bigint AS cost FROM gateway_usage
+      await this.pool.query<{ day: string; model: string | null; cost: string } & TokenSumsRow>(
+        `SELECT (created_at / ${DAY_MS}) * ${DAY_MS} AS day, model, SUM(cost_micros)::bigint AS cost, ${TOKEN_SUMS} FROM gateway_usage
          WHERE key_id = $1 AND created_at >= $2 AND created_at < $3 AND cost_micros > 0 GROUP BY 1, 2 ORDER BY 1, 2`,
         [keyId, from, to],
       )
     ).rows;
-    return rows.map((r) => ({ day: Number(r.day), model: r.model, costMicros: Number(r.cost) }));
+    return rows.map((r) => ({ day: Number(r.day), model: r.model, costMicros: Number(r.cost), tokens: tokenTotals(r) }));
   }
 
   async forKey(keyId: string, limit = 100): Promise<StoredUsageRow[]> {

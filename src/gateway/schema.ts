@@ -133,4 +133,15 @@ export const gatewayMigrations: readonly Migration[] = [
       CREATE UNIQUE INDEX gateway_usage_by_settle_id ON gateway_usage (settle_id);
     `,
   },
+  {
+    // Billing by the vendors' rules (issue 21): what part of the prompt and output tokens were cached, cache writes, reasoning, audio.
+    name: 'gateway-009-usage-details',
+    sql: `
+      ALTER TABLE gateway_usage ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE gateway_usage ADD COLUMN cache_write_tokens INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE gateway_usage ADD COLUMN reasoning_tokens INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE gateway_usage ADD COLUMN audio_input_tokens INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE gateway_usage ADD COLUMN audio_output_tokens INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];

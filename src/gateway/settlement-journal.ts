@@ -27,6 +27,8 @@ export interface JournalOptions {
   maxRetryMs?: number;
 }
 
+const REPLAY_BATCH = 128;
+
 export class DurableUsageLog implements UsageLog {
   private queue: Entry[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -84,31 +86,38 @@ export class DurableUsageLog implements UsageLog {
     this.closed = true;
     clearTimeout(this.timer);
     await this.replaying;
+    if (this.queue.length && !this.opts.path) this.opts.log.error({ settlements: this.queue.length }, 'gateway settlements lost at shutdown: the store was unavailable and no journal file is set (AI_SETTLEMENT_JOURNAL)');
   }
 
   private async replayOnce(): Promise<void> {
-    let done = 0;
+    const finished = new Set<Entry>();
+    let unavailable: unknown;
     try {
-      while (done < this.queue.length) {
-        const e = this.queue[done]!;
-        try {
-          await this.inner.record(e.row, e.at);
-        } catch (err) {
-          if (storeUnavailableError(err)) throw err;
-          // A settlement the store refuses for itself would block every other one: it is set aside in the log.
-          this.opts.log.error({ err: { message: (err as Error).message }, settlement: e }, 'gateway settlement refused by the store; dropped from the journal');
-        }
-        done++;
+      // In batches, so a store that commits settlements together (SQLite) takes many at once.
+      for (let i = 0; i < this.queue.length && unavailable === undefined; i += REPLAY_BATCH) {
+        const batch = this.queue.slice(i, i + REPLAY_BATCH);
+        const results = await Promise.allSettled(batch.map((e) => this.inner.record(e.row, e.at)));
+        results.forEach((r, j) => {
+          const e = batch[j]!;
+          if (r.status === 'fulfilled') finished.add(e);
+          else if (storeUnavailableError(r.reason)) unavailable ??= r.reason;
+          else {
+            // A settlement the store refuses for itself would block every other one: it is set aside in the log.
+            this.opts.log.error({ err: { message: (r.reason as Error).message }, settlement: e }, 'gateway settlement refused by the store; dropped from the journal');
+            finished.add(e);
+          }
+        });
       }
-      this.delayMs = this.opts.firstRetryMs ?? 250;
-    } catch (err) {
-      this.opts.log.warn({ err: { message: (err as Error).message }, waiting: this.queue.length - done }, 'gateway settlements still waiting for the store');
-      this.delayMs = Math.min(this.delayMs * 2, this.opts.maxRetryMs ?? 30_000);
     } finally {
-      if (done > 0) {
-        this.queue = this.queue.slice(done);
+      if (finished.size) {
+        this.queue = this.queue.filter((e) => !finished.has(e));
         this.rewrite();
-        if (this.queue.length === 0) this.opts.log.info({ settled: done }, 'journalled gateway settlements recorded');
+        if (this.queue.length === 0) this.opts.log.info({ settled: finished.size }, 'journalled gateway settlements recorded');
+      }
+      if (unavailable === undefined) this.delayMs = this.opts.firstRetryMs ?? 250;
+      else {
+        this.opts.log.warn({ err: { message: (unavailable as Error).message }, waiting: this.queue.length }, 'gateway settlements still waiting for the store');
+        this.delayMs = Math.min(this.delayMs * 2, this.opts.maxRetryMs ?? 30_000);
       }
       if (this.queue.length) this.schedule(this.delayMs);
     }

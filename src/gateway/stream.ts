@@ -137,6 +137,30 @@ export class EventCutter {
   }
 }
 
+/** Whole SSE events out of a byte stream (each with its terminator); the incomplete tail waits. */
+class EventSplitter {
+  private pending = Buffer.alloc(0);
+
+  push(chunk: Buffer): Buffer[] {
+    const b = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    const crlf = b.includes(0x0d);
+    const events: Buffer[] = [];
+    let from = 0;
+    for (let end = eventEnd(b, 0, crlf); end > 0; end = eventEnd(b, from, crlf)) {
+      events.push(b.subarray(from, end));
+      from = end;
+    }
+    this.pending = Buffer.from(b.subarray(from));
+    return events;
+  }
+
+  rest(): Buffer {
+    const r = this.pending;
+    this.pending = Buffer.alloc(0);
+    return r;
+  }
+}
+
 export function eventData(raw: string): string {
   return raw
     .split(/\r\n|\n|\r/)
@@ -178,27 +202,52 @@ export async function relayStream(o: StreamOptions): Promise<StreamResult> {
   };
   if (o.sse && o.keepAliveMs > 0) timer = setTimeout(keepAlive, o.keepAliveMs);
 
+  // With a stop condition, events are parsed one by one and the stream ends right after the one that meets it.
+  const splitter = o.sse && o.stopWhen ? new EventSplitter() : undefined;
+  /** The bytes of a chunk to pass on, and whether the stream stops after them. */
+  const take = (chunk: Buffer): { data: Buffer; stop: boolean } => {
+    if (!splitter) {
+      if (parser) parser.feed(decoder.decode(chunk, { stream: true }));
+      return { data: chunk, stop: false };
+    }
+    const events = splitter.push(chunk);
+    for (let i = 0; i < events.length; i++) {
+      parser?.feed(decoder.decode(events[i], { stream: true }));
+      if (o.stopWhen!()) return { data: Buffer.concat(events.slice(0, i + 1)), stop: true };
+    }
+    return { data: events.length === 1 ? events[0]! : Buffer.concat(events), stop: false };
+  };
+
   try {
     for await (const piece of up.body) {
       const chunk = piece as Buffer;
-      if (parser) parser.feed(decoder.decode(chunk, { stream: true }));
+      const { data, stop } = take(chunk);
       o.onChunk?.(chunk);
       // The upstream is not quiet, even when this chunk completes no event to send.
       lastWrite = Date.now();
-      const out = outgoing(chunk);
-      if (out.length === 0) continue;
-      boundary.push(out);
-      bytes += out.length;
-      if (!res.write(out)) {
-        await waitDrainOrClose(res);
-        lastWrite = Date.now();
+      const out = outgoing(data);
+      if (out.length > 0) {
+        boundary.push(out);
+        bytes += out.length;
+        if (!res.write(out)) {
+          await waitDrainOrClose(res);
+          lastWrite = Date.now();
+        }
       }
       if (clientGone) break;
-      if (o.sse && o.stopWhen?.()) {
+      if (stop) {
         if (!boundary.atBoundary) res.write('\n\n');
         if (o.stopTrailer) res.write(o.stopTrailer);
         await endResponse(res);
         return { end: clientGone ? 'client_closed' : 'completed', bytes, stopped: true };
+      }
+    }
+    if (splitter) {
+      const rest = splitter.rest();
+      if (rest.length) {
+        parser?.feed(decoder.decode(rest, { stream: true }));
+        const out = outgoing(rest);
+        if (out.length) res.write(out);
       }
     }
     if (cutter) {

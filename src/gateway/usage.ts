@@ -94,6 +94,12 @@ export interface UsageRow {
   completionTokens: number;
   totalTokens: number;
   chargedTokens: number;
+  /** Parts of the prompt and completion tokens, as the upstream reported them (usage-reading.ts). */
+  cachedTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+  audioInputTokens: number;
+  audioOutputTokens: number;
   /** What the request cost, in micro-dollars (USD × 1,000,000), by the price table. */
   costMicros: number;
   usageSource: UsageSource;
@@ -109,12 +115,41 @@ export interface StoredUsageRow extends Omit<UsageRow, 'reservationId' | 'settle
   createdAt: number;
 }
 
+/** Tokens of several requests added up, with their parts. */
+export interface TokenTotals {
+  prompt: number;
+  completion: number;
+  cached: number;
+  cacheWrite: number;
+  reasoning: number;
+  audioIn: number;
+  audioOut: number;
+}
+
 /** One day's spend of a key on one model (the billing usage view). */
 export interface DailySpend {
   /** Start of the UTC day, ms. */
   day: number;
   model: string | null;
   costMicros: number;
+  tokens: TokenTotals;
+}
+
+/** The SUM columns of DAILY_SPEND rows, in TokenTotals order (SQL aliases p, c, ca, cw, r, ai, ao). */
+export const TOKEN_SUMS = 'SUM(prompt_tokens) AS p, SUM(completion_tokens) AS c, SUM(cached_tokens) AS ca, SUM(cache_write_tokens) AS cw, SUM(reasoning_tokens) AS r, SUM(audio_input_tokens) AS ai, SUM(audio_output_tokens) AS ao';
+
+export interface TokenSumsRow {
+  p: number | string;
+  c: number | string;
+  ca: number | string;
+  cw: number | string;
+  r: number | string;
+  ai: number | string;
+  ao: number | string;
+}
+
+export function tokenTotals(r: TokenSumsRow): TokenTotals {
+  return { prompt: Number(r.p), completion: Number(r.c), cached: Number(r.ca), cacheWrite: Number(r.cw), reasoning: Number(r.r), audioIn: Number(r.ai), audioOut: Number(r.ao) };
 }
 
 /** A gateway_usage row as SQL returns it (`stream` is 0/1 in SQLite, a boolean in PostgreSQL). */
@@ -135,6 +170,11 @@ export interface DbUsageRow {
   completion_tokens: number;
   total_tokens: number;
   charged_tokens: number;
+  cached_tokens: number;
+  cache_write_tokens: number;
+  reasoning_tokens: number;
+  audio_input_tokens: number;
+  audio_output_tokens: number;
   cost_micros: number;
   usage_source: UsageSource;
   end_reason: EndReason;
@@ -143,13 +183,14 @@ export interface DbUsageRow {
 }
 
 export const USAGE_INSERT_COLUMNS =
-  'request_id, created_at, key_id, account_id, route, method, model, stream, status, upstream_status, error_code, prompt_tokens, completion_tokens, total_tokens, charged_tokens, cost_micros, usage_source, end_reason, ttfb_ms, duration_ms, settle_id';
+  'request_id, created_at, key_id, account_id, route, method, model, stream, status, upstream_status, error_code, prompt_tokens, completion_tokens, total_tokens, charged_tokens, cost_micros, usage_source, end_reason, ttfb_ms, duration_ms, settle_id, cached_tokens, cache_write_tokens, reasoning_tokens, audio_input_tokens, audio_output_tokens';
 
 /** The values of one row in USAGE_INSERT_COLUMNS order (`stream` as the backend stores it). */
 export function usageValues(r: UsageRow, createdAt: number, stream: number | boolean): unknown[] {
   return [
     r.requestId, createdAt, r.keyId, r.accountId, r.route, r.method, r.model, stream, r.status, r.upstreamStatus, r.errorCode,
     r.promptTokens, r.completionTokens, r.totalTokens, r.chargedTokens, Math.max(0, Math.round(r.costMicros)), r.usageSource, r.endReason, r.ttfbMs === null ? null : Math.round(r.ttfbMs), Math.round(r.durationMs), r.settleId,
+    r.cachedTokens, r.cacheWriteTokens, r.reasoningTokens, r.audioInputTokens, r.audioOutputTokens,
   ];
 }
 
@@ -171,6 +212,11 @@ export function toStoredUsage(r: DbUsageRow): StoredUsageRow {
     completionTokens: r.completion_tokens,
     totalTokens: r.total_tokens,
     chargedTokens: r.charged_tokens,
+    cachedTokens: Number(r.cached_tokens ?? 0),
+    cacheWriteTokens: Number(r.cache_write_tokens ?? 0),
+    reasoningTokens: Number(r.reasoning_tokens ?? 0),
+    audioInputTokens: Number(r.audio_input_tokens ?? 0),
+    audioOutputTokens: Number(r.audio_output_tokens ?? 0),
     costMicros: Number(r.cost_micros),
     usageSource: r.usage_source,
     endReason: r.end_reason,
@@ -295,10 +341,10 @@ export class SqliteUsageLog implements UsageLog {
   async dailySpend(keyId: string, from: number, to: number): Promise<DailySpend[]> {
     const rows = this.db
       .prepare(
-        `SELECT (created_at / ${DAY_MS}) * ${DAY_MS} AS day, model, SUM(cost_micros) AS cost FROM gateway_usage
+        `SELECT (created_at / ${DAY_MS}) * ${DAY_MS} AS day, model, SUM(cost_micros) AS cost, ${TOKEN_SUMS} FROM gateway_usage
          WHERE key_id = ? AND created_at >= ? AND created_at < ? AND cost_micros > 0 GROUP BY day, model ORDER BY day, model`,
       )
-      .all(keyId, from, to) as { day: number; model: string | null; cost: number }[];
-    return rows.map((r) => ({ day: r.day, model: r.model, costMicros: r.cost }));
+      .all(keyId, from, to) as ({ day: number; model: string | null; cost: number } & TokenSumsRow)[];
+    return rows.map((r) => ({ day: r.day, model: r.model, costMicros: r.cost, tokens: tokenTotals(r) }));
   }
 }

@@ -1,10 +1,11 @@
-/** Service routes outside the catalogue: `/`, `/healthz`, `/v2/status`. */
+/** Service routes outside the catalogue: `/`, `/healthz` (readiness), `/livez` (liveness), `/v2/status`. */
 import { Router } from '@koa/router';
 import type { UpstreamStatus } from '../gateway/upstream-pool.ts';
 import type { Backfiller, BackfillStatus } from '../kernel/backfill.ts';
 import type { Registry } from '../kernel/registry.ts';
 import type { Scheduler } from '../kernel/scheduler.ts';
 import type { Store } from '../kernel/store.ts';
+import { STORE_RETRY_AFTER_SEC, StoreUnavailableError } from '../kernel/errors.ts';
 import { formatDateTime } from '../kernel/time.ts';
 import { SERVICE_NAME } from './apis-router.ts';
 import type { AppState } from './middleware.ts';
@@ -64,6 +65,49 @@ export async function sourceStatuses(deps: { registry: Registry; store: Store; s
   });
 }
 
+/** How long the readiness probe waits for the store. */
+const STORE_PROBE_MS = 2_000;
+
+/** Why the store does not answer a read now, or undefined when it does. */
+async function storeProblem(store: Store): Promise<string | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`the data store did not answer within ${STORE_PROBE_MS} ms`), STORE_PROBE_MS);
+  });
+  try {
+    return await Promise.race([
+      store.getSnapshot('', '').then(
+        () => undefined,
+        (err: unknown) => (err instanceof StoreUnavailableError ? `the data store (${err.storeName}) is unreachable` : 'the data store failed a read'),
+      ),
+      timedOut,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function statusOutageNote(err: StoreUnavailableError): string {
+  return `The data store (${err.storeName}) is unreachable: the source states are the last this instance read.`;
+}
+
+/**
+ * The source statuses, remembered: while the store is unreachable, the last ones read here (with
+ * the outage), else the StoreUnavailableError (a 503 with Retry-After).
+ */
+export function lastGoodStatuses(deps: { registry: Registry; store: Store; scheduler?: Scheduler | undefined; backfill?: Backfiller | undefined }) {
+  let last: SourceStatus[] | undefined;
+  return async (now: number): Promise<{ sources: SourceStatus[]; outage?: StoreUnavailableError }> => {
+    try {
+      last = await sourceStatuses({ ...deps, now });
+      return { sources: last };
+    } catch (err) {
+      if (!(err instanceof StoreUnavailableError) || !last) throw err;
+      return { sources: last, outage: err };
+    }
+  };
+}
+
 export function createMetaRouter(deps: {
   registry: Registry;
   store: Store;
@@ -88,24 +132,41 @@ export function createMetaRouter(deps: {
         docs: '/docs',
         openapi: '/openapi.json',
         health: '/healthz',
+        liveness: '/livez',
         endpoints: deps.registry.sources.flatMap((s) => s.routes.map((r) => `/v2/apis${r.path}`)),
       },
     };
   });
-  router.get('/healthz', (ctx) => {
+  const uptime = () => Math.round((deps.now() - deps.startedAt) / 1000);
+  router.get('/livez', (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { status: 'ok', uptime_sec: Math.round((deps.now() - deps.startedAt) / 1000) };
+    ctx.body = { status: 'ok', uptime_sec: uptime() };
   });
+  router.get('/healthz', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const problem = await storeProblem(deps.store);
+    if (problem) {
+      ctx.status = 503;
+      ctx.set('Retry-After', String(STORE_RETRY_AFTER_SEC));
+      ctx.body = { status: 'unavailable', store: 'unreachable', message: problem, uptime_sec: uptime() };
+      return;
+    }
+    ctx.body = { status: 'ok', store: 'ok', uptime_sec: uptime() };
+  });
+  const lastSources = lastGoodStatuses(deps);
   router.get('/v2/status', async (ctx) => {
     const now = deps.now();
-    const sources = await sourceStatuses({ ...deps, now });
+    const { sources, outage } = await lastSources(now);
     ctx.set('Cache-Control', 'no-store');
+    if (outage) ctx.set('X-Cache', 'STALE');
     ctx.body = {
       code: 200,
       message: 'success',
       data: {
         updated: formatDateTime(now),
         updated_at: now,
+        store: outage ? 'unreachable' : 'ok',
+        ...(outage ? { note: statusOutageNote(outage) } : {}),
         scheduler: deps.scheduler ? 'running' : 'disabled',
         summary: Object.fromEntries(['fresh', 'stale', 'failing', 'down', 'idle', 'local'].map((k) => [k, sources.filter((s) => s.state === k).length])),
         sources,

@@ -81,7 +81,8 @@ export interface ServiceRoute {
 /** Routes outside /v2/apis and the gateway, as registered by the meta, docs, status, metrics and console routers. */
 export const SERVICE_ROUTES: readonly ServiceRoute[] = [
   { method: 'get', path: '/', summary: 'Service index: links to the catalogue, status and health', type: 'application/json', tag: 'Service' },
-  { method: 'get', path: '/healthz', summary: 'Liveness probe', type: 'application/json', tag: 'Service' },
+  { method: 'get', path: '/healthz', summary: 'Readiness probe: 200 while the data store answers, 503 with Retry-After while it is unreachable', type: 'application/json', tag: 'Service' },
+  { method: 'get', path: '/livez', summary: 'Liveness probe: 200 while the process serves requests, whatever the data store', type: 'application/json', tag: 'Service' },
   { method: 'get', path: '/v2/status', summary: 'Freshness of every source (JSON)', type: 'application/json', tag: 'Service' },
   { method: 'get', path: '/status', summary: 'Status page: every source at a glance, gateway counts (HTML)', type: 'text/html', tag: 'Operations' },
   { method: 'get', path: '/metrics', summary: 'Prometheus metrics (text exposition format)', type: 'text/plain', tag: 'Operations' },
@@ -144,13 +145,13 @@ const MEDIA: Record<Encoding, string> = {
 export const ENCODING_DOCS: Readonly<Record<Encoding, string>> = {
   json: 'The envelope `{"code":200,"message":"success","data":…}` (`application/json`), `data` an object or, for the lists 60s answers so, an array; errors use the same shape with the real HTTP status in `code` and `data: null`.',
   text: 'Plain text (`text/plain; charset=utf-8`): numbered rows or the endpoint\'s own layout, with the update time.',
-  markdown: 'Markdown (`text/markdown; charset=utf-8`): a heading and a list or table; links kept.',
-  html: 'A minimal self-contained HTML page (`text/html`), every value escaped.',
-  rss: 'An RSS 2.0 feed (`application/rss+xml`) with stable guids; items dated when first seen.',
-  image: 'The image itself: generated PNG/SVG bytes, or a 302 redirect to the upstream image.',
-  'image-proxy': 'The upstream image bytes streamed through this service (for clients that cannot reach the upstream host).',
-  audio: 'A 302 redirect to the audio file.',
-  'audio-proxy': 'The audio bytes streamed through this service.',
+  markdown: 'Markdown (`text/markdown; charset=utf-8`): a heading and a list or table; links kept (http and https links only, as in every encoding).',
+  html: 'A minimal self-contained HTML page (`text/html`), every value escaped; only http and https URLs become links or images.',
+  rss: 'An RSS 2.0 feed (`application/rss+xml`) with stable guids; items dated when first seen; item links and enclosures are http or https URLs only.',
+  image: 'The image itself: generated PNG/SVG bytes, or a 302 redirect to the upstream image (an http or https URL; otherwise 404).',
+  'image-proxy': 'The upstream image bytes streamed through this service (for clients that cannot reach the upstream host). The image URL comes from the upstream\'s data, so it is fetched like a caller\'s URL: public http(s) addresses only, checked after DNS resolution and on every redirect; a private, loopback or link-local address is a 502.',
+  audio: 'A 302 redirect to the audio file (an http or https URL; otherwise 404).',
+  'audio-proxy': 'The audio bytes streamed through this service, with the address checks of `image-proxy`.',
 };
 
 function redirects(s: AnySource, encodings: readonly Encoding[]): boolean {

@@ -2,24 +2,23 @@
  * Who sees operator detail: per-key figures on /metrics, the AI upstreams' addresses, counters
  * and errors on /v2/status and /status. An operator is a loopback client (the client address
  * follows TRUST_PROXY), or a request with `Authorization: Bearer <METRICS_TOKEN or
- * CONSOLE_ADMIN_TOKEN>`, or a browser logged into the key console. Everyone else gets the public
- * view: upstream names and states only, and /metrics without the operator series.
+ * CONSOLE_ADMIN_TOKEN>`. (The console's session cookie is scoped to /console, so it is not one.)
+ * Everyone else gets the public view: upstream names and states only, and /metrics without the
+ * operator series.
  */
 import type { UpstreamState, UpstreamStatus } from '../gateway/upstream-pool.ts';
 import { classifyAddress } from '../kernel/net-address.ts';
-import { CONSOLE_COOKIE, sameSecret, validSession } from '../web/console.ts';
+import { sameSecret } from '../web/console.ts';
 import { clientIp, type AppContext } from './middleware.ts';
 
 export type OperatorCheck = (ctx: AppContext) => boolean;
 
-export function operatorCheck(opts: { metricsToken?: string | undefined; consoleToken?: string | undefined; now?: () => number }): OperatorCheck {
+export function operatorCheck(opts: { metricsToken?: string | undefined; consoleToken?: string | undefined }): OperatorCheck {
   const tokens = [opts.metricsToken, opts.consoleToken].filter((t): t is string => !!t);
-  const now = opts.now ?? Date.now;
   return (ctx) => {
     if (classifyAddress(clientIp(ctx))?.range === 'loopback') return true;
     const bearer = /^Bearer (\S+)$/.exec(ctx.get('authorization'))?.[1];
-    if (bearer) return tokens.some((t) => sameSecret(bearer, t));
-    return !!opts.consoleToken && validSession(opts.consoleToken, ctx.cookies.get(CONSOLE_COOKIE), now());
+    return !!bearer && tokens.some((t) => sameSecret(bearer, t));
   };
 }
 

@@ -47,7 +47,6 @@ export function opsFromConfig(opts: { config: Config; gateway?: { keys: KeyStore
     operator: operatorCheck({
       metricsToken: typeof config.values.METRICS_TOKEN === 'string' ? config.values.METRICS_TOKEN : undefined,
       consoleToken: typeof token === 'string' ? token : undefined,
-      ...(opts.now ? { now: opts.now } : {}),
     }),
     console:
       typeof token === 'string' && token && gateway

@@ -22,7 +22,9 @@ export interface ComputationHost {
 
 export class ComputeContext implements LocalContext<unknown> {
   feed?: { data: unknown; fetchedAt: number };
-  lists?: ListAccess;
+  #lists: ListAccess | undefined;
+  /** Whether the computation asked for the stored lists (its answer then depends on the store). */
+  readLists = false;
   #log: Logger | undefined;
   #signal: AbortSignal | undefined;
 
@@ -35,7 +37,12 @@ export class ComputeContext implements LocalContext<unknown> {
     lists: ListAccess | undefined,
   ) {
     if (feed) this.feed = feed;
-    if (lists) this.lists = lists;
+    this.#lists = lists;
+  }
+
+  get lists(): ListAccess | undefined {
+    this.readLists = true;
+    return this.#lists;
   }
 
   now(): Date {

@@ -11,7 +11,7 @@ import { setBounded } from './bounded-map.ts';
 import { ComputeContext, ComputedResult, type ComputationHost, type Serialized } from './computation.ts';
 import { isArchived, type Moment } from './archive-params.ts';
 import { readSnapshotAt } from './archive-read.ts';
-import { AppError, SourceError, isCallerError, upstreamUnavailable } from './errors.ts';
+import { AppError, SourceError, StoreUnavailableError, isCallerError, upstreamUnavailable } from './errors.ts';
 import { createHttpClient, type HttpClient, type HttpSettings } from './http.ts';
 import type { ItemIndex } from './item-index.ts';
 import type { ListAccess } from './list-access.ts';
@@ -112,6 +112,8 @@ const AWAIT_FIRST_MS = 10_000;
 const SNAPSHOT_MEMO_MS = 1_000;
 /** Computed results whose JSON text is remembered (see Engine.serialized). */
 const SERIALIZED_KEPT = 256;
+/** Keys whose last good data this process keeps in memory for an outage of the store (see Engine.lastGood). */
+const LAST_GOOD_KEPT = 1000;
 
 export function sha1(text: string | Uint8Array): string {
   return hash('sha1', text, 'hex');
@@ -133,6 +135,16 @@ export function backoffMs(failures: number, ttlSec: number, capSec: number, kind
   return Math.round(delay * 1000 * (0.5 + random / 2));
 }
 
+/** The note of an answer served from memory while the store is unreachable. */
+function outageNote(err: StoreUnavailableError): string {
+  return `the data store (${err.storeName}) is unreachable; the last data this instance read is served`;
+}
+
+/** A computed result as a plain read result (its getters read once), to be served again later. */
+function snapshotOf(r: ReadResult): ReadResult {
+  return { source: r.source, params: r.params, paramsKey: r.paramsKey, payload: r.payload, data: r.data, hash: r.hash, fetchedAt: r.fetchedAt, expiresAt: null, cache: r.cache, historyParamsKey: r.historyParamsKey };
+}
+
 export class Engine {
   private readonly inflight = new Map<string, Promise<Snapshot>>();
   private readonly lastForced = new Map<string, number>();
@@ -151,6 +163,14 @@ export class Engine {
   private readonly historyWrites = new Map<string, number>();
   private readonly stored = new StoredData();
   private readonly memo = new Map<string, CurrentLease>();
+  /**
+   * The last snapshot with data, the last history row and the last computation over the stored
+   * lists read per key: what a read answers (STALE, with a note) while the store is unreachable.
+   */
+  private readonly lastGood = new Map<string, Snapshot>();
+  private readonly lastHistory = new Map<string, HistoryEntry>();
+  private readonly lastComputed = new Map<string, ReadResult>();
+  private readonly lastFeeds = new Map<string, FeedHistoryEntry<unknown>[]>();
   private readonly historyMemo = new Map<string, HistoryLease>();
   private readonly feeds = new WeakMap<AnySource, ScheduledSource<Record<string, never>, unknown>>();
   /** The scheduled forms of local sources' feeds: run like scheduled sources, never archived. */
@@ -185,6 +205,7 @@ export class Engine {
     const hit = this.remembered(memoKey, now);
     if (hit) return hit;
     const snap = await this.deps.store.getSnapshot(sourceId, key);
+    if (snap?.payload) setBounded(this.lastGood, memoKey, snap, LAST_GOOD_KEPT);
     if (this.memo.size > 5000) this.memo.clear();
     const lease = { key: memoKey, snap, until: now + SNAPSHOT_MEMO_MS };
     this.memo.set(memoKey, lease);
@@ -231,6 +252,7 @@ export class Engine {
     const hit = this.historyMemo.get(memoKey);
     if (hit && hit.until > now && hit.version === version) return hit;
     const entry = await this.deps.store.getHistory(sourceId, historyParamsKey, day);
+    if (entry) setBounded(this.lastHistory, memoKey, entry, LAST_GOOD_KEPT);
     if (this.historyMemo.size > 5000) this.historyMemo.clear();
     const lease = { key: memoKey, entry, version, writesKey, until: now + SNAPSHOT_MEMO_MS };
     this.historyMemo.set(memoKey, lease);
@@ -343,8 +365,18 @@ export class Engine {
    */
   async feedHistory(r: ReadResult, limit: number): Promise<FeedHistoryEntry<unknown>[]> {
     if (r.source.mode === 'local') return [];
-    const rows = await this.historyRows(r.source, r.historyParamsKey, limit, r.asOf);
-    return rows.map((h) => ({ data: this.parse(h.payloadHash, h.payload), fetchedAt: h.fetchedAt }));
+    const key = `${r.source.id}|${r.historyParamsKey}|${limit}|${r.asOf ?? ''}`;
+    let rows;
+    try {
+      rows = await this.historyRows(r.source, r.historyParamsKey, limit, r.asOf);
+    } catch (err) {
+      // The store is unreachable: the feed as this process last read it, else the answer's own entry.
+      if (err instanceof StoreUnavailableError) return this.lastFeeds.get(key) ?? [];
+      throw err;
+    }
+    const entries = rows.map((h) => ({ data: this.parse(h.payloadHash, h.payload), fetchedAt: h.fetchedAt }));
+    setBounded(this.lastFeeds, key, entries, 64);
+    return entries;
   }
 
   private fromSnapshot(source: AnySource, params: AnyParams, key: string, snap: Snapshot, cache: CacheState, note?: string, lease?: CurrentLease): ReadResult {
@@ -411,7 +443,14 @@ export class Engine {
     const fs = this.feedSource(source);
     if (!fs) return undefined;
     const now = this.now();
-    let snap = this.usable(fs, (await this.snapshot(`${fs.id}|`, fs.id, '')).snap);
+    let snap: Snapshot | undefined;
+    try {
+      snap = this.usable(fs, (await this.snapshot(`${fs.id}|`, fs.id, '')).snap);
+    } catch (err) {
+      // The store is unreachable: the feed data this process read last, if any.
+      snap = err instanceof StoreUnavailableError ? this.usable(fs, this.lastGood.get(`${fs.id}|`)) : undefined;
+      if (!snap?.payload) throw err;
+    }
     const backingOff = !!snap?.nextAttemptAt && snap.nextAttemptAt > now;
     if (!snap?.payload && source.feed?.awaitFirst && (!backingOff || this.inflight.has(`${fs.id}|`))) {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -437,17 +476,27 @@ export class Engine {
     const feed = source.feed ? await this.readFeed(source) : undefined;
     const now = this.now();
     const ctx = new ComputeContext(this.computationHost, source, request.clientIp, this.http(source), feed, this.deps.lists);
-    const computed = source.compute(ctx, params);
-    const data = computed instanceof Promise ? await computed : computed;
+    let data: unknown;
+    try {
+      const computed = source.compute(ctx, params);
+      data = computed instanceof Promise ? await computed : computed;
+    } catch (err) {
+      // A computation over the stored lists while the store is unreachable: its last answer here.
+      const kept = err instanceof StoreUnavailableError ? this.lastComputed.get(`${source.id}|${paramsKey(params)}`) : undefined;
+      if (!kept) throw err;
+      return { ...kept, cache: 'STALE', note: outageNote(err as StoreUnavailableError) };
+    }
     // A source that keeps its results (hash, qrcode) hands back the same object for the same
     // parameters: its JSON is written once.
     const keyable = typeof data === 'object' && data !== null;
-    let serialized = keyable ? this.serialized.get(data) : undefined;
+    let serialized = keyable ? this.serialized.get(data as object) : undefined;
     if (!serialized) {
       serialized = { payload: JSON.stringify(data), hash: undefined };
-      if (keyable) setBounded(this.serialized, data, serialized, SERIALIZED_KEPT);
+      if (keyable) setBounded(this.serialized, data as object, serialized, SERIALIZED_KEPT);
     }
-    return new ComputedResult(source, params, paramsKey(params), data, serialized, now);
+    const result = new ComputedResult(source, params, paramsKey(params), data, serialized, now);
+    if (ctx.readLists) setBounded(this.lastComputed, `${source.id}|${result.paramsKey}`, snapshotOf(result), LAST_GOOD_KEPT);
+    return result;
   }
 
   /**
@@ -501,8 +550,18 @@ export class Engine {
     const historyParam = source.history?.param;
     if (historyParam && params[historyParam] !== undefined && !opts.force) {
       const hk = this.historyParamsKey(source, params);
-      const lease = await this.historyEntry(source.id, hk, String(params[historyParam]));
-      const entry = lease.entry && this.currentHistory(source, lease.entry);
+      const day = String(params[historyParam]);
+      let lease: HistoryLease | undefined;
+      let outage: StoreUnavailableError | undefined;
+      try {
+        lease = await this.historyEntry(source.id, hk, day);
+      } catch (err) {
+        if (!(err instanceof StoreUnavailableError)) throw err;
+        outage = err;
+      }
+      const kept = outage ? this.lastHistory.get(`${this.historyWritesKey(source.id, hk)}|${day}`) : lease?.entry;
+      const entry = kept && this.currentHistory(source, kept);
+      if (outage && !entry) throw outage;
       if (entry) {
         return {
           source,
@@ -513,16 +572,23 @@ export class Engine {
           hash: entry.payloadHash,
           fetchedAt: entry.fetchedAt,
           expiresAt: null,
-          cache: 'HIT',
+          cache: outage ? 'STALE' : 'HIT',
           historyParamsKey: hk,
-          lease,
+          ...(outage ? { note: outageNote(outage) } : { lease }),
         };
       }
     }
 
     const now = this.now();
     const memoKey = `${source.id}|${key}`;
-    const lease = this.remembered(memoKey, Date.now()) ?? (await this.snapshot(memoKey, source.id, key));
+    let lease: CurrentLease;
+    try {
+      lease = this.remembered(memoKey, Date.now()) ?? (await this.snapshot(memoKey, source.id, key));
+    } catch (err) {
+      const kept = err instanceof StoreUnavailableError ? this.usable(source, this.lastGood.get(memoKey)) : undefined;
+      if (!kept?.payload) throw err;
+      return this.fromSnapshot(source, params, key, kept, 'STALE', outageNote(err as StoreUnavailableError));
+    }
     let snap = this.usable(source, lease.snap);
 
     if (opts.force) {
@@ -689,7 +755,9 @@ export class Engine {
       await store.recordRun({ sourceId: source.id, paramsKey: key, startedAt: started, ms, outcome: changed ? 'ok' : 'unchanged' });
       log.info({ outcome: changed ? 'ok' : 'unchanged', ms, items: rows.length }, 'fetch');
       this.observe({ sourceId: source.id, paramsKey: key, outcome: changed ? 'ok' : 'unchanged', ms });
-      return (await store.getSnapshot(source.id, key)) as Snapshot;
+      const committed = (await store.getSnapshot(source.id, key)) as Snapshot;
+      if (committed?.payload) setBounded(this.lastGood, `${source.id}|${key}`, committed, LAST_GOOD_KEPT);
+      return committed;
     } catch (raw) {
       const err = this.classify(raw);
       const ms = this.now() - started;

@@ -44,6 +44,26 @@ export function upstreamUnavailable(sourceName: string, retryAfterSec: number, d
   );
 }
 
+/** Seconds a caller is asked to wait while the data store is unreachable. */
+export const STORE_RETRY_AFTER_SEC = 15;
+
+/**
+ * The data store (SQLite or PostgreSQL) cannot be reached: a 503 naming the store, with
+ * Retry-After. The cause (which may name internal addresses) is logged, never shown.
+ */
+export class StoreUnavailableError extends AppError {
+  readonly storeName: string;
+  constructor(storeName: string, cause: unknown) {
+    super(503, `The data store (${storeName}) is unreachable, and this instance has no copy of this data in memory. Try again in ${STORE_RETRY_AFTER_SEC} s.`, {
+      headers: { 'Retry-After': String(STORE_RETRY_AFTER_SEC) },
+      expose: true,
+      cause,
+    });
+    this.name = 'StoreUnavailableError';
+    this.storeName = storeName;
+  }
+}
+
 export type SourceErrorKind =
   /** network failure, timeout, 5xx, 429: retried by the client, then backoff */
   | 'transient'

@@ -9,7 +9,7 @@
  *   await rpm.consume(`acct:${id}`);   // rejects with a RateLimiterRes when over the limit
  */
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, RateLimiterSQLite, RLWrapperTimeouts, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Db, Migration } from './db.ts';
 import { migrate } from './db.ts';
 import { pgMigrate, type Pool } from './pg-store.ts';
@@ -225,6 +225,9 @@ class PreparedSqliteLimiter extends RateLimiterSQLite {
   }
 }
 
+/** Longest wait for a PostgreSQL limiter's answer before its in-memory insurance answers. */
+const POSTGRES_LIMIT_TIMEOUT_MS = 1_000;
+
 /** A limiter on the given backend (memory when none is given). */
 export function createLimiter(opts: LimiterOptions, backend: LimiterBackend = { kind: 'memory' }): RateLimiterAbstract {
   const base = { keyPrefix: opts.keyPrefix, points: opts.points, duration: opts.duration, ...(opts.blockDuration !== undefined ? { blockDuration: opts.blockDuration } : {}) };
@@ -233,15 +236,12 @@ export function createLimiter(opts: LimiterOptions, backend: LimiterBackend = { 
       return new RateLimiterMemory(base);
     case 'sqlite':
       return new PreparedSqliteLimiter(backend.db, { ...base, insuranceLimiter: new RateLimiterMemory(base) });
-    case 'postgres':
-      return new RateLimiterPostgres({
-        ...base,
-        storeClient: backend.pool,
-        storeType: 'pool',
-        tableName: LIMITS_TABLE,
-        tableCreated: true,
-        insuranceLimiter: new RateLimiterMemory(base),
-      });
+    case 'postgres': {
+      const insuranceLimiter = new RateLimiterMemory(base);
+      const limiter = new RateLimiterPostgres({ ...base, storeClient: backend.pool, storeType: 'pool', tableName: LIMITS_TABLE, tableCreated: true, insuranceLimiter });
+      // A PostgreSQL behind a network partition neither answers nor refuses: the insurance answers after a second.
+      return new RLWrapperTimeouts({ ...base, limiter, insuranceLimiter, timeoutMs: POSTGRES_LIMIT_TIMEOUT_MS });
+    }
     case 'redis':
       return new RateLimiterRedis({
         ...base,

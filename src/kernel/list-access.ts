@@ -9,6 +9,7 @@ import { paramsKey, parseParams } from './params.ts';
 import type { Registry } from './registry.ts';
 import type { AnySource } from './source.ts';
 import type { Store } from './store.ts';
+import { storeFailure } from './store-guard.ts';
 
 export interface CurrentList {
   sourceId: string;
@@ -37,7 +38,8 @@ export interface ListAccess {
 
 const isList = (s: AnySource | undefined): s is AnySource & { mode: 'scheduled' } => s?.mode === 'scheduled' && !!s.view.rows;
 
-export function createListAccess(deps: { registry: Registry; store: Store; itemIndex: ItemIndex; now: () => number }): ListAccess {
+/** `store.name` (a guarded store, see store-guard.ts) also names the item index's database in its failures. */
+export function createListAccess(deps: { registry: Registry; store: Store & { readonly name?: string }; itemIndex: ItemIndex; now: () => number }): ListAccess {
   return {
     source(sourceId) {
       const s = deps.registry.byId.get(sourceId);
@@ -54,6 +56,9 @@ export function createListAccess(deps: { registry: Registry; store: Store; itemI
       const stale = snap.status !== 'ok' || snap.expiresAt === null || snap.expiresAt <= deps.now();
       return { sourceId, name: s.name, paramsKey: key, fetchedAt: snap.fetchedAt, stale, items };
     },
-    timelines: (query) => deps.itemIndex.search(query),
+    timelines: (query) =>
+      deps.itemIndex.search(query).catch((err: unknown) => {
+        throw deps.store.name ? storeFailure(deps.store.name, err) : err;
+      }),
   };
 }

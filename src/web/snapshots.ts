@@ -8,6 +8,7 @@ import type { ListPageNav } from '../encoding/generic.ts';
 import { isArchived, type Moment } from '../kernel/archive-params.ts';
 import type { Archive } from '../kernel/archive.ts';
 import { setBounded } from '../kernel/bounded-map.ts';
+import { StoreUnavailableError } from '../kernel/errors.ts';
 import type { Engine, ReadResult } from '../kernel/engine.ts';
 import type { AnyParams, AnySource, FetchedSource, Row } from '../kernel/source.ts';
 import type { SnapshotNav } from './time-machine.ts';
@@ -51,7 +52,10 @@ export class Snapshots {
   /** The page's place in the snapshots of its list; undefined for data that is not an archived list. */
   async listNav(r: ReadResult, url: string): Promise<ListPageNav | undefined> {
     if (!this.archived(r.source, r.paramsKey)) return undefined;
-    const nav = await this.navOf(r);
+    const nav = await this.navOf(r).catch((e: unknown) => {
+      if (e instanceof StoreUnavailableError) return undefined; // the list itself still shows, from memory
+      throw e;
+    });
     return nav && { nav, base: pageBase(r.source, url), sourceId: r.source.id };
   }
 

@@ -14,7 +14,8 @@ import type { RunRecord, Store } from '../kernel/store.ts';
 import { formatDateTime } from '../kernel/time.ts';
 import { SERVICE_NAME } from '../http/apis-router.ts';
 import { noticeLine } from './shell.ts';
-import { sourceStatuses, type SourceStatus } from '../http/meta-router.ts';
+import { sourceStatuses, statusOutageNote, type SourceStatus } from '../http/meta-router.ts';
+import { StoreUnavailableError } from '../kernel/errors.ts';
 import type { GatewayCounts, Metrics } from '../http/metrics.ts';
 import type { AppState } from '../http/middleware.ts';
 import { upstreamsFor, type OperatorCheck, type PublicUpstream } from '../http/operator-view.ts';
@@ -148,6 +149,8 @@ export interface StatusPageInput {
   gateway: GatewayCounts | undefined;
   /** The full rows for an operator; names and states only for the public (see operator-view.ts). */
   upstreams?: UpstreamStatus[] | PublicUpstream[];
+  /** Shown above everything: the data store is unreachable and the states are the last read. */
+  note?: string;
 }
 
 const UPSTREAM_LABEL: Record<UpstreamStatus['state'], string> = { up: 'up', cooling: 'taken out', 'half-open': 'probing' };
@@ -197,6 +200,7 @@ export function renderStatusPage(input: StatusPageInput): string {
 <h1>${SERVICE_NAME} status</h1>
 ${noticeLine()}
 <p class="muted">Updated ${escapeHtml(formatDateTime(input.now))} (Asia/Shanghai) · up ${formatAge((input.now - input.startedAt) / 1000)} · scheduler ${input.schedulerRunning ? 'running' : 'disabled'} · refreshes every minute</p>
+${input.note ? `<p class="error" id="store-note">${escapeHtml(input.note)}</p>` : ''}
 <div class="summary">${chips}</div>
 <section class="panel" id="gateway">
 <h2>AI gateway (since start)</h2>
@@ -239,18 +243,28 @@ export function createStatusPageRouter(deps: {
   operator: OperatorCheck;
 }): Router<AppState> {
   const router = new Router<AppState>();
+  let last: StatusPageInput['sources'] | undefined;
   router.get('/status', async (ctx) => {
     const now = deps.now();
-    const statuses = await sourceStatuses({ registry: deps.registry, store: deps.store, scheduler: deps.scheduler, backfill: deps.backfill, now });
-    const sources = await Promise.all(
-      statuses.map(async (status) => {
-        const source = deps.registry.byId.get(status.id);
-        return { status, example: source?.example ?? '/v2/apis', runs: await deps.store.recentRuns(status.id, RUNS_SHOWN) };
-      }),
-    );
+    let sources: StatusPageInput['sources'];
+    let note: string | undefined;
+    try {
+      const statuses = await sourceStatuses({ registry: deps.registry, store: deps.store, scheduler: deps.scheduler, backfill: deps.backfill, now });
+      last = sources = await Promise.all(
+        statuses.map(async (status) => {
+          const source = deps.registry.byId.get(status.id);
+          return { status, example: source?.example ?? '/v2/apis', runs: await deps.store.recentRuns(status.id, RUNS_SHOWN) };
+        }),
+      );
+    } catch (err) {
+      // The store is unreachable: the page as this instance last read it, saying so.
+      if (!(err instanceof StoreUnavailableError) || !last) throw err;
+      sources = last;
+      note = statusOutageNote(err);
+    }
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'text/html; charset=utf-8';
-    ctx.body = renderStatusPage({ now, startedAt: deps.startedAt, schedulerRunning: !!deps.scheduler, sources, gateway: await deps.metrics?.gatewayCounts(), upstreams: upstreamsFor(ctx, deps.operator, deps.upstreams?.()) });
+    ctx.body = renderStatusPage({ now, startedAt: deps.startedAt, schedulerRunning: !!deps.scheduler, sources, gateway: await deps.metrics?.gatewayCounts(), upstreams: upstreamsFor(ctx, deps.operator, deps.upstreams?.()), ...(note ? { note } : {}) });
   });
   return router;
 }

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, CHAT, makeKey, postJson, startGateway, type Harness } from './helpers.ts';
+import { bearer, CHAT, makeKey, postJson, startGateway, usageRows, type Harness } from './helpers.ts';
 import { ModelUpstream } from './model-upstream.ts';
 
 const run = promisify(execFile);
@@ -72,6 +72,24 @@ describe('npm run keys', () => {
     expect(show.stdout).toContain('$0.000075, 15 tokens in 2 requests');
     expect(show.stdout).toContain('chat.completions');
     expect(show.stdout).not.toContain(created.key);
+  });
+
+  it('show names the cached and reasoning parts of a request\'s tokens (issue 21)', async () => {
+    upstream.script('POST', '/v1/chat/completions', (_req, res) => {
+      const usage = { prompt_tokens: 40, completion_tokens: 9, total_tokens: 49, prompt_tokens_details: { cached_tokens: 32 }, completion_tokens_details: { reasoning_tokens: 6 } };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'gpt-4o', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage }));
+    });
+    try {
+      expect((await postJson(h.base, '/v1/chat/completions', { ...CHAT, model: 'gpt-4o' }, bearer(created.key))).status).toBe(200);
+      await usageRows(h.svc, created.id, 3);
+      const show = await keys(['show', created.id]);
+      expect(show.stdout).toContain('49 tokens (cached 32, reasoning 6)');
+      const json = JSON.parse((await keys(['show', created.id, '--json'])).stdout) as { recent_requests: Record<string, unknown>[] };
+      expect(json.recent_requests[0]).toMatchObject({ cachedTokens: 32, reasoningTokens: 6, promptTokens: 40, completionTokens: 9 });
+    } finally {
+      upstream.reset();
+    }
   });
 
   it('topup adds credit; edit changes quota, budget, models, level and expiry', async () => {

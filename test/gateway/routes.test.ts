@@ -211,7 +211,7 @@ describe('GET /v1/models and billing', () => {
     const today = new Date().toISOString().slice(0, 10);
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     const daily = await fetch(`${h.base}/v1/dashboard/billing/usage?start_date=${today}&end_date=${tomorrow}`, { headers: bearer(k.key) });
-    expect(await daily.json()).toEqual({ object: 'list', daily_costs: [{ timestamp: Date.parse(`${today}T00:00:00Z`) / 1000, line_items: [{ name: 'gpt-4o', cost: 0.0075 }] }], total_usage: 0.0075 });
+    expect(await daily.json()).toEqual({ object: 'list', daily_costs: [{ timestamp: Date.parse(`${today}T00:00:00Z`) / 1000, line_items: [{ name: 'gpt-4o', cost: 0.0075, usage: { prompt_tokens: 10, completion_tokens: 5, cached_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, audio_input_tokens: 0, audio_output_tokens: 0 } }] }], total_usage: 0.0075 });
     const bad = await fetch(`${h.base}/v1/dashboard/billing/usage?start_date=yesterday&end_date=${tomorrow}`, { headers: bearer(k.key) });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { param: string } }).error.param).toBe('start_date');

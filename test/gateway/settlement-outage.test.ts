@@ -30,7 +30,7 @@ describe.skipIf(!!avail.missing)(`settlement while PostgreSQL is down${avail.lab
   beforeAll(async () => {
     db = await createTestDatabase();
     const target = new URL(TEST_DATABASE_URL);
-    proxy = await new TcpProxy(target.hostname, Number(target.port || 5432)).start();
+    proxy = await new TcpProxy({ host: target.hostname, port: Number(target.port || 5432) }).start();
     upstream = await new ModelUpstream().start();
     journal = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'settle-journal-')), 'gateway-settlements.jsonl');
     env = { DATABASE_URL: proxy.rewrite(db.url), DATABASE_POOL_MAX: '4', AI_SETTLEMENT_JOURNAL: journal, AI_PRICES: PRICES };

@@ -146,6 +146,11 @@ for (const { name, open, skip } of backends) describe.skipIf(!!skip)(`gateway st
     completionTokens: 5,
     totalTokens: 15,
     chargedTokens: 15,
+    cachedTokens: 4,
+    cacheWriteTokens: 0,
+    reasoningTokens: 2,
+    audioInputTokens: 0,
+    audioOutputTokens: 1,
     costMicros: 75,
     usageSource: 'upstream',
     endReason: 'completed',
@@ -183,6 +188,8 @@ for (const { name, open, skip } of backends) describe.skipIf(!!skip)(`gateway st
       ['r1', true, 13, 'upstream', 40],
     ]);
     expect(rows[0]).toMatchObject({ id: expect.any(Number), createdAt: expect.any(Number), totalTokens: 15 });
+    // The parts of the tokens, stored with the row (issue 21).
+    expect(rows[1]).toMatchObject({ cachedTokens: 4, cacheWriteTokens: 0, reasoningTokens: 2, audioInputTokens: 0, audioOutputTokens: 1 });
   });
 
   it('credit: concurrent reservations on both instances never exceed the credit; settling releases them', async () => {
@@ -231,8 +238,8 @@ for (const { name, open, skip } of backends) describe.skipIf(!!skip)(`gateway st
     await b.usage.record({ ...usageRow('d3', record.id), model: 'other', costMicros: 5 });
     const day = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
     expect(await a.usage.dailySpend(record.id, day, day + 86_400_000)).toEqual([
-      { day, model: 'gpt-4o-mini', costMicros: 42 },
-      { day, model: 'other', costMicros: 5 },
+      { day, model: 'gpt-4o-mini', costMicros: 42, tokens: { prompt: 20, completion: 10, cached: 8, cacheWrite: 0, reasoning: 4, audioIn: 0, audioOut: 2 } },
+      { day, model: 'other', costMicros: 5, tokens: { prompt: 10, completion: 5, cached: 4, cacheWrite: 0, reasoning: 2, audioIn: 0, audioOut: 1 } },
     ]);
   });
 

@@ -3,9 +3,12 @@
  * vendor's documented shape (the page is named with the case), read by usage-reading.ts and priced
  * by the built-in table, and checked within 1% of the cost the vendor's rule gives by hand.
  */
-import { describe, expect, it } from 'vitest';
+import { GoogleGenAI } from '@google/genai';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPrices, NOTHING_CONSUMED, type Consumption } from '../../src/gateway/prices.ts';
 import { normalizeUsage, readUsage, usageFields, type TokenUsage, type UsageStyle } from '../../src/gateway/usage-reading.ts';
+import { makeKey, startGateway, usageRows, type Harness } from './helpers.ts';
 
 const prices = loadPrices({ json: undefined, file: undefined });
 
@@ -120,5 +123,45 @@ describe('the price table', () => {
     const custom = loadPrices({ json: '{"m":{"input":1,"output":2,"tiers":[{"above":100,"input":3},{"above":10,"input":2}]}}', file: undefined });
     expect(custom.cost('m', { ...NOTHING_CONSUMED, inputTokens: 50, outputTokens: 1_000_000 })).toBeCloseTo((50 * 2) / 1e6 + 2, 9);
     expect(custom.cost('m', { ...NOTHING_CONSUMED, inputTokens: 101 })).toBeCloseTo((101 * 3) / 1e6, 12);
+  });
+});
+
+describe('through the gateway: the official clients, the usage row and the key\'s spend', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startGateway();
+  });
+  afterAll(() => h.close());
+
+  it('DeepSeek cache hits on /v1/chat/completions (streamed), Gemini thinking above 200k on /v1beta', async () => {
+    const k = await makeKey(h.svc);
+    h.upstream.script('POST', '/v1/chat/completions', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'deepseek-chat', choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: 'stop' }] })}\n\n`);
+      const usage = { prompt_tokens: 10_000, completion_tokens: 500, total_tokens: 10_500, prompt_cache_hit_tokens: 9000, prompt_cache_miss_tokens: 1000 };
+      res.write(`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'deepseek-chat', choices: [], usage })}\n\n`);
+      res.end('data: [DONE]\n\n');
+    });
+    const openai = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: k.key, maxRetries: 0 });
+    const stream = await openai.chat.completions.create({ model: 'deepseek-chat', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    for await (const _ of stream) void _;
+    const [chat] = await usageRows(h.svc, k.record.id, 1);
+    expect(chat).toMatchObject({ promptTokens: 10_000, completionTokens: 500, cachedTokens: 9000, usageSource: 'upstream' });
+    const chatRule = (1000 * 0.56 + 9000 * 0.07 + 500 * 1.68) / 1e6;
+    expect(Math.abs(chat!.costMicros / 1e6 - chatRule) / chatRule).toBeLessThan(0.01);
+
+    h.upstream.script('POST', /^\/v1beta\/models\/gemini-2\.5-pro:generateContent$/, (_req, res) => {
+      const body = { candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 250_000, cachedContentTokenCount: 50_000, candidatesTokenCount: 1000, thoughtsTokenCount: 1000, totalTokenCount: 252_000 } };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    });
+    const genai = new GoogleGenAI({ apiKey: k.key, httpOptions: { baseUrl: h.base } });
+    const answer = await genai.models.generateContent({ model: 'gemini-2.5-pro', contents: 'hi' });
+    expect(answer.text).toBe('ok');
+    const rows = await usageRows(h.svc, k.record.id, 2);
+    expect(rows[0]).toMatchObject({ promptTokens: 250_000, completionTokens: 2000, cachedTokens: 50_000, reasoningTokens: 1000 });
+    const geminiRule = (200_000 * 2.5 + 50_000 * 0.25 + 2000 * 15) / 1e6;
+    expect(Math.abs(rows[0]!.costMicros / 1e6 - geminiRule) / geminiRule).toBeLessThan(0.01);
+    expect((await h.svc.gateway.keys.get(k.record.id))!.spentMicros).toBe(chat!.costMicros + rows[0]!.costMicros);
   });
 });

@@ -1,21 +1,19 @@
 /**
- * A TCP proxy a test can cut and restore: in front of the shared PostgreSQL server it makes an
- * outage of "the database" for one service under test without touching the server others use.
- * `cut()` drops every open connection and refuses new ones (ECONNREFUSED); `restore()` listens
- * again on the same port.
+ * A TCP proxy in front of a server (PostgreSQL in the outage tests) that a test can cut, stall and
+ * restore: `cut()` stops listening and drops every open connection (clients then see their
+ * connections end and new ones refused); `stall()` keeps every connection open but forwards
+ * nothing, as a network partition does (clients wait); `restore()` drops what a stall held and
+ * forwards again, on the same port.
  */
 import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 
 export class TcpProxy {
   private server: net.Server | undefined;
-  private readonly open = new Set<net.Socket>();
+  private readonly sockets = new Set<net.Socket>();
+  private stalled = false;
   port = 0;
 
-  constructor(
-    private readonly targetHost: string,
-    private readonly targetPort: number,
-  ) {}
+  constructor(private readonly target: { host: string; port: number }) {}
 
   async start(): Promise<this> {
     await this.listen(0);
@@ -30,42 +28,64 @@ export class TcpProxy {
     return u.toString();
   }
 
+  /** Refuse new connections and drop the open ones. */
   async cut(): Promise<void> {
     const server = this.server;
     this.server = undefined;
-    for (const s of this.open) s.destroy();
-    this.open.clear();
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
+  /** Keep connections (and accept new ones) but forward nothing. */
+  stall(): void {
+    this.stalled = true;
+    for (const s of this.sockets) {
+      s.unpipe();
+      s.pause();
+    }
+  }
+
+  /** Forward again, on the same port (connections held by a stall are dropped). */
   async restore(): Promise<void> {
+    if (this.stalled) {
+      this.stalled = false;
+      for (const s of this.sockets) s.destroy();
+      this.sockets.clear();
+    }
     if (!this.server) await this.listen(this.port);
   }
 
-  stop(): Promise<void> {
-    return this.cut();
+  async stop(): Promise<void> {
+    await this.cut();
   }
 
-  private listen(port: number): Promise<void> {
+  private async listen(port: number): Promise<void> {
     const server = net.createServer((client) => {
-      const upstream = net.connect(this.targetPort, this.targetHost);
+      if (this.stalled) {
+        this.sockets.add(client);
+        client.on('close', () => this.sockets.delete(client));
+        client.on('error', () => client.destroy());
+        client.pause();
+        return;
+      }
+      const upstream = net.connect(this.target);
       for (const s of [client, upstream]) {
-        this.open.add(s);
-        s.on('close', () => this.open.delete(s));
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
         s.on('error', () => {
           client.destroy();
           upstream.destroy();
         });
       }
-      client.pipe(upstream).pipe(client);
+      client.pipe(upstream);
+      upstream.pipe(client);
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve());
     });
     this.server = server;
-    return new Promise((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
-        this.port = (server.address() as AddressInfo).port;
-        resolve();
-      });
-    });
+    this.port = (server.address() as net.AddressInfo).port;
   }
 }

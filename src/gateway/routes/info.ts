@@ -128,12 +128,22 @@ export async function billingUsage(call: GatewayCall): Promise<void> {
   }
   if (to <= from || to - from > MAX_RANGE_DAYS * DAY_MS) throw badRequest(`"end_date" must be after "start_date" and at most ${MAX_RANGE_DAYS} days later.`, 'end_date');
   const rows = await call.deps.usage.dailySpend(call.key.id, from, to);
-  const days = new Map<number, { name: string; cost: number }[]>();
+  const days = new Map<number, { name: string; cost: number; usage: Record<string, number> }[]>();
   let total = 0;
   for (const r of rows) {
     total += r.costMicros;
     const items = days.get(r.day) ?? [];
-    items.push({ name: r.model ?? 'other', cost: cents(r.costMicros) });
+    const t = r.tokens;
+    const usage = {
+      prompt_tokens: t.prompt,
+      completion_tokens: t.completion,
+      cached_tokens: t.cached,
+      cache_write_tokens: t.cacheWrite,
+      reasoning_tokens: t.reasoning,
+      audio_input_tokens: t.audioIn,
+      audio_output_tokens: t.audioOut,
+    };
+    items.push({ name: r.model ?? 'other', cost: cents(r.costMicros), usage });
     days.set(r.day, items);
   }
   call.ctx.body = {
