@@ -78,7 +78,13 @@ export interface Reservation {
 }
 
 /** The SSE event that ends a stream cut at its reservation, per family (none: the stream just ends). */
-const STOP_TRAILER: Partial<Record<GatewayFamily, Buffer>> = { openai: Buffer.from('data: [DONE]\n\n') };
+const STOP_TRAILER: Partial<Record<GatewayFamily, Buffer>> = {
+  openai: Buffer.from('data: [DONE]\n\n'),
+  // Anthropic's clients finish a message at message_stop; the cut reads as a max_tokens stop.
+  anthropic: Buffer.from(
+    'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"max_tokens","stop_sequence":null},"usage":{"output_tokens":0}}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n',
+  ),
+};
 
 /** The billable units of a request, set by its route (`units` of a Reservation, then what the answer says). */
 export type Units = Omit<Consumption, 'inputTokens' | 'cachedInputTokens' | 'cacheWriteTokens' | 'cacheWrite1hTokens' | 'audioInputTokens' | 'outputTokens' | 'audioOutputTokens'>;

@@ -201,6 +201,29 @@ describe('@anthropic-ai/sdk: messages.stream', () => {
     expect(row).toMatchObject({ promptTokens: 16, completionTokens: 5, usageSource: 'upstream', endReason: 'completed' });
   });
 
+  it('a limited key\'s native stream that outruns its reservation ends as a max_tokens stop the SDK finishes', async () => {
+    anthropicUp.script('POST', '/v1/messages', async (_req, res) => {
+      // An upstream that ignores max_tokens: it streams far more than the 1 token asked for.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const event = (name: string, data: object): boolean => res.write(`event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`);
+      event('message_start', { message: { id: 'msg_long', type: 'message', role: 'assistant', content: [], model: 'claude-sonnet-4-6', stop_reason: null, stop_sequence: null, usage: { input_tokens: 5, output_tokens: 1 } } });
+      event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
+      for (let i = 0; i < 50; i++) {
+        event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'word word word ' } });
+        await sleep(1);
+      }
+      event('content_block_stop', { index: 0 });
+      event('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 150 } });
+      event('message_stop', {});
+      res.end();
+    });
+    const limited = await makeKey(h.svc, { quotaMicros: 1_000_000 });
+    const sdk = new Anthropic({ apiKey: limited.key, baseURL: h.base, maxRetries: 0 });
+    const final = await sdk.messages.stream({ model: 'claude-sonnet-4-6', max_tokens: 1, messages: [{ role: 'user', content: 'x' }] }).finalMessage();
+    expect(final.stop_reason).toBe('max_tokens');
+    expect(textOf(final).length).toBeLessThan(50 * 15);
+  });
+
   it('translated streams (OpenAI and Gemini upstreams): text, tool_use with its input, stop reason and usage', async () => {
     const text = client.messages.stream({ model: 'gpt-4o-mini', max_tokens: 100, messages: [{ role: 'user', content: 'Say hi' }] });
     const final = await text.finalMessage();
