@@ -238,7 +238,7 @@ describe('countTokens, embedContent, models.list', () => {
     expect(row).toMatchObject({ promptTokens: 6, usageSource: 'upstream' });
   });
 
-  it('models.list: a Gemini upstream\'s list filtered by the key; another style\'s list in Gemini\'s shape', async () => {
+  it('models.list and models.get: a Gemini upstream\'s list filtered by the key; another style\'s list in Gemini\'s shape', async () => {
     const limited = await makeKey(h.svc, { models: ['gemini-2.5-*'] });
     const names: string[] = [];
     for await (const m of await new GoogleGenAI({ apiKey: limited.key, httpOptions: { baseUrl: h.base } }).models.list()) names.push(m.name ?? '');
@@ -248,6 +248,14 @@ describe('countTokens, embedContent, models.list', () => {
     for await (const m of await new GoogleGenAI({ apiKey: other.key, httpOptions: { baseUrl: openaiOnly.base } }).models.list()) listed.push(m);
     expect(listed.map((m) => m.name)).toContain('models/gpt-4o-mini');
     expect(listed.find((m) => m.name === 'models/gpt-4o-mini')?.supportedActions).toContain('generateContent');
+    const one = await new GoogleGenAI({ apiKey: other.key, httpOptions: { baseUrl: openaiOnly.base } }).models.get({ model: 'gpt-4o-mini' });
+    expect(one).toMatchObject({ name: 'models/gpt-4o-mini', supportedActions: ['generateContent', 'countTokens'] });
+    const missing = await new GoogleGenAI({ apiKey: other.key, httpOptions: { baseUrl: openaiOnly.base } }).models.get({ model: 'no-such-model' }).catch((e: unknown) => e);
+    expect((missing as ApiError).status).toBe(404);
+    const native = await ai.models.get({ model: 'gemini-2.5-pro' });
+    expect(native).toMatchObject({ name: 'models/gemini-2.5-pro', inputTokenLimit: 1048576 });
+    const refused = await new GoogleGenAI({ apiKey: limited.key, httpOptions: { baseUrl: h.base } }).models.get({ model: 'gpt-4o' }).catch((e: unknown) => e);
+    expect((refused as ApiError).status).toBe(403);
   });
 });
 

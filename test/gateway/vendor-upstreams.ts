@@ -3,7 +3,7 @@
  * `AnthropicUpstream` (Messages API: POST /v1/messages, JSON or the SSE event sequence of
  * Anthropic's streaming reference, /v1/messages/count_tokens, GET /v1/models) and
  * `GeminiUpstream` (generateContent, streamGenerateContent with and without alt=sse,
- * countTokens, embedContent, batchEmbedContents, GET /v1beta/models). Each checks its own
+ * countTokens, embedContent, batchEmbedContents, GET /v1beta/models and /v1beta/models/{model}). Each checks its own
  * credential header, answers other paths with its own 404, and records every request.
  *
  * Answers: when the request offers a function tool named `get_weather` and its last turn is not
@@ -212,18 +212,21 @@ export class GeminiUpstream extends VendorUpstream {
   protected async handle(req: SeenRequest, res: http.ServerResponse): Promise<void> {
     const key = req.headers['x-goog-api-key'] ?? req.query.get('key');
     if (key !== this.key) return googleError(res, 403, 'PERMISSION_DENIED', 'Method doesn\'t allow unregistered callers.');
-    if (req.method === 'GET' && req.path === '/v1beta/models')
-      return send(res, 200, {
-        models: this.models.map((id) => ({
-          name: `models/${id}`,
-          version: '001',
-          displayName: id,
-          description: `${id} (fake)`,
-          inputTokenLimit: 1048576,
-          outputTokenLimit: 65536,
-          supportedGenerationMethods: id.startsWith('text-embedding') ? ['embedContent'] : ['generateContent', 'countTokens'],
-        })),
-      });
+    const entry = (id: string): Json => ({
+      name: `models/${id}`,
+      version: '001',
+      displayName: id,
+      description: `${id} (fake)`,
+      inputTokenLimit: 1048576,
+      outputTokenLimit: 65536,
+      supportedGenerationMethods: id.startsWith('text-embedding') ? ['embedContent'] : ['generateContent', 'countTokens'],
+    });
+    if (req.method === 'GET' && req.path === '/v1beta/models') return send(res, 200, { models: this.models.map(entry) });
+    const one = /^\/v1beta\/models\/([^/:]+)$/.exec(req.path);
+    if (req.method === 'GET' && one) {
+      const id = decodeURIComponent(one[1]!);
+      return this.models.includes(id) ? send(res, 200, entry(id)) : googleError(res, 404, 'NOT_FOUND', `models/${id} is not found for API version v1beta`);
+    }
     const m = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens|embedContent|batchEmbedContents)$/.exec(req.path);
     if (req.method !== 'POST' || !m) return googleError(res, 404, 'NOT_FOUND', `Not found: ${req.method} ${req.path}`);
     const model = decodeURIComponent(m[1]!);

@@ -166,6 +166,21 @@ function modelName(m: unknown): string | undefined {
   return isObject(m) && typeof m.name === 'string' ? m.name.replace(/^models\//, '') : undefined;
 }
 
+/** The model list of an upstream that speaks OpenAI's or Anthropic's style (both list `data[].id`). */
+function sendForeignList(call: GatewayCall): Promise<UpstreamResponse> {
+  return call.send({
+    method: 'GET',
+    accepts: (spec) => speaks(spec, 'openai') || speaks(spec, 'anthropic'),
+    prepare: (spec): PreparedAttempt =>
+      speaks(spec, 'openai') ? { style: 'openai', path: '/v1/models', headers: {}, body: undefined } : { style: 'anthropic', path: '/v1/models', headers: { 'anthropic-version': ANTHROPIC_VERSION }, body: undefined },
+  });
+}
+
+function listedIds(body: unknown): string[] {
+  if (!isObject(body) || !Array.isArray(body.data)) throw upstreamInvalidResponse('data is missing from the model list');
+  return body.data.flatMap((m) => (isObject(m) && typeof m.id === 'string' ? [m.id] : []));
+}
+
 /** GET /v1beta/models: the list of a Gemini upstream, else another style's in Gemini's shape; filtered by the key. */
 export async function listGeminiModels(call: GatewayCall): Promise<void> {
   const patterns = call.key.models;
@@ -175,23 +190,32 @@ export async function listGeminiModels(call: GatewayCall): Promise<void> {
     up = await call.send({ method: 'GET', accepts: speaksGemini, prepare: () => ({ style: 'gemini', path: `/v1beta/models${query(call)}`, headers: {}, body: undefined, tag: 'native' }) });
   } catch (err) {
     if (!(err instanceof GatewayError && err.code === 'unsupported_api_style')) throw err;
-    up = await call.send({
-      method: 'GET',
-      accepts: (spec) => speaks(spec, 'openai') || speaks(spec, 'anthropic'),
-      prepare: (spec): PreparedAttempt =>
-        speaks(spec, 'openai') ? { style: 'openai', path: '/v1/models', headers: {}, body: undefined } : { style: 'anthropic', path: '/v1/models', headers: { 'anthropic-version': ANTHROPIC_VERSION }, body: undefined },
-    });
-    return call.relay(up, {
-      usage: 'none',
-      rewrite: (body) => {
-        if (!isObject(body) || !Array.isArray(body.data)) throw upstreamInvalidResponse('data is missing from the model list');
-        const ids = body.data.map((m) => (isObject(m) && typeof m.id === 'string' ? m.id : undefined)).filter(permitted) as string[];
-        return { models: ids.map(geminiModel) };
-      },
-    });
+    up = await sendForeignList(call);
+    return call.relay(up, { usage: 'none', rewrite: (body) => ({ models: listedIds(body).filter(permitted).map(geminiModel) }) });
   }
   await call.relay(up, {
     usage: 'none',
     rewrite: (body) => (isObject(body) && Array.isArray(body.models) && patterns.length > 0 ? { ...body, models: body.models.filter((m) => permitted(modelName(m))) } : body),
   });
+}
+
+/** GET /v1beta/models/{model}: a Gemini upstream's entry, else the model's entry in another style's list, in Gemini's shape. */
+export async function getGeminiModel(call: GatewayCall, params: readonly string[]): Promise<void> {
+  const model = pathModel(params).replace(/^models\//, '');
+  call.permitModel(model);
+  let up: UpstreamResponse;
+  try {
+    up = await call.send({ method: 'GET', accepts: speaksGemini, prepare: (spec) => ({ style: 'gemini', path: `/v1beta/models/${encodeURIComponent(spec.aliases[model] ?? model)}`, headers: {}, body: undefined, tag: 'native' }) });
+  } catch (err) {
+    if (!(err instanceof GatewayError && err.code === 'unsupported_api_style')) throw err;
+    up = await sendForeignList(call);
+    return call.relay(up, {
+      usage: 'none',
+      rewrite: (body) => {
+        if (!listedIds(body).includes(model)) throw new GatewayError(404, `The model "${model}" does not exist. GET /v1beta/models lists the models this key may use.`, { type: 'invalid_request_error', code: 'model_not_found', param: 'model' });
+        return geminiModel(model);
+      },
+    });
+  }
+  await call.relay(up, { usage: 'none' });
 }

@@ -3,7 +3,7 @@ import type { GatewayCall } from '../call.ts';
 import type { GatewayFamily } from '../errors.ts';
 import { chatCompletions } from './chat.ts';
 import { createMessage, countMessageTokens } from './anthropic.ts';
-import { countTokens, embedContent, generateContent, listGeminiModels } from './gemini.ts';
+import { countTokens, embedContent, generateContent, getGeminiModel, listGeminiModels } from './gemini.ts';
 import { imageEdits } from './images.ts';
 import { billingSubscription, billingUsage, listModels, retrieveModel } from './info.ts';
 import { musicTask } from './music.ts';
@@ -39,6 +39,7 @@ export const routes: readonly Route[] = [
   { name: 'gemini.count_tokens', methods: ['POST'], pattern: /^\/v1beta\/models\/([^/:]+):countTokens$/, upstream: true, billed: false, handle: countTokens },
   { name: 'gemini.embed', methods: ['POST'], pattern: /^\/v1beta\/models\/([^/:]+):(embedContent|batchEmbedContents)$/, upstream: true, billed: true, handle: embedContent },
   { name: 'gemini.models', methods: ['GET'], pattern: /^\/v1beta\/models$/, upstream: true, billed: false, handle: listGeminiModels },
+  { name: 'gemini.models.get', methods: ['GET'], pattern: /^\/v1beta\/models\/([^/:]+)$/, upstream: true, billed: false, handle: getGeminiModel },
   { name: 'rerank', methods: ['POST'], pattern: /^\/v1\/rerank$/, upstream: true, billed: true, handle: rerank },
   { name: 'images.edits', methods: ['POST'], pattern: /^\/v1\/images\/edits$/, upstream: true, billed: true, handle: imageEdits },
   { name: 'music.tasks', methods: ['GET'], pattern: /^\/v1\/music\/tasks\/([^/]+)$/, upstream: true, billed: false, handle: musicTask },
