@@ -238,6 +238,18 @@ describe('chat → Gemini upstream request', () => {
     expect(geminiCodec.fromChatRequest({ model: 'models/gemini-2.0-flash', messages: [{ role: 'user', content: 'x' }] }, new Dropped()).path).toBe('/v1beta/models/gemini-2.0-flash:generateContent');
   });
 
+  it('a replayed function call to Gemini 3 carries the documented skip signature (its own cannot come back through another style); to Gemini 2.5 none', () => {
+    const messages = [
+      { role: 'user' as const, content: 'weather?' },
+      { role: 'assistant' as const, content: null, tool_calls: [{ id: 'call_1', type: 'function' as const, function: { name: 'f', arguments: '{}' } }] },
+      { role: 'tool' as const, tool_call_id: 'call_1', content: 'sunny' },
+    ];
+    const three = geminiCodec.fromChatRequest({ model: 'gemini-3-pro-preview', messages }, new Dropped()).body as { contents: { parts: Record<string, unknown>[] }[] };
+    expect(three.contents[1]!.parts[0]).toEqual({ functionCall: { name: 'f', args: {} }, thoughtSignature: 'skip_thought_signature_validator' });
+    const two = geminiCodec.fromChatRequest({ model: 'gemini-2.5-flash', messages }, new Dropped()).body as { contents: { parts: Record<string, unknown>[] }[] };
+    expect(two.contents[1]!.parts[0]).toEqual({ functionCall: { name: 'f', args: {} } });
+  });
+
   it('a tool result answering no known call is a 400 naming it', () => {
     const err = caught(() => geminiCodec.fromChatRequest({ model: 'g', messages: [{ role: 'tool', tool_call_id: 'nope', content: 'x' }] }, new Dropped()));
     expect((err as TranslationError).param).toBe('messages[0].tool_call_id');

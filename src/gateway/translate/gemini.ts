@@ -463,7 +463,16 @@ function parseArguments(args: string, path: string): JsonObject {
 
 const THINKING_BUDGET = { minimal: 0, low: 1024, medium: 8192, high: 24576 } as const;
 
+/**
+ * Gemini 3 and later refuse a replayed functionCall part without the thoughtSignature they
+ * attached to it, which no other style can carry back; Google documents this value for calls
+ * whose signature is not known (https://ai.google.dev/gemini-api/docs/thought-signatures).
+ */
+export const SKIP_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
+const SIGNING_MODEL = /^(?:models\/)?gemini-(?:[3-9]|\d{2,})/;
+
 export function writeGeminiRequest(chat: ChatRequest, tools: ToolDropper): UpstreamRequest {
+  const signs = SIGNING_MODEL.test(chat.model);
   const system: string[] = [];
   const contents: { role: 'user' | 'model'; parts: JsonObject[] }[] = [];
   const names = new Map<string, string>();
@@ -486,7 +495,9 @@ export function writeGeminiRequest(chat: ChatRequest, tools: ToolDropper): Upstr
       if (text) parts.push({ text });
       m.tool_calls?.forEach((c, j) => {
         names.set(c.id, c.function.name);
-        parts.push({ functionCall: { name: c.function.name, args: parseArguments(c.function.arguments, `${path}.tool_calls[${j}].function.arguments`) } });
+        const call: JsonObject = { functionCall: { name: c.function.name, args: parseArguments(c.function.arguments, `${path}.tool_calls[${j}].function.arguments`) } };
+        if (signs) call.thoughtSignature = SKIP_THOUGHT_SIGNATURE;
+        parts.push(call);
       });
       if (parts.length) append('model', parts);
     }
