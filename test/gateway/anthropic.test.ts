@@ -130,8 +130,8 @@ describe('@anthropic-ai/sdk: messages.create', () => {
     expect(openaiUp.last('/v1/chat/completions')!.headers.authorization).toBe(`Bearer ${UPSTREAM_KEY}`);
   });
 
-  it('a tool round trip, natively and translated to OpenAI and to Gemini', async () => {
-    for (const model of ['claude-sonnet-4-6', 'gpt-4o', 'gemini-2.5-flash']) {
+  it('a tool round trip, natively and translated to OpenAI and to Gemini (2.5, and 3, which wants its calls signed)', async () => {
+    for (const model of ['claude-sonnet-4-6', 'gpt-4o', 'gemini-3-pro-preview', 'gemini-2.5-flash']) {
       const first = await client.messages.create({ model, max_tokens: 200, tools: [WEATHER], messages: [{ role: 'user', content: 'Weather in Paris?' }] });
       expect(first.stop_reason, model).toBe('tool_use');
       const call = first.content.find((b) => b.type === 'tool_use');

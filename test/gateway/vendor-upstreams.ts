@@ -207,7 +207,7 @@ const googleError = (res: http.ServerResponse, code: number, status: string, mes
 export const GEMINI_USAGE = { promptTokenCount: 12, candidatesTokenCount: 6, thoughtsTokenCount: 3, cachedContentTokenCount: 4, totalTokenCount: 21 };
 
 export class GeminiUpstream extends VendorUpstream {
-  readonly models = ['gemini-2.5-flash', 'gemini-2.5-pro', 'text-embedding-004'];
+  readonly models = ['gemini-2.5-flash', 'gemini-2.5-pro', 'gemini-3-pro-preview', 'text-embedding-004'];
 
   protected async handle(req: SeenRequest, res: http.ServerResponse): Promise<void> {
     const key = req.headers['x-goog-api-key'] ?? req.query.get('key');
@@ -272,9 +272,13 @@ export class GeminiUpstream extends VendorUpstream {
   }
 
   private async generate(model: string, body: Json, stream: boolean, sse: boolean, res: http.ServerResponse): Promise<void> {
+    // Gemini 3 signs its function calls and refuses a replayed one without its signature.
+    const signs = /^gemini-3/.test(model);
+    const unsigned = (body.contents as Json[]).some((c) => Array.isArray(c.parts) && (c.parts as Json[]).some((p) => p.functionCall !== undefined && typeof p.thoughtSignature !== 'string'));
+    if (signs && unsigned) return googleError(res, 400, 'INVALID_ARGUMENT', 'Function call is missing a thought_signature in functionCall parts.');
     const answer = this.answer({ ...body, model });
     const final = { finishReason: 'STOP', index: 0 };
-    const callPart = answer.call ? [{ functionCall: { name: answer.call.name, args: answer.call.args } }] : [];
+    const callPart = answer.call ? [{ functionCall: { name: answer.call.name, args: answer.call.args }, ...(signs ? { thoughtSignature: 'CiQBjz1rX2Zha2Utc2lnbmF0dXJl' } : {}) }] : [];
     if (!stream) return send(res, 200, { candidates: [{ content: { role: 'model', parts: [...(answer.text ? [{ text: answer.text }] : []), ...callPart] }, ...final }], usageMetadata: GEMINI_USAGE, modelVersion: model, responseId: 'fakeGeminiResponse1' });
     const pieces = answer.text ? answer.text.split(/(?<= )/) : [];
     const chunks: Json[] = [
