@@ -158,6 +158,28 @@ describe('@anthropic-ai/sdk: messages.create', () => {
   });
 });
 
+describe('chat completions to an Anthropic upstream', () => {
+  it('a reasoning request replaying a tool loop is sent without thinking (its signed thinking block cannot come back)', async () => {
+    const res = await postJson(
+      h.base,
+      '/v1/chat/completions',
+      {
+        model: 'claude-sonnet-4-6',
+        reasoning_effort: 'high',
+        tools: [{ type: 'function', function: { name: 'get_weather', parameters: WEATHER.input_schema } }],
+        messages: [
+          { role: 'user', content: 'Weather in Paris?' },
+          { role: 'assistant', content: null, tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+          { role: 'tool', tool_call_id: 'toolu_1', content: '18°C' },
+        ],
+      },
+      { authorization: `Bearer ${key}` },
+    );
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toContain('18°C');
+  });
+});
+
 describe('prompt estimate', () => {
   it('a base64 image counts by its pixels, not its length: 200 KB of image passes a 20,000-token TPM window', async () => {
     const png = Buffer.alloc(200_000);

@@ -319,10 +319,27 @@ describe('chat → Anthropic upstream request', () => {
       ],
       tools: [{ name: 'f', input_schema: { type: 'object' } }, { type: 'web_search_20250305', name: 'web_search' }],
       tool_choice: { type: 'any' },
-      thinking: { type: 'enabled', budget_tokens: 1024 },
     });
-    const body = req.body as { max_tokens: number; thinking: { budget_tokens: number } };
+    const plain = anthropicCodec.fromChatRequest({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'think' }], reasoning_effort: 'low', max_tokens: 500 }, dropped);
+    expect(plain.body).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 1024 } });
+    const body = plain.body as { max_tokens: number; thinking: { budget_tokens: number } };
     expect(body.max_tokens).toBeGreaterThan(body.thinking.budget_tokens);
+  });
+
+  it('thinking stays off while a tool loop is replayed (Anthropic would want the signed thinking block no other style carries)', () => {
+    const req = anthropicCodec.fromChatRequest(
+      {
+        model: 'claude-sonnet-4-5',
+        reasoning_effort: 'high',
+        messages: [
+          { role: 'user', content: 'x' },
+          { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+          { role: 'tool', tool_call_id: 'call_1', content: 'done' },
+        ],
+      },
+      new Dropped(),
+    );
+    expect((req.body as { thinking?: unknown }).thinking).toBeUndefined();
   });
 
   it('what Anthropic cannot carry is a 400 naming it', () => {

@@ -148,6 +148,11 @@ export class AnthropicUpstream extends VendorUpstream {
     if (!Array.isArray(body.messages) || body.messages.length === 0) return anthropicError(res, 400, 'invalid_request_error', 'messages: Field required');
     if (req.path === '/v1/messages/count_tokens') return send(res, 200, { input_tokens: Math.ceil(JSON.stringify([body.system ?? '', body.messages, body.tools ?? []]).length / 4) });
     if (typeof body.max_tokens !== 'number') return anthropicError(res, 400, 'invalid_request_error', 'max_tokens: Field required');
+    // With thinking on, the last assistant turn's tool use must follow its (signed) thinking block.
+    const lastAssistant = (body.messages as Json[]).filter((m) => m.role === 'assistant').at(-1);
+    const blocks = Array.isArray(lastAssistant?.content) ? (lastAssistant.content as Json[]) : [];
+    if ((body.thinking as Json | undefined)?.type === 'enabled' && blocks.some((b) => b.type === 'tool_use') && blocks[0]?.type !== 'thinking')
+      return anthropicError(res, 400, 'invalid_request_error', 'messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`.');
     const answer = this.answer(body);
     if (body.stream === true) return this.stream(body.model, answer, res);
     send(res, 200, {

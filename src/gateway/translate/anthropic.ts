@@ -511,7 +511,11 @@ export function writeAnthropicRequest(chat: ChatRequest, tools: ToolDropper): Up
   }
   if (chat.response_format?.type === 'json_schema' && chat.response_format.json_schema.schema) body.output_config = { format: { type: 'json_schema', schema: chat.response_format.json_schema.schema } };
   const budget = chat.reasoning_effort ? THINKING_BUDGET[chat.reasoning_effort] : 0;
-  if (budget > 0) {
+  // With thinking on, Anthropic wants the signed thinking block that preceded the last turn's tool
+  // use, which no other style can carry back: such a request goes without thinking.
+  const lastAssistant = [...chat.messages].reverse().find((m) => m.role === 'assistant');
+  const midToolLoop = lastAssistant?.role === 'assistant' && (lastAssistant.tool_calls?.length ?? 0) > 0;
+  if (budget > 0 && !midToolLoop) {
     // The budget must stay below max_tokens; the answer keeps the room it asked for.
     if (maxTokens <= budget) maxTokens = budget + (chat.max_completion_tokens ?? chat.max_tokens ?? DEFAULT_MAX_TOKENS);
     body.max_tokens = maxTokens;
