@@ -60,8 +60,8 @@ function ask(proc: ChildProcess, message: object, reply: string): Promise<void> 
 }
 
 /** Has the bare servers answer what the service answers on `p` (its body and headers, without the per-connection ones). */
-export async function mirrorAnswer(service: Server, p: string, bares: Server[]): Promise<void> {
-  const sample = await fetch(`${service.base}${p}`);
+export async function mirrorAnswer(service: Server, p: string, bares: Server[], requestHeaders: Record<string, string> = {}): Promise<void> {
+  const sample = await fetch(`${service.base}${p}`, { headers: requestHeaders });
   const body = Buffer.from(await sample.arrayBuffer());
   if (sample.status !== 200) throw new Error(`${p} answered ${sample.status}`);
   const headers: Record<string, string> = {};

@@ -23,6 +23,8 @@ export interface LoadOptions {
   durationSec: number;
   /** Each request's path is this prefix and a counter (a new text, a new content). */
   unique?: boolean;
+  /** Request headers, e.g. the Accept of a browser. */
+  headers?: Record<string, string>;
 }
 
 function hasWrk(): boolean {
@@ -40,7 +42,7 @@ export const GENERATOR = process.env.BENCH_LOAD === 'autocannon' || !hasWrk() ? 
 const toMs = (value: string, unit: string) => Number(value) * ({ us: 0.001, ms: 1, s: 1000 } as Record<string, number>)[unit]!;
 
 function runWrk(base: string, pathOrPrefix: string, o: LoadOptions): Promise<LoadResult> {
-  const args = ['-t1', `-c${o.connections}`, `-d${o.durationSec}s`, '--latency'];
+  const args = ['-t1', `-c${o.connections}`, `-d${o.durationSec}s`, '--latency', ...Object.entries(o.headers ?? {}).flatMap(([k, v]) => ['-H', `${k}: ${v}`])];
   let script: string | undefined;
   if (o.unique) {
     script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'wrk-')), 'unique.lua');
@@ -74,6 +76,7 @@ async function runAutocannon(base: string, pathOrPrefix: string, o: LoadOptions)
     url: base,
     connections: o.connections,
     duration: o.durationSec,
+    ...(o.headers ? { headers: o.headers } : {}),
     requests: [o.unique ? { setupRequest: (req) => ({ ...req, path: `${pathOrPrefix}${++n}` }) } : { path: pathOrPrefix }],
   });
   return { requests: r.requests.total, rps: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx };

@@ -39,11 +39,14 @@ interface Case {
   path: string;
   /** A new path each request (the path followed by a counter); no bare counterpart. */
   unique?: boolean;
+  /** Request headers (a browser's Accept for the home page). */
+  headers?: Record<string, string>;
 }
 
 const pastDay = recentDates(6)[5]!;
 const CASES: Case[] = [
   { name: '`/v2/apis/hot-microblog` (cached hot list)', path: '/v2/apis/hot-microblog' },
+  { name: '`/` for a browser (the home page: every list, trending)', path: '/', headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } },
   { name: '`/v2/apis/60s/rss` (feed from 10 days of history)', path: '/v2/apis/60s/rss' },
   { name: `\`/v2/apis/60s?date=${pastDay}\` (a past day)`, path: `/v2/apis/60s?date=${pastDay}` },
   { name: '`/v2/apis/qrcode?encoding=image`, the same text', path: `/v2/apis/qrcode?encoding=image&text=${encodeURIComponent('https://example.com/same')}` },
@@ -57,9 +60,9 @@ interface Round {
   cpuUs: number;
 }
 
-async function measure(server: Server, p: string, unique: boolean): Promise<Round> {
+async function measure(server: Server, p: string, unique: boolean, headers?: Record<string, string>): Promise<Round> {
   const before = processCpuUs(server.pid);
-  const result = await load(server.base, p, { connections: CONNECTIONS, durationSec: DURATION, unique });
+  const result = await load(server.base, p, { connections: CONNECTIONS, durationSec: DURATION, unique, ...(headers ? { headers } : {}) });
   return { load: result, cpuUs: (processCpuUs(server.pid) - before) / result.requests };
 }
 
@@ -77,10 +80,10 @@ const rows: string[] = [];
 const perRound: string[] = [];
 for (const c of CASES) {
   // Bare gets the bytes and headers ours answered on this path (not for per-request texts).
-  if (!c.unique) await mirrorAnswer(service, c.path, bares);
+  if (!c.unique) await mirrorAnswer(service, c.path, bares, c.headers);
   // Warm-up: JIT, connections, and (for a repeated path) the rendered caches.
   for (let i = 0; i < PROCESSES; i++) {
-    await load(services[i]!.base, c.path, { connections: CONNECTIONS, durationSec: WARMUP, unique: !!c.unique });
+    await load(services[i]!.base, c.path, { connections: CONNECTIONS, durationSec: WARMUP, unique: !!c.unique, ...(c.headers ? { headers: c.headers } : {}) });
     if (!c.unique) await load(bares[i]!.base, '/', { connections: CONNECTIONS, durationSec: WARMUP });
   }
   const ours: Round[] = [];
@@ -88,7 +91,7 @@ for (const c of CASES) {
   for (let r = 0; r < ROUNDS; r++) {
     for (let i = 0; i < PROCESSES; i++) {
       // A new prefix each round: a "new text" is never one an earlier round cached.
-      ours.push(await measure(services[i]!, c.unique ? `${c.path}r${r}p${i}-${Date.now()}-` : c.path, !!c.unique));
+      ours.push(await measure(services[i]!, c.unique ? `${c.path}r${r}p${i}-${Date.now()}-` : c.path, !!c.unique, c.headers));
       if (!c.unique) ceiling.push(await measure(bares[i]!, '/', false));
     }
   }

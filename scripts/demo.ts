@@ -39,6 +39,8 @@ export function serveNamedFixtures(upstream: Upstream): void {
 /** Earlier editions of some lists, by edition (HHMM of the demo day): test/fixtures/demo/<edition>/<host><path>. */
 export const DEMO_EDITION_DIR = path.resolve(FIXTURE_DIR, '../demo');
 export const EDITIONS = ['0800', '1000'] as const;
+/** The microblog list of the evening two days before (test/fixtures/demo/two-days-before), written for the demo. */
+const TWO_DAYS_BEFORE = 'two-days-before';
 /** The demo clock starts at this time of the demo day (the recorded lists are this edition). */
 const CLOCK_START = '12:00';
 
@@ -71,7 +73,7 @@ export class DemoClock {
 
 /** Serve each list of an edition from its file while that edition is current, the recording otherwise. */
 function serveEditions(upstream: Upstream, current: () => string | undefined): void {
-  const files = EDITIONS.flatMap((e) => listFiles(path.join(DEMO_EDITION_DIR, e)).map((rel) => rel));
+  const files = [...EDITIONS, TWO_DAYS_BEFORE].flatMap((e) => listFiles(path.join(DEMO_EDITION_DIR, e)));
   for (const rel of new Set(files)) {
     const [host, ...rest] = rel.split('/');
     const upstreamPath = `/${rest.join('/').replace(/\.json$/, '')}`;
@@ -89,11 +91,13 @@ function listFiles(dir: string, prefix = ''): string[] {
 }
 
 /**
- * When the lists are fetched before the clock starts: the evening before (21:00, with the 08:00
+ * When the lists are fetched before the clock starts: the evening two days before (the microblog
+ * list of that evening; the other lists as recorded), the evening before (21:00, with the 08:00
  * edition: the night's lists were still up in the morning), each edition's time, then the
- * recordings at the clock's start. So the time machine has a day back to go to.
+ * recordings at the clock's start. So the time machine has days back to go to.
  */
-const FILLS: readonly { dayOffset: number; time: string; edition: (typeof EDITIONS)[number] | undefined }[] = [
+const FILLS: readonly { dayOffset: number; time: string; edition: string | undefined }[] = [
+  { dayOffset: -2, time: '2100', edition: TWO_DAYS_BEFORE },
   { dayOffset: -1, time: '2100', edition: '0800' },
   ...EDITIONS.map((edition) => ({ dayOffset: 0, time: edition, edition })),
   { dayOffset: 0, time: CLOCK_START.replace(':', ''), edition: undefined },
@@ -278,7 +282,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const ok = demo.results.filter((r) => r.status < 400);
   out.write(`\nDemo running at ${demo.base} (upstreams: the recorded fixtures in test/fixtures/upstream)\n`);
   out.write(`The recordings are of ${demo.day}: the demo's clock runs on that day (now ${formatDateTime(demo.clock.now())} Asia/Shanghai), so "today" is ${demo.day}.\n`);
-  out.write(`Lists were fetched the evening before at 21:00 and at 08:00, 10:00 (earlier editions written for the demo, test/fixtures/demo) and 12:00 (the recordings).\n`);
+  out.write(`Lists were fetched at 21:00 two days before and the day before, and at 08:00, 10:00 (earlier editions written for the demo, test/fixtures/demo) and 12:00 (the recordings).\n`);
   out.write(`Every page says it shows demo data (SITE_NOTICE). Pictures and translations come from the demo itself.\n\n`);
   out.write(`  Home      ${demo.base}/   (the board; yesterday evening: ${demo.base}/?at=${addDays(demo.day, -1)}T21:30)\n`);
   for (const r of demo.results) out.write(`  ${r.status}  ${(r.cache ?? '').padEnd(5)}  ${r.path}\n`);

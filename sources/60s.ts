@@ -7,7 +7,7 @@
 import { SourceError } from '../src/kernel/errors.ts';
 import { need } from '../src/kernel/json-path.ts';
 import { defineSource, type Row } from '../src/kernel/source.ts';
-import { addDays, formatDate, formatDateTime, shanghaiMidnight, weekdayZh } from '../src/kernel/time.ts';
+import { addDays, formatDate, formatDateTime, formatSixtyDateTime, shanghaiMidnight, weekdayZh } from '../src/kernel/time.ts';
 import { escapeHtml, htmlUrl, markdownUrl } from '../src/encoding/escape.ts';
 import { SolarDay } from 'tyme4ts';
 import { asArray, asNumber, asRecord, asString } from './_shared/hot-list.ts';
@@ -83,15 +83,21 @@ export function parse(raw: unknown, requestedDate: string, now: Date): Digest {
     link: asString(r.link) ?? '',
     is_today: date === formatDate(at),
     requested_date: requestedDate,
-    created: formatDateTime(createdAt),
+    // 60s passes the file's own text (`2026/11/20 08:10`); older files without it get the same form.
+    created: asString(r.created)?.trim() || formatSixtyDateTime(createdAt).slice(0, 16),
     created_at: createdAt,
-    updated: formatDateTime(publishedAt),
+    updated: asString(r.updated)?.trim() || formatSixtyDateTime(publishedAt).slice(0, 16),
     updated_at: publishedAt,
     published: formatDateTime(publishedAt),
     published_at: publishedAt,
-    api_updated: formatDateTime(at),
+    api_updated: formatSixtyDateTime(at),
     api_updated_at: at,
   };
+}
+
+/** The guid (and link) 60s's feed gives the digest of a day. */
+export function sixtyFeedGuid(date: string): string {
+  return `https://60s-static.viki.moe?date=${date}`;
 }
 
 function digestHtml(d: Digest): string {
@@ -177,6 +183,7 @@ export default defineSource({
       return `${note ? `<p><em>${escapeHtml(note)}</em></p>` : ''}${digestHtml(d)}`;
     },
     imageUrl: (d) => d.image || undefined,
+    feedChannel: { title: '每天 60 秒读懂世界', description: '每日早间新闻简报：约 15 条国内外要闻和一句微语，每天一期，附图片版。' },
     feedFromHistory: {
       days: 10,
       rows: (history): Row[] =>
@@ -185,7 +192,8 @@ export default defineSource({
           .map(({ data: d }) => ({
           title: `📅 ${d.date} ${d.day_of_week}`,
           link: d.link || `https://60s.viki.moe/?date=${d.date}`,
-          guid: `60s:${d.date}`,
+          // 60s's own guid of the day (its item link), so a reader that switches feeds sees no item twice.
+          guid: sixtyFeedGuid(d.date),
           date: shanghaiMidnight(d.date),
           contentHtml: digestHtml(d),
           ...(d.image ? { cover: d.image } : {}),

@@ -165,6 +165,7 @@ export default defineSource({
   migrate,
   view: {
     title: heading,
+    feedChannel: { title: 'AI 资讯快报', description: '每日 AI 行业资讯：标题、摘要、来源与原文链接。' },
     columns: () => ({ title: '资讯', hot: '来源' }),
     rows: (d): Row[] =>
       d.news.map((i) => ({

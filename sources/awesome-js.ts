@@ -1,11 +1,12 @@
 /**
- * JavaScript 面试题: a question with code, options, the answer and an explanation, from
- * data/corpus/awesome-js.json (written for this project; every snippet's answer was checked by
- * running it on Node 20). Ids are 0-based like every corpus endpoint here.
+ * JavaScript 面试题: a question with code, options, the answer and an explanation, from 60s's
+ * dataset (fetched daily), or data/corpus/awesome-js.json (written for this project; every
+ * snippet's answer was checked by running it on Node 20) until the first fetch. Ids count from 1,
+ * as 60s numbers its questions.
  */
 import { escapeMarkdown } from '../src/encoding/escape.ts';
 import { defineSource } from '../src/kernel/source.ts';
-import { idParam, loadCorpus, markdownBlock, pickItem, text } from './_shared/corpus.ts';
+import { activeCorpus, idParam, loadCorpus, markdownBlock, pickItem, SIXTY_CORPUS, sixtyCorpusFeed, text, type CorpusOrigin } from './_shared/corpus.ts';
 
 const LETTERS = ['A', 'B', 'C', 'D', 'E', 'F'] as const;
 
@@ -19,21 +20,28 @@ export interface JsQuestion {
   explanation: string;
 }
 
-export const CORPUS = loadCorpus<JsQuestion>('awesome-js', (v) => {
+/**
+ * A question of the bundled corpus, or of 60s's awesome-js.json (`{id, question, code?, options,
+ * answer, explanation}` with each option written `A: text`): the option's letter is taken off.
+ */
+function jsQuestion(v: unknown): JsQuestion | undefined {
   const r = v as Partial<JsQuestion> | null;
   const question = text(r?.question);
   const explanation = text(r?.explanation);
-  const options = Array.isArray(r?.options) ? r.options.filter((o): o is string => typeof o === 'string' && o !== '') : [];
+  const options = Array.isArray(r?.options) ? r.options.filter((o): o is string => typeof o === 'string' && o !== '').map((o) => o.replace(/^[A-F]\s*[:：.]\s*/, '')) : [];
   if (!r || !question || !explanation || options.length < 2 || options.length > LETTERS.length || options.length !== r.options?.length) return undefined;
   const answer = typeof r.answer === 'string' ? r.answer : '';
   const at = LETTERS.indexOf(answer as (typeof LETTERS)[number]);
   if (at < 0 || at >= options.length) return undefined;
   return { question, code: typeof r.code === 'string' ? r.code.replace(/\s+$/, '') : '', options, answer, explanation };
-});
+}
 
-export interface JsQuestionItem {
+export const CORPUS = loadCorpus<JsQuestion>('awesome-js', jsQuestion);
+
+export interface JsQuestionItem extends CorpusOrigin {
+  /** The question's number, counted from 1 (60s's `id`). */
   id: number;
-  /** Same as `id`. */
+  /** Its 0-based position in the corpus. */
   index: number;
   total: number;
   question: string;
@@ -50,17 +58,19 @@ export interface JsQuestionItem {
 export default defineSource({
   id: 'awesome-js',
   name: 'JavaScript 面试题',
-  description: 'A JavaScript quiz question (Chinese): code snippet, options, the answer and why. Random, or a given id (0-based).',
+  description: 'A JavaScript quiz question (Chinese): code snippet, options, the answer and why. Random, or a given id (counted from 1, as 60s). The corpus is the dataset of 60s (the file src/modules/awesome-js/awesome-js.json of its repository), refreshed daily; a bundled corpus answers until the first fetch.',
   routes: [{ path: '/awesome-js' }],
-  params: { id: idParam('question') },
+  params: { id: idParam('question', 1) },
   mode: 'local',
-  compute(_ctx, p): JsQuestionItem {
-    const { item, id } = pickItem(CORPUS, p.id, 'question');
+  feed: sixtyCorpusFeed('awesome-js', jsQuestion, 20, 39),
+  compute(ctx, p): JsQuestionItem {
+    const { items, origin } = activeCorpus(ctx.feed, CORPUS, SIXTY_CORPUS);
+    const { item, id, index } = pickItem(items, p.id, 'question', 1);
     const choices = item.options.map((o, i) => ({ label: LETTERS[i] as string, text: o }));
     return {
       id,
-      index: id,
-      total: CORPUS.length,
+      index,
+      total: items.length,
       question: item.question,
       code: item.code,
       options: choices.map((o) => `${o.label}: ${o.text}`),
@@ -68,6 +78,7 @@ export default defineSource({
       answer: item.answer,
       answer_text: choices.find((o) => o.label === item.answer)?.text ?? '',
       explanation: item.explanation,
+      ...origin,
     };
   },
   view: {
@@ -103,5 +114,5 @@ export default defineSource({
       ].join('\n');
     },
   },
-  example: '/v2/apis/awesome-js?id=0&encoding=markdown',
+  example: '/v2/apis/awesome-js?id=1&encoding=markdown',
 });

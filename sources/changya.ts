@@ -13,7 +13,7 @@ import { escapeMarkdown, markdownUrl } from '../src/encoding/escape.ts';
 import { AppError, SourceError } from '../src/kernel/errors.ts';
 import { need } from '../src/kernel/json-path.ts';
 import { defineSource } from '../src/kernel/source.ts';
-import { formatDateTime } from '../src/kernel/time.ts';
+import { formatDateTime, formatSixtyDateTime, withSixtyDateTimes } from '../src/kernel/time.ts';
 import { pickItem, text } from './_shared/corpus.ts';
 import { asArray, asNumber, asRecord, asString, pick } from './_shared/hot-list.ts';
 
@@ -63,7 +63,10 @@ export interface ChangyaFeed {
  * `avatar` only and the length was `duration_sec` (rounded to 0.1 s, so `duration` in ms is as
  * precise as that). Today's pieces pass unchanged.
  */
-export function migratePiece(p: Piece): Piece {
+export function migratePiece(stored: Piece): Piece {
+  // `publish` was written YYYY-MM-DD HH:mm:ss before it took 60s's form.
+  const audio = withSixtyDateTimes(stored.audio, ['publish']);
+  const p = audio === stored.audio ? stored : { ...stored, audio };
   if ('avatar_url' in p.user && 'duration' in p.audio) return p;
   const old = p.user.gender as string;
   const gender = old === 'male' || old === 'M' ? 'M' : old === 'female' || old === 'F' ? 'F' : '';
@@ -155,7 +158,7 @@ export function parsePage(html: string): Piece[] {
         duration_sec: durationMs !== undefined ? Math.round(durationMs / 100) / 10 : null,
         like_count: asNumber(p.likeCount) ?? 0,
         link: PAGE_URL(id),
-        publish: published === null ? null : formatDateTime(published),
+        publish: published === null ? null : formatSixtyDateTime(published),
         publish_at: published,
       },
     });

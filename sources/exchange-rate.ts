@@ -8,7 +8,7 @@ import { SourceError } from '../src/kernel/errors.ts';
 import { need } from '../src/kernel/json-path.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { escapeHtml } from '../src/encoding/escape.ts';
-import { formatDate, formatDateTime } from '../src/kernel/time.ts';
+import { formatDate, formatDateTime, formatSixtyDateTime, withSixtyDateTimes } from '../src/kernel/time.ts';
 import { htmlTable, mdTable } from './_shared/format.ts';
 import { asNumber, asRecord, asString } from './_shared/hot-list.ts';
 
@@ -64,9 +64,9 @@ export function parse(raw: unknown, now: Date): ExchangeRates {
     date: formatDate(lastMs),
     rates: list,
     total: list.length,
-    updated: formatDateTime(lastMs),
+    updated: formatSixtyDateTime(lastMs),
     updated_at: lastMs,
-    next_updated: formatDateTime(nextMs),
+    next_updated: formatSixtyDateTime(nextMs),
     next_updated_at: nextMs,
     rates_updated: formatDateTime(lastMs),
     rates_updated_at: lastMs,
@@ -83,11 +83,15 @@ export function parse(raw: unknown, now: Date): ExchangeRates {
  * `fetched`; `updated` and `next_updated` take the upstream's times, which were stored as
  * `rates_updated` and `next_update`. Today's data passes unchanged.
  */
+/** The fields 60s writes as `YYYY/MM/DD HH:mm:ss`. */
+const SIXTY_TIMES = ['updated', 'next_updated'];
+
 export function migrate(stored: unknown): ExchangeRates | undefined {
   const d = asRecord(stored);
-  if (!d || 'fetched' in d) return d as ExchangeRates | undefined;
+  if (!d) return undefined;
+  if ('fetched' in d) return withSixtyDateTimes(d, SIXTY_TIMES) as unknown as ExchangeRates;
   const { updated, updated_at, ...rest } = d;
-  return {
+  return withSixtyDateTimes({
     ...rest,
     updated: d.rates_updated,
     updated_at: d.rates_updated_at,
@@ -95,7 +99,7 @@ export function migrate(stored: unknown): ExchangeRates | undefined {
     next_updated_at: d.next_update_at,
     fetched: updated,
     fetched_at: updated_at,
-  } as unknown as ExchangeRates;
+  }, SIXTY_TIMES) as unknown as ExchangeRates;
 }
 
 export function validateRates(d: ExchangeRates): string | undefined {

@@ -8,7 +8,7 @@
 import { SourceError } from '../src/kernel/errors.ts';
 import { missingPath } from '../src/kernel/json-path.ts';
 import { defineSource, type Row } from '../src/kernel/source.ts';
-import { formatDateTime } from '../src/kernel/time.ts';
+import { formatDateTime, formatSixtyDateTime } from '../src/kernel/time.ts';
 import { asArray, asNumber, asRecord, asString, migrateHotList, pick, type HotItem, type HotList } from './_shared/hot-list.ts';
 
 export const UPSTREAM_URL = 'https://store-site-backend-static-ipv4.ak.epicgames.com/freeGamesPromotions?locale=zh-CN&country=CN&allowCountries=CN';
@@ -121,9 +121,9 @@ export function parse(raw: unknown, now: Date): HotList<FreeGame> {
       currency: asString(total?.currencyCode) ?? '',
       // The feed can lag behind the week's switch: a window that covers now counts as free now.
       is_free_now: w.start <= at,
-      free_start: formatDateTime(w.start),
+      free_start: formatSixtyDateTime(w.start),
       free_start_at: w.start,
-      free_end: formatDateTime(w.end),
+      free_end: formatSixtyDateTime(w.end),
       free_end_at: w.end,
     };
     games.push({ order, game });

@@ -11,7 +11,7 @@ import regionsJson from '../data/fuel-regions.json' with { type: 'json' };
 import { escapeHtml } from '../src/encoding/escape.ts';
 import { SourceError } from '../src/kernel/errors.ts';
 import { defineSource, type FetchContext } from '../src/kernel/source.ts';
-import { addDays, formatDate, formatDateTime, shanghaiMidnight } from '../src/kernel/time.ts';
+import { addDays, formatDate, formatDateTime, formatSixtyDateTime, shanghaiMidnight, withSixtyDateTimes } from '../src/kernel/time.ts';
 import { htmlTable, mdTable, trimNumber } from './_shared/format.ts';
 import { asArray, asRecord, asString } from './_shared/hot-list.ts';
 
@@ -120,7 +120,7 @@ export function parse(html: string, region: string, now: Date): FuelPrices {
     .find((d) => /border/i.test($(d).attr('style') ?? '') && /#EA5146/i.test($(d).attr('style') ?? ''));
   const trendText = boxed ? $(boxed).text() : $('#left > div').first().text();
   const at = now.getTime();
-  return { region, date: formatDate(at), items, trend: parseTrend(trendText, now), link: `${SITE}${path}`, updated: formatDateTime(at), updated_at: at };
+  return { region, date: formatDate(at), items, trend: parseTrend(trendText, now), link: `${SITE}${path}`, updated: formatSixtyDateTime(at), updated_at: at };
 }
 
 /**
@@ -129,7 +129,8 @@ export function parse(html: string, region: string, now: Date): FuelPrices {
  * as of the fetch time, which gives every field as a fetch today would. Today's data passes unchanged.
  */
 export function migrate(stored: unknown): FuelPrices | undefined {
-  const d = asRecord(stored) as FuelPrices | undefined;
+  const stored60 = asRecord(stored) as FuelPrices | undefined;
+  const d = stored60 && withSixtyDateTimes(stored60, ['updated']);
   if (!d || !d.trend || typeof d.trend.next_adjustment_date === 'string') return d;
   const trend = parseTrend(d.trend.description, new Date(d.updated_at)) ?? { ...d.trend, next_adjustment_date: '' };
   return { ...d, trend };

@@ -113,6 +113,7 @@ export default defineSource({
   routes: [{ path: '/hot-lifestyle-a' }],
   mode: 'scheduled',
   schedule: '*/10 * * * *',
+  trending: {},
   freshness: { ttlSec: 600, backoffCapSec: 3 * 3600 },
   env: [
     { name: 'SOURCE_HOT_LIFESTYLE_A_SHIELD', doc: 'The `shield` request token of the app', default: DEFAULT_SHIELD, secret: true },

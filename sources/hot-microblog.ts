@@ -74,6 +74,7 @@ export default defineSource({
   routes: [{ path: '/hot-microblog' }],
   mode: 'scheduled',
   schedule: '*/5 * * * *',
+  trending: {},
   freshness: { ttlSec: 300, backoffCapSec: 3600 },
   env: [{ name: 'SOURCE_HOT_MICROBLOG_COOKIE', doc: 'Visitor cookie sent to m.weibo.cn (the list is refused without one)', default: DEFAULT_COOKIE, secret: true }],
   headers: (env) => {

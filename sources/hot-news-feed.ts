@@ -69,6 +69,7 @@ export default defineSource({
   routes: [{ path: '/hot-news-feed' }],
   mode: 'scheduled',
   schedule: '*/10 * * * *',
+  trending: {},
   freshness: { ttlSec: 600, backoffCapSec: 3600 },
   headers: { accept: 'application/json', referer: 'https://www.toutiao.com/' },
   async fetch(ctx) {

@@ -7,7 +7,7 @@
 import { SourceError } from '../src/kernel/errors.ts';
 import { missingPath, need } from '../src/kernel/json-path.ts';
 import { defineSource } from '../src/kernel/source.ts';
-import { formatDateTime } from '../src/kernel/time.ts';
+import { formatDateTime, formatSixtyDateTime } from '../src/kernel/time.ts';
 import {
   asArray,
   asNumber,
@@ -91,7 +91,7 @@ export function parse(raw: unknown): HotList<QaItem> {
       answer_cnt: asNumber(t.answer_count) ?? 0,
       follower_cnt: asNumber(t.follower_count) ?? 0,
       comment_cnt: asNumber(t.comment_count) ?? 0,
-      created: createdAt === null ? null : formatDateTime(createdAt),
+      created: createdAt === null ? null : formatSixtyDateTime(createdAt),
       created_at: createdAt,
     });
   }
@@ -106,6 +106,7 @@ export default defineSource({
   routes: [{ path: '/hot-qa-site' }],
   mode: 'scheduled',
   schedule: '*/10 * * * *',
+  trending: {},
   freshness: { ttlSec: 600, backoffCapSec: 3600 },
   headers: { accept: 'application/json' },
   async fetch(ctx) {

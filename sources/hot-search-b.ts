@@ -7,7 +7,7 @@
 import { SourceError } from '../src/kernel/errors.ts';
 import { missingPath, need } from '../src/kernel/json-path.ts';
 import { defineSource } from '../src/kernel/source.ts';
-import { formatDateTime } from '../src/kernel/time.ts';
+import { formatDateTime, formatSixtyDateTime } from '../src/kernel/time.ts';
 import {
   absoluteUrl,
   asArray,
@@ -123,7 +123,7 @@ export function parse(raw: unknown): HotList<HotSearchItem> {
       like_count: asNumber(a.article_like_cnt) ?? 0,
       share_count: asNumber(a.share_cnt) ?? 0,
       comment_count: asNumber(a.cmt_cnt) ?? 0,
-      published: publishedAt === null ? null : formatDateTime(publishedAt),
+      published: publishedAt === null ? null : formatSixtyDateTime(publishedAt),
       published_at: publishedAt,
     });
   }
@@ -138,6 +138,7 @@ export default defineSource({
   routes: [{ path: '/hot-search-b' }],
   mode: 'scheduled',
   schedule: '*/10 * * * *',
+  trending: {},
   freshness: { ttlSec: 600, backoffCapSec: 3600 },
   headers: { accept: 'application/json' },
   async fetch(ctx) {

@@ -8,7 +8,7 @@
 import { SourceError } from '../src/kernel/errors.ts';
 import { missingPath, need } from '../src/kernel/json-path.ts';
 import { defineSource } from '../src/kernel/source.ts';
-import { formatDateTime } from '../src/kernel/time.ts';
+import { formatDateTime, formatSixtyDateTime } from '../src/kernel/time.ts';
 import {
   asArray,
   asNumber,
@@ -53,7 +53,8 @@ export function parse(raw: unknown): HotList<ShortVideoItem> {
   const words = asArray(pick(root, 'data', 'word_list'));
   if (!words) throw missingPath(root, 'data.word_list', 'an array');
   const activeAt = shanghaiTimeMs(pick(root, 'data', 'active_time')) ?? null;
-  const active = { active_time: activeAt === null ? null : formatDateTime(activeAt), active_time_at: activeAt };
+  // 60s passes the upstream's own text of active_time.
+  const active = { active_time: activeAt === null ? null : (asString(pick(root, 'data', 'active_time'))?.trim() ?? formatDateTime(activeAt)), active_time_at: activeAt };
   const list: ShortVideoItem[] = [];
   words.forEach((entry, index) => {
     const w = asRecord(entry);
@@ -70,7 +71,7 @@ export function parse(raw: unknown): HotList<ShortVideoItem> {
       cover: asString(pick(w, 'word_cover', 'url_list', 0)) ?? '',
       ...(views !== undefined ? { view_count: views } : {}),
       ...(videos !== undefined ? { video_count: videos } : {}),
-      event_time: eventAt === null ? null : formatDateTime(eventAt),
+      event_time: eventAt === null ? null : formatSixtyDateTime(eventAt),
       event_time_at: eventAt,
       ...active,
     });
@@ -86,6 +87,7 @@ export default defineSource({
   routes: [{ path: '/hot-short-video-a' }],
   mode: 'scheduled',
   schedule: '*/5 * * * *',
+  trending: {},
   freshness: { ttlSec: 300, backoffCapSec: 3600 },
   headers: { accept: 'application/json' },
   async fetch(ctx) {

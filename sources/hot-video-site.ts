@@ -93,6 +93,7 @@ export default defineSource({
   routes: [{ path: '/hot-video-site' }],
   mode: 'scheduled',
   schedule: '*/10 * * * *',
+  trending: {},
   freshness: { ttlSec: 600, backoffCapSec: 3600 },
   headers: { referer: 'https://www.bilibili.com/', origin: 'https://www.bilibili.com', accept: 'application/json, text/plain, */*' },
   async fetch(ctx) {

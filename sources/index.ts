@@ -52,6 +52,9 @@ import awesomeJs from './awesome-js.ts';
 import changya from './changya.ts';
 import timeline from './timeline.ts';
 import trending from './trending.ts';
+import itNews from './it-news.ts';
+import itNewsRank from './it-news-rank.ts';
+import olympicsEvents from './olympics-events.ts';
 
 export const sources: readonly AnySource[] = [
   // Periodic information
@@ -75,6 +78,8 @@ export const sources: readonly AnySource[] = [
   techForum,
   boxofficeA,
   reviewA,
+  itNews,
+  itNewsRank,
   trending,
   timeline,
   // Utilities
@@ -90,6 +95,7 @@ export const sources: readonly AnySource[] = [
   goldPrice,
   fuelPrice,
   olympics,
+  olympicsEvents,
   hash,
   health,
   password,

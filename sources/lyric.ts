@@ -121,8 +121,7 @@ export function parseLrc(lrc: string, song: Song, clean: boolean): { offset: num
 
 export function parse(searchRaw: unknown, lyricRaw: unknown, query: string, clean: boolean, now: Date): Lyrics {
   const song = parseSearch(searchRaw, query);
-  const r = asRecord(lyricRaw);
-  if (!r) throw new SourceError('parse', 'lyric answer is not a JSON object');
+  const r = need(lyricRaw, '', asRecord, 'a JSON object');
   const code = asNumber(r.code) ?? asNumber(r.retcode) ?? 0;
   if (code === -1310) throw new SourceError('blocked', 'lyric service answered -1310 (missing Referer or risk control)');
   if (code !== 0) throw new SourceError('transient', `lyric service answered code ${code}`);

@@ -236,7 +236,7 @@ export function parseChart(raw: unknown, id: string): ChartDetail {
   const tracks = asArray(result?.tracks);
   if (!result || !tracks) throw missingPath(root, 'result.tracks', 'an array; playlist.tracks is missing too');
   const name = asString(result.name)?.trim() ?? '';
-  if (!name) throw new SourceError('parse', `playlist ${id} has no name`);
+  if (!name) throw missingPath(root, asRecord(root.result) ? 'result.name' : 'playlist.name', `the name of playlist ${id}`);
   return tracks.map((t, i) => track(t, i + 1, name)).filter((t): t is Track => t !== undefined);
 }
 

@@ -186,6 +186,7 @@ export default defineSource({
   },
   mode: 'scheduled',
   schedule: '*/10 * * * *',
+  trending: { params: { board: 'hot' } },
   prefetch: [{ board: 'hot' }, { board: 'teleplay' }, { board: 'forum' }],
   freshness: { ttlSec: 600, backoffCapSec: 3600 },
   headers: { 'accept-language': 'zh-CN,zh;q=0.9' },

@@ -134,7 +134,7 @@ export default defineSource({
       const rows = d.items.map((i) => {
         const link = safeUrl(i.link ?? undefined);
         const title = link ? `<a href="${escapeHtml(link)}" rel="noopener noreferrer">${escapeHtml(i.title)}</a>` : escapeHtml(i.title);
-        return `<tr><td>${title}<div class="s">${escapeHtml(place(i))}</div></td><td class="n">${i.peak_rank}</td><td class="h">${escapeHtml(heat(i.peak_hot_value))}</td><td class="s">${escapeHtml(i.first_seen)}<br>${escapeHtml(i.last_seen)}</td></tr>`;
+        return `<tr><td>${title}<div class="s">${escapeHtml(place(i))}</div></td><td class="n">${i.peak_rank}</td><td class="h">${escapeHtml(heat(i.peak_hot_value))}</td><td class="s">${escapeHtml(i.first_seen.slice(5, 16))}<br>${escapeHtml(i.last_seen.slice(5, 16))}</td></tr>`;
       });
       const table = d.items.length
         ? `${rankChart(chartSeries(d.items), `「${d.q}」的名次走势：${d.items.length} 个条目，名次越靠上越热`)}\n<table><thead><tr><th>标题</th><th>最高名次</th><th>最高热度</th><th>首次 / 最后出现</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`

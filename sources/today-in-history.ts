@@ -177,6 +177,7 @@ export default defineSource({
   migrate,
   view: {
     title: heading,
+    feedChannel: { title: '历史上的今天', description: '百度百科的历史上的今天：这一天发生的大事、出生与逝世的人物，按年份排列。' },
     rows: (d): Row[] =>
       d.items.map((e) => ({
         title: `${e.year_text} ${e.title}`,

@@ -7,6 +7,7 @@
  * UTC (16:00 UTC = midnight in Beijing). The archive also serves the last 8 days (`idx`).
  */
 import { SourceError } from '../src/kernel/errors.ts';
+import { missingPath } from '../src/kernel/json-path.ts';
 import { escapeHtml, escapeMarkdown, markdownUrl, htmlUrl } from '../src/encoding/escape.ts';
 import { defineSource, type Row } from '../src/kernel/source.ts';
 import { addDays, DAY_MS, formatDate, formatDateTime, shanghaiMidnight } from '../src/kernel/time.ts';
@@ -94,7 +95,7 @@ export function parsePage(html: string, now: Date): Wallpaper {
   const wallpaper = asString(pick(content, 'Image', 'Wallpaper')) ?? asString(pick(content, 'Image', 'Url'));
   const base = wallpaper ? imageBase(wallpaper) : undefined;
   const title = asString(content?.Title)?.trim();
-  if (!content || !base || !title) throw new SourceError('parse', '_model.MediaContents[0].ImageContent has no title or wallpaper');
+  if (!content || !base || !title) throw missingPath(model, !content ? 'MediaContents[0].ImageContent' : !title ? 'MediaContents[0].ImageContent.Title' : 'MediaContents[0].ImageContent.Image.Wallpaper', 'in `var _model`');
   const full = /^(\d{4})\s+(\d{1,2})月\s*(\d{1,2})/.exec(asString(media?.FullDateString) ?? '');
   const date = full ? `${full[1]}-${full[2]!.padStart(2, '0')}-${full[3]!.padStart(2, '0')}` : (dayFromUtcStamp(asString(media?.Ssd)) ?? formatDate(now.getTime()));
   const at = now.getTime();
@@ -120,7 +121,7 @@ export function parseArchive(raw: unknown, now: Date): Wallpaper {
   const img = asRecord(asArray(asRecord(raw)?.images)?.[0]);
   const base = imageBase(asString(img?.urlbase) ?? asString(img?.url) ?? '');
   const title = asString(img?.title)?.trim();
-  if (!img || !base || !title) throw new SourceError('parse', 'archive has no images[0] with title and url');
+  if (!img || !base || !title) throw missingPath(raw, !img ? 'images[0]' : !title ? 'images[0].title' : 'images[0].urlbase', !img ? 'an object' : !title ? 'a title' : 'an image URL (urlbase or url)');
   const copyright = asString(img.copyright)?.trim() ?? '';
   // "赫努姆的茅草屋顶, 德国叙尔特岛 (© Photographer/Agency)": the caption, then the credit.
   const credit = /^(.*?)\s*[(（](©[^)）]*)[)）]\s*$/.exec(copyright);
@@ -227,6 +228,7 @@ export default defineSource({
     },
     htmlBody: storyHtml,
     imageUrl: (d) => d.cover,
+    feedChannel: { title: '必应每日壁纸', description: '必应中国每天一张的首页壁纸：标题、图片背后的故事与版权信息，附 1080p 与 4K 原图链接。' },
     feedFromHistory: {
       days: 14,
       rows: (history): Row[] =>

@@ -94,7 +94,7 @@ export interface ServiceOptions {
 export function createService(opts: ServiceOptions = {}): Service {
   const { registry, config, log, overrides } = prepare(opts);
   const backends = openLocalBackends(config, deploymentSettings(config));
-  return assemble(opts, registry, config, log, overrides, backends, openSqliteGatewayStore(backends.db, gatewaySettings(config).keyPepper), new SqliteItemIndex(backends.db));
+  return assemble(opts, registry, config, log, overrides, backends, openSqliteGatewayStore(backends.db, gatewaySettings(config).keyPepper, opts.now), new SqliteItemIndex(backends.db));
 }
 
 /** The service on any backend: SQLite by default, PostgreSQL / Redis when configured. */
@@ -103,7 +103,7 @@ export async function createServiceAsync(opts: ServiceOptions = {}): Promise<Ser
   const backends = await openBackends(config, deploymentSettings(config), log);
   try {
     const keyPepper = gatewaySettings(config).keyPepper;
-    const gatewayStore = backends.pg ? await openPgGatewayStore(backends.pg, keyPepper) : openSqliteGatewayStore(backends.db, keyPepper);
+    const gatewayStore = backends.pg ? await openPgGatewayStore(backends.pg, keyPepper, opts.now) : openSqliteGatewayStore(backends.db, keyPepper, opts.now);
     const itemIndex = backends.pg ? await PgItemIndex.open(backends.pg) : new SqliteItemIndex(backends.db);
     return assemble(opts, registry, config, log, overrides, backends, gatewayStore, itemIndex);
   } catch (err) {

@@ -10,7 +10,7 @@ import { setBounded } from '../../src/kernel/bounded-map.ts';
 import { SourceError } from '../../src/kernel/errors.ts';
 import { at, missingPath, need } from '../../src/kernel/json-path.ts';
 import { defineSource, type ColumnLabels, type FetchContext } from '../../src/kernel/source.ts';
-import { formatDateTime } from '../../src/kernel/time.ts';
+import { formatDateTime, formatSixtyDateTime } from '../../src/kernel/time.ts';
 import { decodeDigitFont, decodeDigits, entityCodePoints } from './digit-font.ts';
 import { DEFAULT_GUARD_SALT, DEFAULT_SIGN_KEY, signRequest } from './sign.ts';
 import { asArray, asNumber, asRecord, asString, pick, validateHotList, type HotItem, type ListObject } from '../_shared/hot-list.ts';
@@ -263,7 +263,7 @@ export function parseAllTime(html: string, now: Date): AllTimeData {
     box_office_desc: yuanDesc(e.value),
   }));
   const base = chartBase(list, 'all-movie', now);
-  return { ...base, chart: 'all-movie', tip: asString(detail.tips)?.trim() ?? '', update_time: base.updated, update_time_at: base.updated_at };
+  return { ...base, chart: 'all-movie', tip: asString(detail.tips)?.trim() ?? '', update_time: formatSixtyDateTime(base.updated_at), update_time_at: base.updated_at };
 }
 
 /** The woff URL in the film dashboard's `fontStyle` CSS (protocol-relative there). */

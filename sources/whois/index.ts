@@ -8,7 +8,7 @@
 import { escapeHtml, escapeMarkdown } from '../../src/encoding/escape.ts';
 import { SourceError } from '../../src/kernel/errors.ts';
 import { defineSource } from '../../src/kernel/source.ts';
-import { DAY_MS, formatDateTime } from '../../src/kernel/time.ts';
+import { DAY_MS, formatDateTime, formatSixtyDateTime, withSixtyDateTimes } from '../../src/kernel/time.ts';
 import { normalizeDomain, type DomainName } from './domain.ts';
 import { IANA_WHOIS, isNotFound, parseServerOverride, parseWhoisText, queryWhois, referralOf, type ServerOverride } from './protocol.ts';
 import { parseRdap, RDAP_BOOTSTRAP, type RdapAnswer } from './rdap.ts';
@@ -67,7 +67,7 @@ export function ageDesc(days: number): string {
 }
 
 function pair(ms: number | null): [string, number | null] {
-  return ms === null ? ['', null] : [formatDateTime(ms), ms];
+  return ms === null ? ['', null] : [formatSixtyDateTime(ms), ms];
 }
 
 /**
@@ -76,8 +76,12 @@ function pair(ms: number | null): [string, number | null] {
  * `fetched` the fetch time, and `duration` is counted from registration to that fetch. Today's
  * data passes unchanged.
  */
+/** The fields whose date-time text has 60s's `YYYY/MM/DD HH:mm:ss` form (`changed` is `updated` under our name). */
+const SIXTY_TIMES = ['created', 'updated', 'changed', 'expires'];
+
 export function migrate(stored: unknown): WhoisData | undefined {
-  if (!stored || typeof stored !== 'object' || 'fetched' in stored) return stored as WhoisData | undefined;
+  if (!stored || typeof stored !== 'object') return undefined;
+  if ('fetched' in stored) return withSixtyDateTimes(stored as WhoisData, SIXTY_TIMES);
   const d = stored as Record<string, unknown>;
   const text = (v: unknown) => (typeof v === 'string' ? v : '');
   const ms = (v: unknown) => (typeof v === 'number' ? v : null);
@@ -85,7 +89,7 @@ export function migrate(stored: unknown): WhoisData | undefined {
   const fetchedAt = ms(d.updated_at) ?? 0;
   const createdAt = ms(d.created_at);
   const { updated, updated_at, ...rest } = d;
-  return {
+  return withSixtyDateTimes({
     ...rest,
     registrar: text(d.registrar),
     registrant: { name: text(registrant.name), organization: text(registrant.organization), email: text(registrant.email), country: text(registrant.country) },
@@ -98,7 +102,7 @@ export function migrate(stored: unknown): WhoisData | undefined {
     duration_desc: text(d.age_desc),
     fetched: text(updated),
     fetched_at: fetchedAt,
-  } as unknown as WhoisData;
+  } as unknown as WhoisData, SIXTY_TIMES);
 }
 
 export function buildData(name: DomainName, facts: WhoisFacts, meta: { source: WhoisData['source']; rdapServer: string | null; whoisServer: string | null }, now: Date): WhoisData {

@@ -78,7 +78,7 @@ export interface ListPageNav {
   nav: SnapshotNav;
   /** The page's own path and query, without at/date: the time machine's links set `at` on it. */
   base: string;
-  /** The list's source, whose timeline each title links to. */
+  /** The list's source, whose timeline each title links to (where the item index keeps its items). */
   sourceId: string;
 }
 
@@ -97,7 +97,7 @@ export function renderHtml(input: HtmlInput & { list?: ListPageNav | undefined }
     input.rows.forEach((r, i) => {
       const link = safeUrl(r.link);
       const title = link ? `<a href="${escapeHtml(link)}" rel="noopener noreferrer">${escapeHtml(r.title)}</a>` : escapeHtml(r.title);
-      const chart = list ? ` <a class="tl" href="${escapeHtml(timelineLink(r.title, list.sourceId))}" title="名次走势图">走势</a>` : '';
+      const chart = list?.nav.titlesIndexed ? ` <a class="tl" href="${escapeHtml(timelineLink(r.title, list.sourceId))}" title="名次走势图">走势</a>` : '';
       const summary = r.summary ? `<div class="s">${escapeHtml(r.summary)}</div>` : '';
       const hot = r.hot === undefined ? '' : escapeHtml(typeof r.hot === 'number' ? r.hot.toLocaleString('en-US') : r.hot);
       parts.push(`<tr><td class="n">${i + 1}${marks[i]}</td><td>${title}${chart}${summary}</td>${hasHot ? `<td class="h">${hot}</td>` : ''}</tr>`);

@@ -15,6 +15,9 @@ import { formatDateTime } from '../kernel/time.ts';
 import { escapeHtml, safeUrl } from './escape.ts';
 import { renderHtml, renderMarkdown, renderText, type GenericInput, type HtmlInput, type ListPageNav } from './generic.ts';
 
+// The pages' shell, for html error pages.
+import { htmlPage } from '../web/shell.ts';
+
 export const CONTENT_TYPES = {
   json: 'application/json; charset=utf-8',
   text: 'text/plain; charset=utf-8',
@@ -114,11 +117,11 @@ async function renderRss(r: ReadResult, deps: RenderDeps): Promise<string> {
   const { source } = r;
   const selfUrl = feedUrl(deps.request);
   const view = source.view;
-  const title = view.title?.(r.data, r.params) ?? source.name;
+  const title = view.feedChannel?.title ?? view.title?.(r.data, r.params) ?? source.name;
   const feed = new Feed({
     id: selfUrl,
     title,
-    description: source.description,
+    description: view.feedChannel?.description ?? source.description,
     link: source.homepage ?? selfUrl,
     updated: new Date(r.fetchedAt),
     generator: deps.serviceName,
@@ -346,10 +349,8 @@ export function renderError(status: number, message: string, encoding: Encoding 
     case 'markdown':
       return { type: CONTENT_TYPES.markdown, body: `# Error ${status}\n\n${message}\n` };
     case 'html':
-      return {
-        type: CONTENT_TYPES.html,
-        body: `<!doctype html><html><head><meta charset="utf-8"><title>Error ${status}</title></head><body><h1>Error ${status}</h1><p>${escapeHtml(message)}</p></body></html>\n`,
-      };
+      // The pages' shell (site bar, stylesheet, lang); the message stays English, as every error's.
+      return { type: CONTENT_TYPES.html, body: htmlPage(`Error ${status}`, `<h1>Error ${status}</h1>\n<p lang="en">${escapeHtml(message)}</p>`) };
     default:
       return { type: CONTENT_TYPES.json, body: JSON.stringify({ code: status, message, data: null }) };
   }

@@ -19,13 +19,16 @@ export interface GatewayStore {
   tasks: TaskStore;
 }
 
-/** `keyPepper`: AI_KEY_PEPPER, else the pepper persisted in the database (generated once). */
-export function openSqliteGatewayStore(db: Db, keyPepper: string | undefined): GatewayStore {
+/**
+ * `keyPepper`: AI_KEY_PEPPER, else the pepper persisted in the database (generated once). `now`:
+ * the service's clock (key creation and revocation times), the one its pages show.
+ */
+export function openSqliteGatewayStore(db: Db, keyPepper: string | undefined, now: () => number = Date.now): GatewayStore {
   migrate(db, gatewayMigrations);
-  return { backend: 'sqlite', keys: new SqliteKeyStore(db, resolvePepper(db, keyPepper)), usage: new SqliteUsageLog(db), tasks: new SqliteTaskStore(db) };
+  return { backend: 'sqlite', keys: new SqliteKeyStore(db, resolvePepper(db, keyPepper), now), usage: new SqliteUsageLog(db), tasks: new SqliteTaskStore(db) };
 }
 
-export async function openPgGatewayStore(pool: Pool, keyPepper: string | undefined): Promise<GatewayStore> {
+export async function openPgGatewayStore(pool: Pool, keyPepper: string | undefined, now: () => number = Date.now): Promise<GatewayStore> {
   await migrateGateway(pool);
-  return { backend: 'postgres', keys: new PgKeyStore(pool, await resolvePgPepper(pool, keyPepper)), usage: new PgUsageLog(pool), tasks: new PgTaskStore(pool) };
+  return { backend: 'postgres', keys: new PgKeyStore(pool, await resolvePgPepper(pool, keyPepper), now), usage: new PgUsageLog(pool), tasks: new PgTaskStore(pool) };
 }

@@ -1,4 +1,4 @@
-/** Service routes outside the catalogue: `/`, `/healthz` (readiness), `/livez` (liveness), `/v2/status`. */
+/** Service routes outside the catalogue: `/`, `/healthz` (readiness), `/livez` (liveness), `/health` and `/endpoints` (60s's root routes), `/v2/status`. */
 import { Router } from '@koa/router';
 import type { UpstreamStatus } from '../gateway/upstream-pool.ts';
 import type { Backfiller, BackfillStatus } from '../kernel/backfill.ts';
@@ -8,6 +8,7 @@ import type { Store } from '../kernel/store.ts';
 import { STORE_RETRY_AFTER_SEC, StoreUnavailableError } from '../kernel/errors.ts';
 import { formatDateTime } from '../kernel/time.ts';
 import { SERVICE_NAME } from './apis-router.ts';
+import { SIXTY_ALIASES, SIXTY_PREFIX } from './sixty-aliases.ts';
 import type { AppState } from './middleware.ts';
 import { upstreamsFor, type OperatorCheck } from './operator-view.ts';
 
@@ -136,6 +137,20 @@ export function createMetaRouter(deps: {
         endpoints: deps.registry.sources.flatMap((s) => s.routes.map((r) => `/v2/apis${r.path}`)),
       },
     };
+  });
+  // 60s's root routes: `/health` answers the bare word, `/endpoints` every path it serves (60s's and ours).
+  router.get('/health', (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'text/plain; charset=utf-8';
+    ctx.body = 'ok';
+  });
+  const ownPaths = new Set(deps.registry.sources.flatMap((s) => s.routes.map((r) => r.path)));
+  const endpoints = [
+    ...SIXTY_ALIASES.filter((a) => ownPaths.has(a.route)).map((a) => `${SIXTY_PREFIX}${a.sixty}`),
+    ...deps.registry.sources.flatMap((s) => s.routes.map((r) => `/v2/apis${r.path}`)),
+  ];
+  router.get('/endpoints', (ctx) => {
+    ctx.body = endpoints;
   });
   const uptime = () => Math.round((deps.now() - deps.startedAt) / 1000);
   router.get('/livez', (ctx) => {

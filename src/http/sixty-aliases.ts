@@ -64,6 +64,8 @@ export const SIXTY_ALIASES: readonly SixtyAlias[] = [
   { sixty: '/douban/weekly/tv_global', route: '/review-a/weekly/tv_global' },
   { sixty: '/douban/weekly/show_chinese', route: '/review-a/weekly/show_chinese' },
   { sixty: '/douban/weekly/show_global', route: '/review-a/weekly/show_global' },
+  { sixty: '/it-news', route: '/it-news' },
+  { sixty: '/it-news/rank', route: '/it-news/rank' },
 
   { sixty: '/weather/realtime', route: '/weather' },
   { sixty: '/weather', route: '/weather', legacy: true },
@@ -86,6 +88,7 @@ export const SIXTY_ALIASES: readonly SixtyAlias[] = [
   { sixty: '/gold-price', route: '/gold-price' },
   { sixty: '/fuel-price', route: '/fuel-price' },
   { sixty: '/olympics', route: '/olympics' },
+  { sixty: '/olympics/events', route: '/olympics/events' },
   { sixty: '/moyu', route: '/moyu' },
   { sixty: '/lunar', route: '/lunar' },
 
@@ -102,15 +105,15 @@ export const SIXTY_ALIASES: readonly SixtyAlias[] = [
 
 /** 60s paths with no endpoint here, and why: they answer 404 like any unknown path. */
 export const SIXTY_UNSERVED: readonly { sixty: string; reason: string }[] = [
-  { sixty: '/chemical', reason: 'a random compound from ChemSpider: no such endpoint in our API contract (spec/interface.md)' },
-  { sixty: '/it-news', reason: 'IT之家 news: no such endpoint in our API contract' },
-  { sixty: '/it-news/rank', reason: 'IT之家 rankings: no such endpoint in our API contract' },
   {
-    sixty: '/olympics/events',
+    sixty: '/chemical',
     reason:
-      "60s lists 68 Games with logos from olympics.com's site menu, bundled in its repository; our olympics upstream (bff-api.olympics.com) offers no list of Games and no logos. The Games `/v2/olympics?id=` knows are in data/olympics-events.json",
+      "a random compound from ChemSpider: 60s reads fixed positions (9, 13, 16, 17) of the page's `__NUXT_DATA__` payload, whose layout has no documentation and no public recording to test a parser on; not served yet",
   },
-  { sixty: '/beta/kuan', reason: '酷安 topics, a beta of 60s: no such endpoint in our API contract' },
+  {
+    sixty: '/beta/kuan',
+    reason: "酷安 topics, a beta of 60s: its upstream (api.coolapk.com) answers only requests signed with the Android app's token and device id, which we do not ship; not served yet",
+  },
   { sixty: '/beta/qq/profile', reason: "the nickname and avatar of any QQ number, a beta of 60s: a lookup of people's data by account number, not in our API contract" },
 ];
 

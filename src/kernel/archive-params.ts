@@ -15,21 +15,22 @@ export const AT_PARAM = 'at';
 const AT_ACCEPTED = 'an ISO 8601 time (e.g. 2026-11-21T10:00:00+08:00; without an offset Asia/Shanghai is meant) or a 13-digit ms timestamp, not in the future';
 const DATE_ACCEPTED = 'a day YYYY-MM-DD (also YYYY/M/D or YYYYMMDD; Asia/Shanghai), not in the future';
 
-const KERNEL_SPECS: Readonly<Record<string, ParamSpec>> = {
-  [DATE_PARAM]: {
-    type: 'date',
-    doc: 'A past day (Asia/Shanghai): the last stored snapshot of that day, from the archive (`X-Cache: HISTORY`).',
-    example: '2026-11-20',
-  },
-  [AT_PARAM]: {
-    type: 'string',
-    pattern: /^(?:\d{13}|\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?)?(?:Z|[+\- ]\d{2}:?\d{2})?)$/i,
-    patternDoc: AT_ACCEPTED,
-    maxLength: 40,
-    doc: 'A past moment (ISO 8601 or ms timestamp): the snapshot in force then, from the archive (`X-Cache: HISTORY`).',
-    example: '2026-11-20T12:00:00+08:00',
-  },
-};
+/** The kernel's `date` and `at`; a local source answering from stored lists declares the same ones (see `momentFrom`). */
+export const DATE_SPEC = {
+  type: 'date',
+  doc: 'A past day (Asia/Shanghai): the last stored snapshot of that day, from the archive (`X-Cache: HISTORY`).',
+  example: '2026-11-20',
+} as const satisfies ParamSpec;
+export const AT_SPEC = {
+  type: 'string',
+  pattern: /^(?:\d{13}|\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?)?(?:Z|[+\- ]\d{2}:?\d{2})?)$/i,
+  patternDoc: AT_ACCEPTED,
+  maxLength: 40,
+  doc: 'A past moment (ISO 8601 or ms timestamp): the snapshot in force then, from the archive (`X-Cache: HISTORY`).',
+  example: '2026-11-20T12:00:00+08:00',
+} as const satisfies ParamSpec;
+
+const KERNEL_SPECS: Readonly<Record<string, ParamSpec>> = { [DATE_PARAM]: DATE_SPEC, [AT_PARAM]: AT_SPEC };
 
 /** Whether the kernel keeps dated snapshots of this source (and answers `date`/`at` from them). */
 export function isArchived(s: AnySource): s is ScheduledSource<Record<string, ParamSpec>, unknown> {
@@ -79,9 +80,16 @@ export function parseInstant(raw: string): number | undefined {
  * when neither is given. Throws a 400 naming the parameter for malformed, future or combined values.
  */
 export function parseMoment(s: AnySource, raw: Readonly<Record<string, string | undefined>>, now: number): Moment | undefined {
-  const given = archiveParamSpecs(s)
-    .map(([name]) => [name, raw[name]?.trim()] as const)
-    .filter((e): e is readonly [string, string] => !!e[1]);
+  return momentFrom(
+    raw,
+    archiveParamSpecs(s).map(([name]) => name),
+    now,
+  );
+}
+
+/** The moment asked for by `date` or `at` (of `names`, the ones the source takes) in raw values; see parseMoment. */
+export function momentFrom(raw: Readonly<Record<string, string | undefined>>, names: readonly string[], now: number): Moment | undefined {
+  const given = names.map((name) => [name, raw[name]?.trim()] as const).filter((e): e is readonly [string, string] => !!e[1]);
   if (!given.length) return undefined;
   if (given.length > 1) throw new AppError(400, `Invalid parameter "${AT_PARAM}": it cannot be combined with "${DATE_PARAM}"; use one of them.`);
   const [param, value] = given[0] as readonly [string, string];

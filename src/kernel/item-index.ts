@@ -62,6 +62,13 @@ export interface ItemIndex {
   record(commit: ListCommit): Promise<{ written: boolean; samples: number }>;
   /** Items whose title contains the query, most recently seen first, with their samples. */
   search(query: ItemQuery): Promise<IndexedItem[]>;
+  /**
+   * Titles of items on any list during [from, to] (first seen at or before `to`, last seen at or
+   * after `from`), most recently seen first, at most `limit`: what was being said then.
+   */
+  titles(range: { from: number; to: number; limit: number }): Promise<string[]>;
+  /** When each title key (see titleKey) was first seen on a list, for the keys the index holds. */
+  firstSeen(sourceId: string, paramsKey: string, titleKeys: readonly string[]): Promise<Map<string, number>>;
   /** Drop samples and items last seen before the retention; `retentionDays` 0 keeps everything. */
   prune(opts: { now: number; retentionDays: number }): Promise<void>;
 }

@@ -147,6 +147,23 @@ export class PgItemIndex implements ItemIndex {
     return rows.map((r) => toIndexedItem(r, samples.get(r.id) ?? []));
   }
 
+  async titles(range: { from: number; to: number; limit: number }): Promise<string[]> {
+    const rows = (
+      await this.pool.query<{ title: string }>('SELECT title FROM items WHERE last_seen_at >= $1 AND first_seen_at <= $2 ORDER BY last_seen_at DESC, id LIMIT $3', [range.from, range.to, range.limit])
+    ).rows;
+    return rows.map((r) => r.title);
+  }
+
+  async firstSeen(sourceId: string, paramsKey: string, titleKeys: readonly string[]): Promise<Map<string, number>> {
+    const rows = (
+      await this.pool.query<{ title_key: string; first_seen_at: string | number }>(
+        'SELECT title_key, first_seen_at FROM items WHERE source_id = $1 AND params_key = $2 AND title_key = ANY($3::text[])',
+        [sourceId, paramsKey, titleKeys],
+      )
+    ).rows;
+    return new Map(rows.map((r) => [r.title_key, Number(r.first_seen_at)]));
+  }
+
   async prune(opts: { now: number; retentionDays: number }): Promise<void> {
     if (opts.retentionDays <= 0) return;
     const cutoff = opts.now - opts.retentionDays * DAY_MS;

@@ -208,6 +208,12 @@ export interface ViewHints<D, P> {
    * e.g. one item per day for a daily digest.
    */
   feedFromHistory?: { days: number; rows(history: FeedHistoryEntry<D>[], params: P): Row[] };
+  /**
+   * The RSS channel's title and description for readers, where `title` (which may name the day)
+   * and the source's description (written for the API catalogue) do not fit: a title that stays
+   * the same every day, a description in the reader's language.
+   */
+  feedChannel?: { title: string; description: string };
   /** Generated image bytes (`encoding=image`). */
   image?(data: D, params: P): Promise<{ body: Buffer | string; type: string }>;
   /** An image URL: enables `image` (302 redirect) and `image-proxy` (bytes streamed through us). */
@@ -307,6 +313,11 @@ export interface ScheduledSource<PS extends ParamSpecs, D> extends FetchedSource
    * one request at a time. Needs `history` with `param`.
    */
   backfill?: Backfill<D>;
+  /**
+   * A general hot list whose items take part in cross-platform trending (sources/trending.ts),
+   * with the parameters of the list meant (default: the defaults). Trending reads every list so marked.
+   */
+  trending?: { params?: Record<string, string> };
 }
 
 export interface Backfill<D> {

@@ -134,6 +134,22 @@ export class SqliteItemIndex implements ItemIndex {
     return rows.map((r) => toIndexedItem(r, samples.get(r.id) ?? []));
   }
 
+  async titles(range: { from: number; to: number; limit: number }): Promise<string[]> {
+    const rows = this.db
+      .prepare<[number, number, number], { title: string }>('SELECT title FROM items WHERE last_seen_at >= ? AND first_seen_at <= ? ORDER BY last_seen_at DESC, id LIMIT ?')
+      .all(range.from, range.to, range.limit);
+    return rows.map((r) => r.title);
+  }
+
+  async firstSeen(sourceId: string, paramsKey: string, titleKeys: readonly string[]): Promise<Map<string, number>> {
+    const rows = this.db
+      .prepare<[string, string, string], { title_key: string; first_seen_at: number }>(
+        'SELECT title_key, first_seen_at FROM items WHERE source_id = ? AND params_key = ? AND title_key IN (SELECT value FROM json_each(?))',
+      )
+      .all(sourceId, paramsKey, JSON.stringify(titleKeys));
+    return new Map(rows.map((r) => [r.title_key, r.first_seen_at]));
+  }
+
   async prune(opts: { now: number; retentionDays: number }): Promise<void> {
     if (opts.retentionDays <= 0) return;
     const cutoff = opts.now - opts.retentionDays * DAY_MS;

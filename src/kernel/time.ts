@@ -40,6 +40,32 @@ export function formatDateTime(ms: number): string {
   return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
 }
 
+/**
+ * `YYYY/MM/DD HH:mm:ss` in Asia/Shanghai: 60s's date-time text (its `Common.localeTime`, zh-CN), for
+ * the fields 60s writes so (the digest's `api_updated`, exchange rates, Epic, whois, fuel prices,
+ * Zhihu, Quark, Douyin's `event_time`, changya's `publish`, Maoyan's `update_time`). Fields 60s
+ * writes with dashes, and our own, use formatDateTime.
+ */
+export function formatSixtyDateTime(ms: number): string {
+  const text = formatDateTime(ms);
+  return `${text.slice(0, 4)}/${text.slice(5, 7)}/${text.slice(8)}`;
+}
+
+const DASHED_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})( \d{2}:\d{2}(?::\d{2})?)$/;
+
+/**
+ * `fields` of stored data written as `YYYY-MM-DD HH:mm:ss` by a release before 60s's format, in
+ * 60s's `YYYY/MM/DD HH:mm:ss` (a migrate step); the same object when none needs it.
+ */
+export function withSixtyDateTimes<T extends object>(data: T, fields: readonly string[]): T {
+  const record = data as Record<string, unknown>;
+  const changed = fields.filter((f) => typeof record[f] === 'string' && DASHED_DATE_TIME.test(record[f] as string));
+  if (!changed.length) return data;
+  const out: Record<string, unknown> = { ...record };
+  for (const f of changed) out[f] = (record[f] as string).replace(DASHED_DATE_TIME, '$1/$2/$3$4');
+  return out as T;
+}
+
 /** `YYYY-MM-DD` in Asia/Shanghai. */
 export function formatDate(ms: number): string {
   const iso = shanghaiIso(ms);

@@ -36,15 +36,18 @@ export interface Board {
 }
 
 /** The page of a list: the route whose fixed parameters it has, its path parameters filled, the others in the query. */
-export function listHref(source: FetchedSource, raw: Readonly<Record<string, string>>): string {
+export function listHref(source: FetchedSource, raw: Readonly<Record<string, string>>, params: AnyParams = raw): string {
+  // Fixed values are matched against the parsed parameters (defaults included: music-rank's list is `id=''`).
   const route =
-    source.routes.find((r) => r.fixed && Object.entries(r.fixed).every(([k, v]) => raw[k] === v)) ??
+    source.routes.find((r) => r.fixed && Object.entries(r.fixed).every(([k, v]) => String(params[k] ?? '') === v)) ??
     source.routes.find((r) => !r.fixed && !r.forceEncoding) ??
     (source.routes[0] as (typeof source.routes)[number]);
   const used = new Set(Object.keys(route.fixed ?? {}));
-  const path = route.path.replace(/:(\w+)\??/g, (_, name: string) => {
+  // An optional path parameter left out takes its slash with it (`/music-rank/:id?` → `/music-rank`).
+  const path = route.path.replace(/\/:(\w+)(\?)?/g, (_, name: string, optional: string | undefined) => {
     used.add(name);
-    return encodeURIComponent(raw[name] ?? '');
+    const value = raw[name];
+    return value === undefined ? (optional ? '' : '/') : `/${encodeURIComponent(value)}`;
   });
   const query = new URLSearchParams(Object.entries(raw).filter(([k]) => !used.has(k)));
   query.set('encoding', 'html');
@@ -56,7 +59,10 @@ export function boardLists(registry: Registry, engine: Pick<Engine, 'warmKeysOf'
   return registry.sources.flatMap((source) => {
     if (source.mode !== 'scheduled' || !source.view.rows) return [];
     const sets = (source.prefetch?.length ? source.prefetch : [{}]) as Record<string, string>[];
-    return sets.map((raw) => ({ source, params: parseParams(source.params, raw), href: listHref(source, raw), category: categoryOf(source) }));
+    return sets.map((raw) => {
+      const params = parseParams(source.params, raw);
+      return { source, params, href: listHref(source, raw, params), category: categoryOf(source) };
+    });
   });
 }
 

@@ -11,6 +11,8 @@ import { parseInstant } from '../kernel/archive-params.ts';
 import { setBounded } from '../kernel/bounded-map.ts';
 import { sha1, type Engine, type ReadResult } from '../kernel/engine.ts';
 import { badParam } from '../kernel/errors.ts';
+import { MAX_QUERY_LENGTH } from '../kernel/item-index.ts';
+import { titleKey } from '../kernel/title-key.ts';
 import { parseParams } from '../kernel/params.ts';
 import type { Registry } from '../kernel/registry.ts';
 import type { AnySource } from '../kernel/source.ts';
@@ -41,7 +43,7 @@ const CATEGORY_ORDER: readonly string[] = ['Hot lists and rankings', ...CATEGORI
 
 /** The fields of trending's data the page shows (it may carry more). */
 interface TrendingView {
-  events: { rank: number; title: string; platforms: { name: string; rank: number; hot_value: number | null; link: string | null }[] }[];
+  events: { rank: number; title: string; platforms: { name: string; rank: number; title?: string; hot_value: number | null; link: string | null }[] }[];
   updated?: string;
 }
 
@@ -68,7 +70,7 @@ function card(c: BoardCard, at: number | undefined): string {
     return `<li><span class="r">${i + 1}</span><span class="t">${title}</span>${marks[i]}<span class="h">${escapeHtml(heatText(r.hot))}</span></li>`;
   });
   const time = formatDateTime(c.nav?.at ?? c.read.fetchedAt).slice(5, 16);
-  return `<article class="card" id="${escapeHtml(id)}"><h3><a href="${escapeHtml(href)}">${escapeHtml(c.title)}</a></h3><ol>${items.join('')}</ol><p class="more"><span>${at === undefined ? '更新于' : '快照'} ${escapeHtml(time)}${c.read.cache === 'STALE' ? '（未能刷新）' : ''}</span><a href="${escapeHtml(href)}">完整榜单 →</a></p></article>`;
+  return `<article class="card" id="${escapeHtml(id)}"><h3><a href="${escapeHtml(href)}">${escapeHtml(c.title)}</a></h3><ol>${items.join('')}</ol><p class="more"><span>${at === undefined ? '更新于' : '快照'} ${escapeHtml(time)}${c.read.cache === 'STALE' ? '（已过时效，待刷新）' : ''}</span><a href="${escapeHtml(href)}">完整榜单 →</a></p></article>`;
 }
 
 function trendingSection(trending: TrendingView | undefined, at: number | undefined): string {
@@ -76,10 +78,33 @@ function trendingSection(trending: TrendingView | undefined, at: number | undefi
   if (!trending?.events.length) return `<section aria-labelledby="trending"><h2 id="trending">全网热点</h2><p class="s">还没有足够的榜单数据来计算全网热点。</p></section>`;
   const items = trending.events.slice(0, EVENTS_SHOWN).map((e) => {
     const platforms = e.platforms.map((p) => `${escapeHtml(p.name)} 第 ${p.rank} 名${p.hot_value !== null ? ` ${escapeHtml(formatHeat(p.hot_value))}` : ''}`).join(' · ');
-    const spread = `/v2/apis/timeline?q=${encodeURIComponent([...e.title].slice(0, 64).join(''))}&encoding=html`;
+    const spread = `/v2/apis/timeline?q=${encodeURIComponent(spreadQuery(e.title, e.platforms.map((p) => p.title ?? e.title)))}&encoding=html`;
     return `<li><a href="${escapeHtml(spread)}" title="各平台名次走势">${escapeHtml(e.title)}</a> <span class="p">${e.platforms.length} 个平台：${platforms}</span></li>`;
   });
   return `<section aria-labelledby="trending"><h2 id="trending">全网热点</h2><ol class="events">${items.join('')}</ol><p class="s"><a href="/v2/apis/trending?encoding=html">全部热点 →</a></p></section>`;
+}
+
+/** Shortest text a spread query may be: shorter common parts match unrelated titles. */
+const MIN_SPREAD_QUERY = 3;
+
+/**
+ * The timeline query that finds an event on each of its platforms: the longest text every
+ * platform's title contains (compared as the item index compares, by titleKey), when it is long
+ * enough to mean the event; else the event's own title.
+ */
+export function spreadQuery(eventTitle: string, titles: readonly string[]): string {
+  const keys = [...new Set(titles.map(titleKey).filter(Boolean))];
+  const fallback = [...eventTitle].slice(0, MAX_QUERY_LENGTH).join('');
+  if (keys.length < 2) return fallback;
+  const [shortest, ...others] = [...keys].sort((a, b) => a.length - b.length) as [string, ...string[]];
+  const chars = [...shortest];
+  for (let len = chars.length; len >= MIN_SPREAD_QUERY; len--) {
+    for (let start = 0; start + len <= chars.length; start++) {
+      const part = chars.slice(start, start + len).join('');
+      if (others.every((k) => k.includes(part))) return [...part].slice(0, MAX_QUERY_LENGTH).join('');
+    }
+  }
+  return fallback;
 }
 
 function searchForm(): string {

@@ -10,6 +10,7 @@ import type { Archive } from '../kernel/archive.ts';
 import { setBounded } from '../kernel/bounded-map.ts';
 import { StoreUnavailableError } from '../kernel/errors.ts';
 import type { Engine, ReadResult } from '../kernel/engine.ts';
+import { listItems } from '../kernel/list-items.ts';
 import type { AnyParams, AnySource, FetchedSource, Row } from '../kernel/source.ts';
 import type { SnapshotNav } from './time-machine.ts';
 
@@ -23,7 +24,7 @@ const NEWEST_KEPT_MS = 5_000;
 const KEPT = 512;
 
 interface Kept {
-  nav: Omit<SnapshotNav, 'past'>;
+  nav: Omit<SnapshotNav, 'past' | 'titlesIndexed'>;
   until: number;
 }
 
@@ -72,11 +73,13 @@ export class Snapshots {
     const cacheKey = `${source.id}|${r.paramsKey}|${at}`;
     const now = Date.now();
     const hit = this.kept.get(cacheKey);
-    if (hit && hit.until > now) return { ...hit.nav, past };
+    // Titles link to their timeline where the item index keeps the list's items (titled items; not e.g. a digest's lines).
+    const titlesIndexed = !!listItems(r.data)?.length;
+    if (hit && hit.until > now) return { ...hit.nav, past, titlesIndexed };
     const [previous, nextAt] = await Promise.all([this.previous(source, r.params, at), this.nextAfter(source.id, r.paramsKey, at)]);
     const nav = { at, previousAt: previous?.at, nextAt, previousRows: previous?.rows };
     setBounded(this.kept, cacheKey, { nav, until: nextAt === undefined ? now + NEWEST_KEPT_MS : Infinity }, KEPT);
-    return { ...nav, past };
+    return { ...nav, past, titlesIndexed };
   }
 
   /** The snapshot before the one of time `at`, with its rows (in the source's current shape). */

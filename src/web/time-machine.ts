@@ -19,6 +19,8 @@ export interface SnapshotNav {
   nextAt: number | undefined;
   /** The previous snapshot's rows, to mark what changed since. */
   previousRows: Row[] | undefined;
+  /** The item index keeps this list's items: its titles can link to their timelines. */
+  titlesIndexed?: boolean;
 }
 
 /** `YYYY-MM-DDTHH:mm` in Asia/Shanghai: the value of a datetime-local input. */

@@ -14,6 +14,13 @@ describe('60s layout checker', () => {
     expect(layoutMismatches([], { x: 'string' })).toEqual(['data: expected object, got array']);
   });
 
+  it("checks 60s's date-time texts: YYYY/MM/DD HH:mm:ss, its digest's YYYY/MM/DD HH:mm and dayjs's YYYY-MM-DD HH:mm:ss", () => {
+    expect(layoutMismatches({ a: '2026/11/20 08:10:00', b: '2026/11/20 08:10', c: '2026-11-20 08:10:00' }, { a: 'time/', b: 'time/m', c: 'time-' })).toEqual([]);
+    expect(layoutMismatches({ a: '2026-11-20 08:10:00' }, { a: 'time/' })).toEqual(['data.a: expected time/, got "2026-11-20 08:10:00"']);
+    expect(layoutMismatches({ a: null }, { a: 'time/|null' })).toEqual([]);
+    expect(layoutMismatches({ a: 1 }, { a: 'time-' })).toEqual(['data.a: expected time-, got number']);
+  });
+
   it('checks an optional field only when present', () => {
     expect(layoutMismatches({}, { 'tag?': 'string' })).toEqual([]);
     expect(layoutMismatches({ tag: 3 }, { 'tag?': 'string' })).toEqual(['data.tag: expected string, got number']);

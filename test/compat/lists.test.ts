@@ -27,8 +27,9 @@
  * | /v2/epic (epic)                          | /v2/apis/free-games                    | array     |
  * | /v2/ai-news (ai-news)                    | /v2/apis/ai-news                       | object    |
  *
+ * | /v2/it-news, /v2/it-news/rank (it-news)  | /v2/apis/it-news, /v2/apis/it-news/rank | array     |
+ *
  * Array-shaped answers carry their count and fetch time in X-Total-Count and Last-Modified.
- * 60s's /v2/it-news and /v2/it-news/rank have no counterpart here.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -39,11 +40,15 @@ import { startService, type TestService } from '../support/service.ts';
 import { FIXTURE_DIR, Upstream } from '../support/upstream.ts';
 import { layoutMismatches, type Layout } from './layout.ts';
 
-/** A Chinese date-time string such as 2026-11-21 10:00:00, and its 13-digit ms twin. */
-const TIME = 'string';
+/**
+ * 60s's date-time texts: `YYYY/MM/DD HH:mm:ss` where its module writes Common.localeTime, `YYYY-MM-DD
+ * HH:mm:ss` where it writes dayjs's format (see layout.ts); and the 13-digit ms twin.
+ */
+const TIME = 'time/';
+const DASH_TIME = 'time-';
 const MS = 'number';
 
-const HACKER_NEWS: Layout = [{ id: 'number', title: 'string', score: 'number', link: 'string', author: 'string', created: TIME, created_at: MS }];
+const HACKER_NEWS: Layout = [{ id: 'number', title: 'string', score: 'number', link: 'string', author: 'string', created: DASH_TIME, created_at: MS }];
 
 const DOUBAN_WEEKLY: Layout = [
   {
@@ -79,7 +84,7 @@ const CASES: ListCase[] = [
   {
     sixty: '/v2/douyin',
     path: '/v2/apis/hot-short-video-a',
-    layout: [{ title: 'string', hot_value: 'number', cover: 'string', link: 'string', event_time: TIME, event_time_at: MS, active_time: TIME, active_time_at: MS }],
+    layout: [{ title: 'string', hot_value: 'number', cover: 'string', link: 'string', event_time: TIME, event_time_at: MS, active_time: 'string', active_time_at: MS }],
   },
   {
     sixty: '/v2/rednote',
@@ -168,9 +173,9 @@ const CASES: ListCase[] = [
         description: 'string|null',
         cover: 'string',
         update_frequency: 'string',
-        updated: TIME,
+        updated: DASH_TIME,
         updated_at: MS,
-        created: TIME,
+        created: DASH_TIME,
         created_at: MS,
         link: 'string',
       },
@@ -199,6 +204,8 @@ const CASES: ListCase[] = [
     ],
   },
   { sixty: '/v2/hacker-news/top', path: '/v2/apis/tech-forum/top', layout: HACKER_NEWS },
+  { sixty: '/v2/it-news', path: '/v2/apis/it-news', layout: [{ title: 'string', link: 'string', description: 'string', created: DASH_TIME, created_at: MS }] },
+  { sixty: '/v2/it-news/rank', path: '/v2/apis/it-news/rank?type=week', layout: [{ title: 'string', link: 'string' }] },
   {
     sixty: '/v2/maoyan/all/movie',
     path: '/v2/apis/boxoffice-a/all/movie',
@@ -221,7 +228,7 @@ const CASES: ListCase[] = [
       box_office: 'string',
       box_office_unit: 'string',
       update_gap_second: 'number',
-      updated: TIME,
+      updated: DASH_TIME,
       updated_at: MS,
       list: [
         {
@@ -251,7 +258,7 @@ const CASES: ListCase[] = [
     path: '/v2/apis/boxoffice-a/realtime/tv',
     layout: {
       update_gap_second: 'number',
-      updated: TIME,
+      updated: DASH_TIME,
       updated_at: MS,
       list: [{ programme_name: 'string', channel_name: 'string', market_rate: 'number', market_rate_desc: 'string', attention_rate: 'number', attention_rate_desc: 'string' }],
     },
@@ -261,7 +268,7 @@ const CASES: ListCase[] = [
     path: '/v2/apis/boxoffice-a/realtime/web',
     layout: {
       update_gap_second: 'number',
-      updated: TIME,
+      updated: DASH_TIME,
       updated_at: MS,
       list: [
         {

@@ -85,6 +85,11 @@ describe("60s's query parameters at 60s's paths", () => {
       now: clock.now,
       env: { TRUST_PROXY: 'true', AI_UPSTREAM_BASE_URL: 'https://ai-gateway.test/', AI_UPSTREAM_API_KEY: 'sk-test' },
     });
+    // These answer from 60s's dataset once fetched: fetch it first, so both paths pick from the same corpus.
+    for (const id of ['answer', 'duanzi', 'dad-joke', 'fabing', 'awesome-js']) {
+      const feed = svc.engine.feedSource(svc.registry.byId.get(id)!);
+      if (feed) await svc.engine.run(feed, {}, '');
+    }
   });
   afterAll(async () => {
     await svc.close();

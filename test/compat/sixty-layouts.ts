@@ -15,11 +15,12 @@ export const DIGEST: Layout = {
   link: 'string',
   day_of_week: 'string',
   lunar_date: 'string',
-  created: 'string',
+  // The digest file's own text, passed through; our fetch time as 60s's Common.localeTime.
+  created: 'time/m',
   created_at: 'number',
-  updated: 'string',
+  updated: 'time/m',
   updated_at: 'number',
-  api_updated: 'string',
+  api_updated: 'time/',
   api_updated_at: 'number',
 };
 
@@ -32,9 +33,9 @@ export const TODAY_IN_HISTORY: Layout = {
 
 export const EXCHANGE_RATE: Layout = {
   base_code: 'string',
-  updated: 'string',
+  updated: 'time/',
   updated_at: 'number',
-  next_updated: 'string',
+  next_updated: 'time/',
   next_updated_at: 'number',
   rates: [{ currency: 'string', rate: 'number' }],
 };
@@ -47,7 +48,7 @@ export const BING: Layout = {
   cover: 'string',
   cover_4k: 'string',
   copyright: 'string',
-  update_date: 'string',
+  update_date: 'time-',
   update_date_at: 'number',
 };
 
@@ -242,7 +243,7 @@ export const FUEL: Layout = {
   },
   items: [{ name: 'string', price: 'number', price_desc: 'string' }],
   link: 'string',
-  updated: 'string',
+  updated: 'time/',
   updated_at: 'number',
 };
 
@@ -296,7 +297,7 @@ export const OLYMPICS: Layout = {
   event_name: 'string',
   start_date: 'string',
   end_date: 'string',
-  updated: 'string',
+  updated: 'time-',
   updated_at: 'number',
   list: [{ rank: 'number', code: 'string', country: 'string', gold: 'number', silver: 'number', bronze: 'number', total: 'number', flag: 'string' }],
 };
@@ -338,9 +339,9 @@ export const WHOIS: Layout = {
   registrant: { name: 'string', organization: 'string', email: 'string', country: 'string' },
   nameservers: ['string'],
   dnssec: 'boolean|string',
-  created: 'string',
-  updated: 'string',
-  expires: 'string',
+  created: 'time/',
+  updated: 'time/',
+  expires: 'time/',
   created_at: 'number',
   updated_at: 'number',
   expires_at: 'number',
@@ -361,7 +362,7 @@ export const LYRIC: Layout = {
 export const CHANGYA: Layout = {
   user: { nickname: 'string', gender: 'string', avatar_url: 'string' },
   song: { name: 'string', singer: 'string', lyrics: ['string'] },
-  audio: { url: 'string', duration: 'number', like_count: 'number', link: 'string', publish: 'string', publish_at: 'number' },
+  audio: { url: 'string', duration: 'number', like_count: 'number', link: 'string', publish: 'time/', publish_at: 'number' },
 };
 
 export const BAIKE: Layout = { title: 'string', description: 'string', abstract: 'string', cover: 'string', has_other: 'boolean', link: 'string' };

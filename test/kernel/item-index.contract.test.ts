@@ -113,6 +113,21 @@ function itemIndexContract(name: string, open: () => Promise<{ index: ItemIndex;
       expect((await index.search({ q: '火车票', since: T0 - DAY, limit: 1 })).length).toBe(1);
     });
 
+    it('titles: what was on any list during a range, most recently seen first; firstSeen by title key', async () => {
+      const s = sid('titles');
+      const far = T0 + 400 * DAY;
+      await index.record(commit(s, far, [item(1, '冬奥会开幕式彩排'), item(2, '新版医保目录公布')]));
+      await index.record(commit(s, far + 2 * DAY, [item(1, '新版医保目录公布'), item(2, '元旦假期出行高峰')]));
+      await index.record(commit(s, far + 10 * DAY, [item(1, '寒潮预警升级')]));
+      // Seen during [far + DAY, far + 3 DAY]: last seen on or after its start, first seen by its end.
+      expect((await index.titles({ from: far + DAY, to: far + 3 * DAY, limit: 10 })).sort()).toEqual(['元旦假期出行高峰', '新版医保目录公布']);
+      expect(await index.titles({ from: far + 5 * DAY, to: far + 11 * DAY, limit: 10 })).toEqual(['寒潮预警升级']);
+      expect(await index.titles({ from: far + DAY, to: far + 3 * DAY, limit: 1 })).toHaveLength(1);
+      const seen = await index.firstSeen(s, '', ['新版医保目录公布', '元旦假期出行高峰', '不在榜上']);
+      expect(seen).toEqual(new Map([['新版医保目录公布', far], ['元旦假期出行高峰', far + 2 * DAY]]));
+      expect(await index.firstSeen(s, 'board=other', ['新版医保目录公布'])).toEqual(new Map());
+    });
+
     it('the best rank of a title listed twice in one commit wins; untitled items are ignored', async () => {
       const s = sid('dupes');
       await index.record(commit(s, T0, [item(3, '年度汉字评选揭晓'), item(9, '年度汉字评选揭晓。'), item(4, '！？')]));

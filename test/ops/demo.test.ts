@@ -58,13 +58,14 @@ describe('npm run demo', () => {
   });
 
   it('keeps several snapshots of the lists: history, timelines with rank samples, cross-platform trending', async () => {
-    expect((await demo.service.store.archive.bounds('hot-microblog', ''))?.count).toBe(3);
+    // Two days before at 21:00, the day before at 21:00 (the 08:00 edition, unchanged at 08:00), 10:00, 12:00.
+    expect((await demo.service.store.archive.bounds('hot-microblog', ''))?.count).toBe(4);
     const morning = await (await fetch(`${demo.base}/v2/apis/hot-microblog?at=${encodeURIComponent(`${demo.day}T08:30:00+08:00`)}`)).json() as Envelope<{ title: string }[]>;
     expect(morning.data.length).toBeGreaterThan(0);
     const timeline = (await (await fetch(`${demo.base}/v2/apis/timeline?q=${encodeURIComponent('新能源车')}`)).json()) as Envelope<Timeline>;
     const weibo = timeline.data.items.find((i) => i.source === 'hot-microblog');
-    // The evening before (the 08:00 edition), 08:00, 10:00, 12:00.
-    expect(weibo?.samples.map((x) => x.rank)).toEqual([5, 5, 3, 2]);
+    // Two evenings before, the evening before (the 08:00 edition), 08:00, 10:00, 12:00.
+    expect(weibo?.samples.map((x) => x.rank)).toEqual([6, 5, 5, 3, 2]);
     expect(timeline.data.items.map((i) => i.source)).toContain('hot-short-video-a');
     const plane = (await (await fetch(`${demo.base}/v2/apis/timeline?q=${encodeURIComponent('大飞机')}&source=hot-microblog`)).json()) as Envelope<Timeline>;
     expect(plane.data.items[0]?.first_seen_at).toBe(Date.parse(`${demo.day}T10:00:00+08:00`));
@@ -73,13 +74,17 @@ describe('npm run demo', () => {
     expect(trending.data.lists.filter((l) => !l.missing).length).toBeGreaterThanOrEqual(6);
   });
 
-  it('runs one clock: uptime and the status page are on the demo day', async () => {
+  it('runs one clock: uptime, the status page and the console\'s key dates are on the demo day', async () => {
     const health = (await (await fetch(`${demo.base}/healthz`)).json()) as { uptime_sec: number };
     expect(health.uptime_sec).toBeGreaterThanOrEqual(0);
     expect(health.uptime_sec).toBeLessThan(600);
     const status = await (await fetch(`${demo.base}/status`)).text();
     expect(status).toContain(`Updated ${demo.day} `);
     expect(status).toMatch(/ · up \d+ s · /);
+    const keys = await demo.service.gateway.keys.list();
+    expect(formatDate(keys.find((k) => k.name === 'demo')!.createdAt)).toBe(demo.day);
+    const console = await (await fetch(`${demo.base}/console`, { headers: { authorization: `Bearer ${demo.adminToken}` } })).text();
+    expect(console).toContain(demo.day);
   });
 
   it('labels every page as demo data, and serves translation and pictures without the internet', async () => {

@@ -40,7 +40,10 @@ describe('60s parse', () => {
     expect(d.news).toHaveLength(14);
     expect(d.tip).toBe('把今天过好，就是对明天最好的准备。');
     expect(d.published).toBe('2026-11-20 08:12:00');
-    expect(d.updated).toBe('2026-11-20 08:12:00');
+    // 60s passes the file's own text of its times, and writes its fetch time as YYYY/MM/DD HH:mm:ss.
+    expect(d.created).toBe('2026/11/20 08:10');
+    expect(d.updated).toBe('2026/11/20 08:12');
+    expect(d.api_updated).toMatch(/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}$/);
     expect(d.is_today).toBe(false);
     expect(d.api_updated_at).toBe(START);
     expect(sixty.mode !== 'local' && sixty.validate(d)).toBeUndefined();
@@ -130,11 +133,15 @@ describe('60s through the server', () => {
     expect(res.headers.get('content-type')).toBe('application/rss+xml; charset=utf-8');
     const xml = await res.text();
     const feed = await new Parser().parseString(xml);
-    expect(feed.title).toBe('每天 60 秒读懂世界（2026-11-21 星期六）');
+    // The channel is named the same every day, and described for readers (in Chinese, not the API's English).
+    expect(feed.title).toBe('每天 60 秒读懂世界');
+    expect(feed.description).toMatch(/^每日早间新闻简报/);
+    // Each day's guid is the one 60s's feed gives it: its item link.
+    expect(xml).toContain('<guid isPermaLink="false">https://60s-static.viki.moe?date=2026-11-14</guid>');
     expect(feed.items.length).toBeGreaterThanOrEqual(8);
-    expect(feed.items.map((i) => i.guid)).toContain('60s:2026-11-14');
+    expect(feed.items.map((i) => i.guid)).toContain('https://60s-static.viki.moe?date=2026-11-14');
     expect(new Set(feed.items.map((i) => i.guid)).size).toBe(feed.items.length);
-    const first = feed.items.find((i) => i.guid === '60s:2026-11-20');
+    const first = feed.items.find((i) => i.guid === 'https://60s-static.viki.moe?date=2026-11-20');
     expect(first?.title).toBe('📅 2026-11-20 星期五');
     expect(new Date(first?.pubDate ?? '').toISOString()).toBe('2026-11-19T16:00:00.000Z');
     expect(first?.content).toContain('2026-11-20 要闻 3');
@@ -149,13 +156,13 @@ describe('60s through the server', () => {
   it('keeps the rendered feed until its history changes, one rendering per feed URL', async () => {
     const first = await (await svc.get('/v2/apis/60s/rss')).text();
     expect(await (await svc.get('/v2/apis/60s/rss')).text()).toBe(first);
-    expect(first).not.toContain('60s:2026-11-13');
+    expect(first).not.toContain('https://60s-static.viki.moe?date=2026-11-13');
     // A past day fetched now joins the history without changing today's snapshot: the feed shows it.
     published.add('2026-11-13');
     upstream.serve(HOST, DATE_PATH, byDate(published));
     expect((await svc.get('/v2/apis/60s?date=2026-11-13')).status).toBe(200);
     const after = await new Parser().parseString(await (await svc.get('/v2/apis/60s/rss')).text());
-    expect(after.items.map((i) => i.guid)).toContain('60s:2026-11-13');
+    expect(after.items.map((i) => i.guid)).toContain('https://60s-static.viki.moe?date=2026-11-13');
     // The feed names its own URL; another Host's rendering is its own, never served to others.
     const other = await new Promise<string>((resolve, reject) => {
       const req = http.get(`${svc.base}/v2/apis/60s/rss`, { headers: { host: 'feeds.example' } }, (res) => {

@@ -20,12 +20,17 @@ export async function getJson<T = Record<string, unknown>>(svc: TestService, pat
   return { status: r.status, body: (await r.json()) as Envelope<T> };
 }
 
-/** Start the real service with a local upstream (fixtures under test/fixtures/upstream) for a describe block. */
+/**
+ * Start the real service with a local upstream (fixtures under test/fixtures/upstream) for a
+ * describe block. 60s's corpus files answer 404 there, so the corpus endpoints answer from their
+ * bundled corpus (test/sources/sixty-corpora.test.ts covers the fetched one).
+ */
 export function useService(env: Record<string, string> = {}): { svc: () => TestService; upstream: Upstream } {
   const upstream = new Upstream();
   let svc: TestService;
   beforeAll(async () => {
     await upstream.start();
+    upstream.serve('cdn.jsdelivr.net', /^\/gh\/vikiboss\/60s@main\/src\/modules\//, { status: 404, body: 'Not Found' });
     svc = await startService({ upstream, env: { ...NO_CLIENT_LIMITS, ...env } });
   });
   afterAll(async () => {
@@ -68,10 +73,12 @@ export function describeBundledCorpus(name: string, items: readonly unknown[], m
 }
 
 /**
- * The `id` contract of a corpus endpoint: random when absent, 0-based, 404 naming the valid
- * range past the end, 400 naming `id` for values that are not whole numbers ≥ 0.
+ * The `id` contract of a corpus endpoint: random when absent, 0-based (or counted from `base` 1,
+ * where 60s counts so), 404 naming the valid range past the end, 400 naming `id` for values that
+ * are not whole numbers ≥ base.
  */
-export function describeIdContract(o: { path: string; what: string; total: () => number; svc: () => TestService; extraParams?: string[] }): void {
+export function describeIdContract(o: { path: string; what: string; total: () => number; svc: () => TestService; extraParams?: string[]; base?: 0 | 1 }): void {
+  const base = o.base ?? 0;
   describe(`${o.path}: the id parameter`, () => {
     it('a random item when absent: id in range and total given', async () => {
       for (let i = 0; i < 5; i++) {
@@ -84,27 +91,27 @@ export function describeIdContract(o: { path: string; what: string; total: () =>
       }
     });
 
-    it('id is 0-based and stable: the same id answers the same item, the last id works', async () => {
-      const a = await getJson<{ index: number }>(o.svc(), `${o.path}?id=0`);
-      const b = await getJson<{ index: number }>(o.svc(), `${o.path}?id=0`);
+    it(`id counts from ${base} and is stable: the same id answers the same item, the last id works`, async () => {
+      const a = await getJson<{ id: number | string; index: number }>(o.svc(), `${o.path}?id=${base}`);
+      const b = await getJson<{ index: number }>(o.svc(), `${o.path}?id=${base}`);
       expect(a.body.data.index).toBe(0);
       expect(b.body.data).toEqual(a.body.data);
-      const last = await getJson<{ index: number }>(o.svc(), `${o.path}?id=${o.total() - 1}`);
+      const last = await getJson<{ index: number }>(o.svc(), `${o.path}?id=${o.total() - 1 + base}`);
       expect(last.status).toBe(200);
       expect(last.body.data.index).toBe(o.total() - 1);
     });
 
     it('an id past the end is a 404 envelope stating the valid range', async () => {
-      const { status, body } = await getJson(o.svc(), `${o.path}?id=${o.total()}`);
+      const { status, body } = await getJson(o.svc(), `${o.path}?id=${o.total() + base}`);
       expect(status).toBe(404);
       expect(body.code).toBe(404);
       expect(body.data).toBeNull();
-      expect(body.message).toContain(`0 to ${o.total() - 1}`);
+      expect(body.message).toContain(`${base} to ${o.total() - 1 + base}`);
       expect(body.message).toContain(o.what);
     });
 
     it('a negative or non-numeric id is a 400 naming id', async () => {
-      for (const bad of ['-1', 'abc', '1.5', '10000000000']) {
+      for (const bad of [String(base - 1), 'abc', '1.5', '10000000000']) {
         const { status, body } = await getJson(o.svc(), `${o.path}?id=${bad}`);
         expect(status, bad).toBe(400);
         expect(body.message).toContain('"id"');

@@ -14,7 +14,7 @@ describe('answer', () => {
 
   it('answers {id, total, answer, answer_en}; text is the answer alone, as in 60s', async () => {
     const { body } = await getJson(svc(), '/v2/apis/answer?id=2');
-    expect(body.data).toEqual({ id: '3', index: 2, total: CORPUS.length, ...CORPUS[2] });
+    expect(body.data).toEqual({ id: '3', index: 2, total: CORPUS.length, ...CORPUS[2], source: 'bundled' });
     expect(await (await svc().get('/v2/apis/answer?id=2&encoding=text')).text()).toBe(CORPUS[2]!.answer);
     expect(await (await svc().get('/v2/apis/answer?id=2&encoding=markdown')).text()).toContain(`## ${CORPUS[2]!.answer}`);
   });

@@ -32,12 +32,13 @@ describe('awesome-js corpus', () => {
 
 describe('awesome-js', () => {
   const { svc } = useService();
-  describeIdContract({ path: '/v2/apis/awesome-js', what: 'question', total: () => CORPUS.length, svc });
+  // Counted from 1, as 60s numbers its questions.
+  describeIdContract({ path: '/v2/apis/awesome-js', what: 'question', total: () => CORPUS.length, svc, base: 1 });
 
   it('answers the question with labelled options, the answer letter and text, and the explanation', async () => {
     const q = CORPUS[0]!;
-    const { body } = await getJson<{ options: string[]; choices: { label: string; text: string }[]; answer: string; answer_text: string; code: string; explanation: string }>(svc(), '/v2/apis/awesome-js?id=0');
-    expect(body.data).toMatchObject({ id: 0, total: CORPUS.length, question: q.question, code: q.code, answer: q.answer, explanation: q.explanation });
+    const { body } = await getJson<{ options: string[]; choices: { label: string; text: string }[]; answer: string; answer_text: string; code: string; explanation: string }>(svc(), '/v2/apis/awesome-js?id=1');
+    expect(body.data).toMatchObject({ id: 1, index: 0, source: 'bundled', total: CORPUS.length, question: q.question, code: q.code, answer: q.answer, explanation: q.explanation });
     expect(body.data.choices.map((o) => o.label)).toEqual(['A', 'B', 'C', 'D'].slice(0, q.options.length));
     expect(body.data.options).toEqual(q.options.map((o, i) => `${'ABCDEF'[i]}: ${o}`));
     expect(body.data.answer_text).toBe(q.options['ABCDEF'.indexOf(q.answer)]);
@@ -45,12 +46,12 @@ describe('awesome-js', () => {
 
   it('text and markdown show code, options, answer and explanation', async () => {
     const q = CORPUS[6]!;
-    const text = await (await svc().get('/v2/apis/awesome-js?id=6&encoding=text')).text();
+    const text = await (await svc().get('/v2/apis/awesome-js?id=7&encoding=text')).text();
     expect(text).toContain(q.code);
     expect(text).toContain(`答案：${q.answer}.`);
     expect(text).toContain(q.explanation);
-    const md = await (await svc().get('/v2/apis/awesome-js?id=6&encoding=markdown')).text();
-    expect(md).toContain('# JavaScript 面试题 #6');
+    const md = await (await svc().get('/v2/apis/awesome-js?id=7&encoding=markdown')).text();
+    expect(md).toContain('# JavaScript 面试题 #7');
     expect(md).toContain(`\`\`\`js\n${q.code}\n\`\`\``);
     expect(md).toContain(`**答案：${q.answer}**`);
   });

@@ -429,6 +429,9 @@ describe('boxoffice-a through the server', () => {
 
     upstream.serve(HOST, TV, { body: { tvList: { status: true, data: { programmes: [] } }, status: true } });
     await expectKeptAfterFailure(svc, clock, url, 'boxoffice-a', /^parse: missing tvListAll\.data\.list/);
+    // The status page names the JSON path the parser missed and what it found there.
+    const page = await (await svc.get('/status')).text();
+    expect(page).toContain('parse: missing tvListAll.data.list (the list; tvList.data.list and data.list are missing too): the answer is an object with keys tvList, status');
 
     upstream.serve(HOST, TV, { body: { tvList: { status: true, data: { list: [] } }, status: true } });
     await expectKeptAfterFailure(svc, clock, url, 'boxoffice-a', /^empty: rejected: expected at least 3/);

@@ -25,7 +25,7 @@ describe('changya parse', () => {
         duration_sec: 31,
         like_count: 101,
         link: 'https://m.singduck.cn/user-piece/cont_fixture000',
-        publish: '2023-03-31 18:46:36',
+        publish: '2023/03/31 18:46:36',
         publish_at: Date.parse('2023-03-31T18:46:36+08:00'),
       },
     });

@@ -10,7 +10,7 @@ describe('dad-joke', () => {
 
   it('answers {id, total, content}; text is the joke alone', async () => {
     const { body } = await getJson(svc(), '/v2/apis/dad-joke?id=0');
-    expect(body.data).toEqual({ id: 0, index: 0, total: CORPUS.length, content: CORPUS[0] });
+    expect(body.data).toEqual({ id: 0, index: 0, total: CORPUS.length, content: CORPUS[0], source: 'bundled' });
     expect(await (await svc().get('/v2/apis/dad-joke?id=0&encoding=text')).text()).toBe(CORPUS[0]);
     expect(await (await svc().get('/v2/apis/dad-joke?id=0&encoding=markdown')).text()).toMatch(/^# 🥶 冷笑话\n/);
   });

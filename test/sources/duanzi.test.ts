@@ -10,7 +10,7 @@ describe('duanzi', () => {
 
   it('answers {id, total, content}; text is the joke, markdown a titled page', async () => {
     const { body } = await getJson(svc(), '/v2/apis/duanzi?id=4');
-    expect(body.data).toEqual({ id: 4, index: 4, total: CORPUS.length, content: CORPUS[4], duanzi: CORPUS[4] });
+    expect(body.data).toEqual({ id: 4, index: 4, total: CORPUS.length, content: CORPUS[4], duanzi: CORPUS[4], source: 'bundled' });
     expect(await (await svc().get('/v2/apis/duanzi?id=4&encoding=text')).text()).toBe(CORPUS[4]);
     const md = await (await svc().get('/v2/apis/duanzi?id=4&encoding=markdown')).text();
     expect(md).toMatch(/^# 😄 段子\n/);

@@ -32,9 +32,9 @@ describe('exchange-rate parse', () => {
     expect(d.rates_updated_at).toBe(Date.parse('2026-11-21T00:02:31Z'));
     expect(d.next_update).toBe('2026-11-22 08:11:05');
     // 60s's fields: updated is the rates' publication, next_updated the next one.
-    expect(d.updated).toBe('2026-11-21 08:02:31');
+    expect(d.updated).toBe('2026/11/21 08:02:31');
     expect(d.updated_at).toBe(d.rates_updated_at);
-    expect(d.next_updated).toBe('2026-11-22 08:11:05');
+    expect(d.next_updated).toBe('2026/11/22 08:11:05');
     expect(d.next_updated_at).toBe(d.next_update_at);
     expect(d.fetched_at).toBe(now.getTime());
     expect(validateRates(d)).toBeUndefined();

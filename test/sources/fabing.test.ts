@@ -15,7 +15,7 @@ describe('fabing', () => {
   it(`fills in the name (${DEFAULT_NAME} by default) everywhere in the template`, async () => {
     const dflt = await getJson<{ name: string; content: string }>(svc(), '/v2/apis/fabing?id=1');
     const filled = CORPUS[1]!.split('{name}').join(DEFAULT_NAME);
-    expect(dflt.body.data).toEqual({ id: 1, index: 1, total: CORPUS.length, name: DEFAULT_NAME, content: filled, saying: filled });
+    expect(dflt.body.data).toEqual({ id: 1, index: 1, total: CORPUS.length, name: DEFAULT_NAME, content: filled, saying: filled, source: 'bundled' });
     const named = await getJson<{ content: string }>(svc(), `/v2/apis/fabing?id=1&name=${encodeURIComponent('小明')}`);
     expect(named.body.data.content).toBe(CORPUS[1]!.split('{name}').join('小明'));
     expect(named.body.data.content).not.toContain('{name}');

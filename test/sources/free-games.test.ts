@@ -45,12 +45,12 @@ describe('free-games parse', () => {
       original_price_desc: '¥90.00',
       currency: 'CNY',
       is_free_now: true,
-      free_start: '2026-11-20 00:00:00',
+      free_start: '2026/11/20 00:00:00',
       free_start_at: Date.parse('2026-11-19T16:00:00Z'),
-      free_end: '2026-11-27 00:00:00',
+      free_end: '2026/11/27 00:00:00',
       free_end_at: Date.parse('2026-11-26T16:00:00Z'),
     });
-    expect(d[1]).toMatchObject({ link: 'https://store.epicgames.com/zh-CN/p/old-town-courier', is_free_now: false, free_start: '2026-11-27 00:00:00', original_price: 48 });
+    expect(d[1]).toMatchObject({ link: 'https://store.epicgames.com/zh-CN/p/old-town-courier', is_free_now: false, free_start: '2026/11/27 00:00:00', original_price: 48 });
     // The next reveal is a placeholder: named in Chinese, linked to the free-games page.
     expect(d[2]).toMatchObject({ title: '神秘游戏', link: 'https://store.epicgames.com/zh-CN/free-games', cover: 'https://cdn1.epicgames.com/offer/vault/closed_1920x1080.png' });
     expect(d.length).toBe(3);
@@ -141,8 +141,8 @@ describe('free-games through the server', () => {
     expect(upstream.hits(HOST)[0]?.query.get('country')).toBe('CN');
 
     const text = await (await svc.get('/v2/apis/free-games?encoding=text')).text();
-    expect(text).toContain('1. 《深海回响》 🔥\n   现在免费，截至 2026-11-27 00:00:00（原价 ¥90.00）\n   https://store.epicgames.com/zh-CN/p/deep-echo');
-    expect(text).toContain('2. 《旧城快递》\n   2026-11-27 00:00:00 至 2026-12-04 00:00:00 免费');
+    expect(text).toContain('1. 《深海回响》 🔥\n   现在免费，截至 2026/11/27 00:00:00（原价 ¥90.00）\n   https://store.epicgames.com/zh-CN/p/deep-echo');
+    expect(text).toContain('2. 《旧城快递》\n   2026/11/27 00:00:00 至 2026/12/04 00:00:00 免费');
 
     const md = await (await svc.get('/v2/apis/free-games?encoding=markdown')).text();
     expect(md).toContain('1. [深海回响](https://store.epicgames.com/zh-CN/p/deep-echo) (免费中)');
@@ -205,7 +205,7 @@ describeConformance('epic', 'free-games on the real recording', (dir) => {
       original_price: 9.99,
       free_start_at: Date.parse('2021-07-22T15:00:00Z'),
       free_end_at: Date.parse('2021-07-29T15:00:00Z'),
-      free_end: '2021-07-29 23:00:00',
+      free_end: '2021/07/29 23:00:00',
     });
     expect(body.data?.[1]).toMatchObject({ link: 'https://store.epicgames.com/zh-CN/p/mothergunship', is_free_now: false, free_start_at: Date.parse('2021-07-29T15:00:00Z') });
     expect(body.data?.[0]?.cover).toMatch(/^https:\/\/cdn1\.epicgames\.com\/.*1920x1080/);

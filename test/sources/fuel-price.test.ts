@@ -95,7 +95,7 @@ describe('fuel-price through the server', () => {
     expect(body.data?.history).toBeUndefined();
 
     const text = await (await svc.get('/v2/apis/fuel-price?encoding=text')).text();
-    expect(text).toBe('今日油价（北京）\n\n92#汽油：7.83 元/升\n95#汽油：8.33 元/升\n98#汽油：9.83 元/升\n0#柴油：7.52 元/升\n\n下次调价 2026-11-29 00:00:00 预计上调 上调150元/吨 （0.12元/升-0.14元/升）\n\n更新于 2026-11-21 10:00:00\n');
+    expect(text).toBe('今日油价（北京）\n\n92#汽油：7.83 元/升\n95#汽油：8.33 元/升\n98#汽油：9.83 元/升\n0#柴油：7.52 元/升\n\n下次调价 2026-11-29 00:00:00 预计上调 上调150元/吨 （0.12元/升-0.14元/升）\n\n更新于 2026/11/21 10:00:00\n');
     const md = await (await svc.get('/v2/apis/fuel-price?encoding=markdown')).text();
     expect(md).toContain('| 95\\#汽油 | 8.33 元/升 |');
     expect(md).toContain('> 下次调价 2026-11-29 00:00:00 预计上调');

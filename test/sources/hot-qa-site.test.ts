@@ -29,7 +29,7 @@ describe('hot-qa-site parse', () => {
       answer_cnt: 100,
       follower_cnt: 2000,
       comment_cnt: 30,
-      created: '2025-11-20 08:53:20',
+      created: '2025/11/20 08:53:20',
       created_at: 1763600000000,
     });
     expect(data[1]?.cover).toBe('');

@@ -32,7 +32,7 @@ describe('hot-search-b parse', () => {
       like_count: 100,
       share_count: 0,
       comment_count: 0,
-      published: '2025-11-21 07:06:40',
+      published: '2025/11/21 07:06:40',
       published_at: 1763680000000,
     });
     expect(data[2]?.summary).toBe('涵盖量子计算、新材料等领域。');

@@ -28,7 +28,7 @@ describe('hot-short-video-a parse', () => {
       cover: 'https://p3-sign.douyinpic.com/tos-cn-i-8gu37r9deh/cover00~tplv-dy-resize:300.jpeg?lk3s=5e2f41a7&x-expires=1763769600&x-signature=sig0',
       view_count: 72207419,
       video_count: 3,
-      event_time: '2025-11-21 08:00:00',
+      event_time: '2025/11/21 08:00:00',
       event_time_at: 1763683200000,
       active_time: '2026-11-21 09:58:03',
       active_time_at: Date.parse('2026-11-21T01:58:03Z'),

@@ -183,7 +183,10 @@ describe('non-list sources: data stored by the previous release comes out in 60s
     const up = upgrade<ExchangeRates>(exchangeRate, old.EXCHANGE_RATE, SIXTY['exchange-rate']!);
     const today = parseRates(fixtureJson('open.er-api.com/v6/latest/CNY.json'), AT);
     expect(up).toEqual(today);
-    expect(up).toMatchObject({ updated: '2026-11-21 08:02:31', next_updated: '2026-11-22 08:11:05', fetched: '2026-11-21 10:00:00' });
+    expect(up).toMatchObject({ updated: '2026/11/21 08:02:31', next_updated: '2026/11/22 08:11:05', fetched: '2026-11-21 10:00:00' });
+    // Stored by the release that wrote 60s's fields with dashes: 60s's YYYY/MM/DD HH:mm:ss now.
+    const dashed = { ...today, updated: '2026-11-21 08:02:31', next_updated: '2026-11-22 08:11:05' };
+    expect(migrateOf(exchangeRate)(dashed)).toEqual(today);
   });
 
   it('today-in-history: list → items with year_text, date → requested_date, date the month-day', () => {
@@ -210,7 +213,8 @@ describe('non-list sources: data stored by the previous release comes out in 60s
     const up = upgrade<FuelPrices>(fuelPrice, old.FUEL_PRICE, SIXTY['fuel-price']!);
     expect(up).toEqual(parseFuel(fixture('www.qiyoujiage.com/guangdong.shtml').toString('utf8'), '广东', AT));
     expect(up.trend?.next_adjustment_date).toBe('12月5日24时');
-    const unchanged = { ...copy(old.FUEL_PRICE), trend: null };
+    const unchanged = { ...copy(old.FUEL_PRICE), trend: null, updated: '2026/11/21 10:00:00' };
+    expect(migrateOf(fuelPrice)({ ...unchanged, updated: '2026-11-21 10:00:00' })).toEqual(unchanged);
     expect(migrateOf(fuelPrice)(unchanged)).toBe(unchanged);
   });
 
@@ -235,7 +239,7 @@ describe('non-list sources: data stored by the previous release comes out in 60s
     const name = normalizeDomain('lanting-books.com');
     const facts = parseRdap(fixtureJson('rdap.verisign.com/com/v1/domain/lanting-books.com.json'), name.ascii);
     expect(up).toEqual(buildData(name, facts, { source: 'rdap', rdapServer: 'https://rdap.verisign.com/com/v1/', whoisServer: null }, AT));
-    expect(up).toMatchObject({ registrant: { name: '' }, updated: '2026-03-18 10:05:44', fetched: '2026-11-21 10:00:00', duration_desc: '10 年 227 天' });
+    expect(up).toMatchObject({ registrant: { name: '' }, updated: '2026/03/18 10:05:44', fetched: '2026-11-21 10:00:00', duration_desc: '10 年 227 天' });
   });
 
   it('ip: 60s’s fields from the stored location, source "" when none was asked', () => {

@@ -95,7 +95,7 @@ describe('music-rank parse', () => {
     const chart = parseChart(fixture('playlist/detail.json'), '3778678');
     expect(validate(chart.slice(0, 1))).toBeUndefined();
     expect(validate(chart.map((t, i) => (i === 1 ? { ...t, link: '' } : t)))).toMatch(/item 2/);
-    expect(() => parseChart({ code: 200, result: { name: '', tracks: [] } }, '1')).toThrow(/has no name/);
+    expect(() => parseChart({ code: 200, result: { name: '', tracks: [] } }, '1')).toThrow('result.name is not the name of playlist 1: it is the string ""');
     expect(() => parseCharts({ code: 200 })).toThrow(/^missing list \(an array\): the answer is an object with keys code$/);
     expect(() => parseCharts({ code: -460, message: 'Cheating' })).toThrow(expect.objectContaining({ kind: 'blocked' }) as SourceError);
     expect(() => parseChart({ code: 404, msg: 'not found' }, '1')).toThrow(expect.objectContaining({ kind: 'not_found' }) as SourceError);

@@ -6,11 +6,17 @@
 import Parser from 'rss-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveNamedFixtures } from '../../scripts/demo.ts';
-import { mergeEvents, overlap, placeScore, profile, sameEvent, DICE_THRESHOLD, type PlatformList } from '../../sources/_shared/trending.ts';
+import { DEFAULT_CLUSTER } from '../../sources/_shared/events/cluster.ts';
+import { normaliseTitle } from '../../sources/_shared/events/normalise.ts';
+import { overlapScore } from '../../sources/_shared/events/similarity.ts';
+import { FeatureFrequencies, itemFeatures, mergeEvents, placeScore, sameEvent, type PlatformEntry, type PlatformList } from '../../sources/_shared/trending.ts';
 import type { Trending } from '../../sources/trending.ts';
 import { paramsKey, parseParams } from '../../src/kernel/params.ts';
-import type { FetchedSource } from '../../src/kernel/source.ts';
 import type { ListItem } from '../../src/kernel/list-items.ts';
+import trendingSource, { eventId } from '../../sources/trending.ts';
+import { asArray, asRecord, asString, hotListRows, validateHotList } from '../../sources/_shared/hot-list.ts';
+import { SourceError } from '../../src/kernel/errors.ts';
+import { defineSource, type AnySource, type FetchedSource } from '../../src/kernel/source.ts';
 import { TestClock } from '../support/clock.ts';
 import { startService, type TestService } from '../support/service.ts';
 import { Upstream } from '../support/upstream.ts';
@@ -39,6 +45,7 @@ const SAME_EVENT: [string, string][] = [
   ['围棋世界赛决赛今日开战', '围棋世界赛决赛'],
   ['ＡＩ大模型价格战', 'AI 大模型为什么开始打价格战？'],
   ['多地迎来今冬首场降雪', '今冬首场降雪'],
+  ['普京与金正恩在北京会谈', '金正恩与普京会谈'],
 ];
 
 /** Merely similar topics: one template with another team, company, city, player or number. */
@@ -62,57 +69,149 @@ const DIFFERENT_EVENTS: [string, string][] = [
   ['城市夜跑路线推荐', '城市骑行周末路线'],
   ['第一次养猫需要准备什么？', '猫咪冬季护理'],
   ['高铁新线今日开通', '地铁新线路试运营'],
+  ['伊朗宣布对以色列新一轮导弹袭击', '以色列对伊朗发动新一轮打击'],
+  ['美国对中国加征关税', '中国对美国加征关税'],
 ];
 
 describe('title similarity', () => {
   it.each(SAME_EVENT)('merges 「%s」 and 「%s」', (a, b) => {
-    expect(sameEvent(profile(a), profile(b))).toBe(true);
-    expect(sameEvent(profile(b), profile(a))).toBe(true);
+    expect(sameEvent(a, b)).toBe(true);
+    expect(sameEvent(b, a)).toBe(true);
   });
 
   it.each(DIFFERENT_EVENTS)('keeps 「%s」 and 「%s」 apart', (a, b) => {
-    expect(sameEvent(profile(a), profile(b))).toBe(false);
-    expect(sameEvent(profile(b), profile(a))).toBe(false);
+    expect(sameEvent(a, b)).toBe(false);
+    expect(sameEvent(b, a)).toBe(false);
   });
 
-  it('the false friends are close by bigrams alone: the number and slot guards are what keeps them apart', () => {
-    const close = DIFFERENT_EVENTS.filter(([a, b]) => overlap(profile(a), profile(b)).dice >= DICE_THRESHOLD);
+  it('the false friends are close by words alone: the number and slot guards are what keeps them apart', () => {
+    const close = DIFFERENT_EVENTS.filter(([a, b]) => overlapScore(itemFeatures(a, undefined), itemFeatures(b, undefined)) >= DEFAULT_CLUSTER.threshold);
     expect(close.length).toBeGreaterThanOrEqual(5);
   });
 
   it('ignores width, case, hashtags, punctuation and spaces', () => {
-    expect(profile('#ＡＩ 大模型，价格战！#').key).toBe(profile('ai大模型价格战').key);
-    expect(profile('女排3:0横扫日本').key).toBe('女排3比0横扫日本');
-    expect(sameEvent(profile('！！'), profile('？？'))).toBe(false);
+    expect(normaliseTitle('#ＡＩ 大模型，价格战！#')).toBe(normaliseTitle('ai大模型价格战'));
+    expect(normaliseTitle('女排3:0横扫日本')).toBe('女排3比0横扫日本');
+    expect(sameEvent('！！', '？？')).toBe(false);
+  });
+});
+
+/** Same-event pairs the bigram merger missed on the real lists of issue 22, one per cause. */
+const MISSED_BEFORE: [string, string, string][] = [
+  ['a short headline inside a longer one', '王星成功获救', '泰方通报称王星已成功获救'],
+  ['traditional characters', '國產大飛機交付', '国产大飞机交付'],
+  ['numerals written two ways', '国产大飞机交付第一百架', '国产大飞机交付第100架'],
+  ['an abbreviation and a synonym', '王毅同俄罗斯外长拉夫罗夫通电话', '王毅同俄外长通话'],
+  ['counts of different things', '贵州游船倾覆事故70人还在医院救治', '贵州游船倾覆事故致9死1失联'],
+  ['a toll that grew', '西藏6.8级地震已致53人遇难', '西藏6.8级地震遇难人数升至95人'],
+  ['a score against a word for the result', '中国男篮100比93中国台北男篮', '中国男篮险胜中国台北男篮'],
+  ['抢七 = G7, a headline against a question', '勇士抢七战胜火箭', '24-25 赛季 NBA 季后赛首轮 G7 勇士 103：89 火箭晋级下一轮，如何评价这一场比赛？'],
+];
+
+describe('title similarity: the causes of issue 22', () => {
+  it.each(MISSED_BEFORE)('merges across %s: 「%s」 and 「%s」', (_, a, b) => {
+    expect(sameEvent(a, b)).toBe(true);
+    expect(sameEvent(b, a)).toBe(true);
+  });
+
+  it('still keeps two earthquakes of different magnitude apart', () => {
+    expect(sameEvent('台湾花莲海域5.7级地震', '西藏日喀则6.8级地震')).toBe(false);
+  });
+
+  it('reads the description of an item whose title alone is too short', () => {
+    const lists: PlatformList[] = [
+      { sourceId: 'qa', name: '问答', items: [{ rank: 1, title: '星星回来了', link: undefined, hot: undefined, description: '失联演员王星已在泰国被找到，泰方警方护送其入境' }] },
+      { sourceId: 'weibo', name: '微博', items: [{ rank: 1, title: '失联演员王星已在泰国被找到', link: undefined, hot: undefined }] },
+    ];
+    expect(mergeEvents(lists).map((e) => e.platforms.length)).toEqual([2]);
+    const bare = lists.map((l) => ({ ...l, items: l.items.map(({ description: _, ...i }) => i) }));
+    expect(mergeEvents(bare).map((e) => e.platforms.length)).toEqual([1, 1]);
+  });
+});
+
+describe('event ids', () => {
+  const entry = (sourceId: string, title: string, rank: number, firstSeenAt?: number): PlatformEntry => ({ sourceId, name: sourceId, rank, title, link: undefined, hot: undefined, listSize: 50, firstSeenAt });
+
+  it('stay while the event trends: items joining later, ranks moving and later items leaving keep the id', () => {
+    const first = [entry('weibo', '王星成功获救', 3, 1000), entry('douyin', '泰方通报称王星已成功获救', 9, 2000)];
+    const id = eventId(first);
+    expect(id).toMatch(/^[0-9a-f]{12}$/);
+    expect(eventId([entry('douyin', '泰方通报称王星已成功获救', 1, 2000), entry('weibo', '王星成功获救', 7, 1000), entry('baidu', '演员星星已成功获救', 2, 5000)])).toBe(id);
+    expect(eventId([entry('weibo', '王星成功获救', 12, 1000)])).toBe(id);
+    // Another event (its earliest item another title) has another id.
+    expect(eventId([entry('weibo', '冬奥会开幕式彩排曝光', 3, 1000)])).not.toBe(id);
+  });
+});
+
+describe('ranking', () => {
+  const list = (sourceId: string, titles: string[]): PlatformList => ({ sourceId, name: sourceId, items: titles.map((title, i) => ({ rank: i + 1, title, link: undefined, hot: undefined })) });
+  // Titles of unrelated characters, none sharing a word with another.
+  let seed = 0;
+  const filler = (_: string, n: number) =>
+    Array.from({ length: n }, () => Array.from({ length: 5 }, () => String.fromCodePoint(0x4e00 + ((++seed * 7919) % 20000))).join(''));
+
+  it('a story carried by several items on three platforms leads one-platform items at the top of one list', () => {
+    const a = [...filler('甲', 3), ...filler('甲后', 9), '贵州游船倾覆事故致9死1失联', ...filler('甲末', 37)];
+    const b = [...filler('乙', 12), '贵州游船倾覆事故70人还在医院救治', '游船倾覆事故70名落水人员均为轻伤', ...filler('乙末', 36)];
+    const c = [...filler('丙', 11), '贵州游船倾覆致10死，为何悲剧仍发生？', ...filler('丙末', 18)];
+    const events = mergeEvents([list('douyin', a), list('baidu', b), list('zhihu', c)]);
+    expect(events[0]!.platforms.every((p) => p.title.includes('游船'))).toBe(true);
+    expect(events[0]!.platformCount).toBeGreaterThanOrEqual(2);
+    expect(events[0]!.platforms.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('one-platform items rank below cross-platform events of comparable rank, above those far down', () => {
+    const a = ['羽毛球公开赛抽签结果', '冬奥会开幕式彩排曝光', ...filler('甲', 46), '新版医保目录今日公布'];
+    const b = ['高铁票价调整方案听证', '冬奥会开幕式彩排现场', ...filler('乙', 46), '新版医保目录正式公布'];
+    const events = mergeEvents([list('weibo', a), list('douyin', b)]);
+    const at = (start: string) => events.findIndex((e) => e.title.startsWith(start));
+    expect(events[at('冬奥会')]!.platformCount).toBe(2);
+    expect(events[at('新版医保目录')]!.platformCount).toBe(2);
+    expect(at('冬奥会')).toBeLessThan(at('羽毛球公开赛'));
+    expect(at('羽毛球公开赛')).toBeLessThan(at('新版医保目录'));
   });
 });
 
 const items = (...titles: string[]): ListItem[] => titles.map((title, i) => ({ rank: i + 1, title, link: `https://example.com/${i}`, hot: 1000 - i }));
 
 describe('mergeEvents', () => {
-  it('merges across platforms, ranks by platform count then placement, and keeps single items after', () => {
+  it('merges across platforms, ranks the events carried by most platforms and highest first, and keeps single items after', () => {
     const lists: PlatformList[] = [
       { sourceId: 'weibo', name: '微博', items: items('城市夜跑路线推荐', '新能源车冬季续航实测', '国产大飞机新航线开通') },
       { sourceId: 'douyin', name: '抖音', items: items('新能源车冬季续航', '初雪来了', '国产大飞机开通新国际航线') },
       { sourceId: 'zhihu', name: '知乎', items: items('如何看待新能源车冬季续航缩水？', '第一次养猫需要准备什么？') },
     ];
     const events = mergeEvents(lists);
-    expect(events[0]).toMatchObject({ title: '新能源车冬季续航', platforms: [{ sourceId: 'douyin', rank: 1 }, { sourceId: 'zhihu', rank: 1 }, { sourceId: 'weibo', rank: 2 }] });
+    expect(events[0]).toMatchObject({ title: '新能源车冬季续航', platformCount: 3, platforms: [{ sourceId: 'douyin', rank: 1 }, { sourceId: 'zhihu', rank: 1 }, { sourceId: 'weibo', rank: 2 }] });
     expect(events[1]?.platforms.map((p) => p.sourceId).sort()).toEqual(['douyin', 'weibo']);
-    // Tied placements (third of three on both): the title of the first platform in id order.
+    // Tied strengths (third of three on both, the same share of the top heat): the first platform in id order.
     expect(events[1]?.title).toBe('国产大飞机开通新国际航线');
     expect(events.slice(2).every((e) => e.platforms.length === 1)).toBe(true);
     expect(events.slice(2).map((e) => e.title)).toEqual(['城市夜跑路线推荐', '初雪来了', '第一次养猫需要准备什么？']);
-    expect(events[0]!.score).toBeCloseTo(placeScore(1, 3) + placeScore(1, 2) + placeScore(2, 3), 3);
+    // Place and heat (as a share of the list's top heat) weigh half each.
+    const strength = (rank: number, size: number) => (placeScore(rank, size) + (1000 - rank + 1) / 1000) / 2;
+    expect(events[0]!.score).toBeCloseTo(strength(1, 3) + strength(1, 2) + strength(2, 3), 3);
   });
 
-  it('never takes two entries of one platform into an event, and does not chain two events through a third', () => {
+  it('takes several items of one platform into an event, and does not chain two events through a third', () => {
     const lists: PlatformList[] = [
-      { sourceId: 'weibo', name: '微博', items: items('北京初雪来了', '上海初雪来了') },
+      { sourceId: 'weibo', name: '微博', items: items('北京初雪来了', '上海初雪来了', '北京初雪') },
       { sourceId: 'douyin', name: '抖音', items: items('初雪来了') },
     ];
     const events = mergeEvents(lists);
-    expect(events.map((e) => e.platforms.map((p) => `${p.sourceId}:${p.title}`).sort())).toEqual([['douyin:初雪来了', 'weibo:北京初雪来了'], ['weibo:上海初雪来了']]);
+    const groups = events.map((e) => e.platforms.map((p) => `${p.sourceId}:${p.title}`).sort());
+    expect(groups.find((g) => g.includes('weibo:北京初雪来了'))).toEqual(expect.arrayContaining(['weibo:北京初雪', 'weibo:北京初雪来了']));
+    // 初雪来了 is close to both cities' snow, and joins at most one of them: never both in one event.
+    expect(groups.find((g) => g.includes('weibo:北京初雪来了'))).not.toContain('weibo:上海初雪来了');
+    expect(groups.flat().sort()).toEqual(['douyin:初雪来了', 'weibo:上海初雪来了', 'weibo:北京初雪', 'weibo:北京初雪来了']);
+  });
+
+  it('merges the same bare name on two lists, however common its word is in stored titles', () => {
+    let seed = 0;
+    const word = () => Array.from({ length: 4 }, () => String.fromCodePoint(0x4e00 + ((++seed * 7919) % 20000))).join('');
+    const frequencies = FeatureFrequencies.of([...Array.from({ length: 1200 }, word), ...Array.from({ length: 40 }, () => `吴京${word()}`)]);
+    const events = mergeEvents([{ sourceId: 'weibo', name: '微博', items: items('吴京') }, { sourceId: 'douyin', name: '抖音', items: items('吴京') }], { frequencies });
+    expect(events.map((e) => e.platformCount)).toEqual([2]);
   });
 
   it('answers nothing for no lists', () => {
@@ -173,16 +272,18 @@ describe('/v2/apis/trending through the server', () => {
     const { data } = (await res.json()) as Envelope<Trending>;
     expect(data.total).toBe(30);
     expect(data.events.map((e) => e.rank)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
-    const counts = data.events.map((e) => e.platform_count);
-    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    const scores = data.events.map((e) => e.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
     const car = data.events.find((e) => e.platforms.some((p) => p.title === '新能源车冬季续航实测'));
     expect(car?.platforms.map((p) => [p.source, p.title]).sort()).toEqual([
       ['hot-microblog', '新能源车冬季续航实测'],
       ['hot-short-video-a', '新能源车冬季续航'],
     ]);
     const weibo = car!.platforms.find((p) => p.source === 'hot-microblog')!;
-    expect(weibo).toEqual({ source: 'hot-microblog', name: '微博热搜', rank: 2, title: '新能源车冬季续航实测', hot_value: 1893420, link: expect.stringMatching(/^https:\/\/s\.weibo\.com\//) });
-    for (const e of data.events) expect(new Set(e.platforms.map((p) => p.source)).size).toBe(e.platforms.length);
+    expect(weibo).toEqual({ source: 'hot-microblog', name: '微博热搜', rank: 2, title: '新能源车冬季续航实测', hot_value: 1893420, link: expect.stringMatching(/^https:\/\/s\.weibo\.com\//), first_seen: expect.any(String), first_seen_at: clock.t });
+    expect(car!.items).toHaveLength(car!.item_count);
+    expect(car!.id).toMatch(/^[0-9a-f]{12}$/);
+    for (const e of data.events) expect(new Set(e.platforms.map((p) => p.source)).size).toBe(e.platform_count);
     expect(data.events.filter((e) => e.platform_count >= 2).length).toBeGreaterThanOrEqual(2);
     expect(data.lists.find((l) => l.source === 'hot-lifestyle-a')).toMatchObject({ missing: true, items: 0, updated_at: null });
     expect(data.lists.find((l) => l.source === 'hot-microblog')).toMatchObject({ missing: false, stale: false, items: 12, updated_at: clock.t });
@@ -223,5 +324,96 @@ describe('/v2/apis/trending through the server', () => {
     expect(car?.contentSnippet).toMatch(/微博热搜 #2/);
     expect(new Set(feed.items.map((i) => i.guid)).size).toBe(30);
     expect(upstream.unmatched).toEqual([]);
+  });
+  it('date and at answer from the archived lists (ids and first-seen times as they were); 404 before any list; 400 for a bad or future moment', async () => {
+    const fetchedAt = clock.t;
+    const then = ((await (await svc.get('/v2/apis/trending')).json()) as Envelope<Trending>).data;
+    clock.advance(3 * 60 * 60_000);
+    const res = await svc.get(`/v2/apis/trending?at=${fetchedAt + 60_000}`);
+    expect(res.status).toBe(200);
+    const { data } = (await res.json()) as Envelope<Trending>;
+    expect(data.snapshot_at).toBe(fetchedAt + 60_000);
+    expect(data.events.map((e) => [e.id, e.title, e.first_seen_at])).toEqual(then.events.map((e) => [e.id, e.title, e.first_seen_at]));
+    const day = ((await (await svc.get('/v2/apis/trending?date=2026-11-21')).json()) as Envelope<Trending>).data;
+    expect(day.events.map((e) => e.id)).toEqual(then.events.map((e) => e.id));
+    const early = await svc.get(`/v2/apis/trending?at=${fetchedAt - 60 * 60_000}`);
+    expect(early.status).toBe(404);
+    expect(((await early.json()) as Envelope<null>).message).toMatch(/No hot list was stored by .* at=/);
+    for (const [query, name] of [['at=2099-01-01T00:00:00Z', 'at'], ['date=2099-01-01', 'date'], ['at=yesterday', 'at'], [`date=2026-11-21&at=${fetchedAt}`, 'at']] as const) {
+      const bad = await svc.get(`/v2/apis/trending?${query}`);
+      expect(bad.status, query).toBe(400);
+      expect(((await bad.json()) as Envelope<null>).message, query).toContain(`"${name}"`);
+    }
+  });
+});
+
+describe('trending reads every list marked `trending`, whatever lists the service has', () => {
+  const HOST = 'lists.example.test';
+  const upstream = new Upstream();
+  let svc: TestService;
+
+  /** A scheduled hot list of a local upstream: items with a title and a description. */
+  const listSource = (id: string, trending: boolean): AnySource =>
+    defineSource({
+      id,
+      name: `list ${id}`,
+      description: 'A hot list fetched from a local upstream.',
+      routes: [{ path: `/${id}` }],
+      freshness: { ttlSec: 300, timeoutMs: 1_000 },
+      mode: 'scheduled',
+      schedule: '*/5 * * * *',
+      ...(trending ? { trending: {} } : {}),
+      async fetch(ctx) {
+        const list = asArray(asRecord(await ctx.http.json(`https://${HOST}/${id}`, { signal: ctx.signal }))?.items);
+        if (!list) throw new SourceError('parse', 'items missing');
+        return list.map((x, i) => ({ rank: i + 1, title: asString(asRecord(x)?.title) ?? '', desc: asString(asRecord(x)?.desc) ?? '', link: `https://${HOST}/${id}/${i + 1}`, hot_value: 100 - i }));
+      },
+      validate: (d) => validateHotList(d, 2),
+      view: { rows: hotListRows },
+      example: `/v2/apis/${id}`,
+    }) as AnySource;
+
+  beforeAll(async () => {
+    await upstream.start();
+    upstream.serve(HOST, '/news-a', { body: { items: [{ title: '星星回来了', desc: '失联演员王星已在泰国被找到，泰方警方护送其入境' }, { title: '冬奥会开幕式彩排曝光' }] } });
+    upstream.serve(HOST, '/news-b', { body: { items: [{ title: '失联演员王星已在泰国被找到' }, { title: '羽毛球公开赛抽签结果' }] } });
+    upstream.serve(HOST, '/other', { body: { items: [{ title: '冬奥会开幕式彩排现场' }, { title: '高铁票价调整方案听证' }] } });
+    svc = await startService({ upstream, sources: [listSource('news-a', true), listSource('news-b', true), listSource('other', false), trendingSource as AnySource] });
+    for (const id of ['news-a', 'news-b', 'other']) expect((await svc.get(`/v2/apis/${id}`)).status).toBe(200);
+  });
+  afterAll(async () => {
+    await svc?.close();
+    await upstream.stop();
+  });
+
+  it('merges the marked lists only (descriptions included), lists them, and leaves the others out', async () => {
+    const { data } = (await (await svc.get('/v2/apis/trending')).json()) as Envelope<Trending>;
+    expect(data.lists.map((l) => l.source)).toEqual(['news-a', 'news-b']);
+    expect(data.events[0]!.items.map((i) => [i.source, i.title]).sort()).toEqual([
+      ['news-a', '星星回来了'],
+      ['news-b', '失联演员王星已在泰国被找到'],
+    ]);
+    expect(data.events.flatMap((e) => e.items.map((i) => i.source))).not.toContain('other');
+  });
+
+  it('html and rss show every item of an event with its platform', async () => {
+    const html = await (await svc.get('/v2/apis/trending?encoding=html')).text();
+    expect(html).toContain('list news-a #1');
+    expect(html).toContain('list news-b #1');
+    const feed = await new Parser().parseString(await (await svc.get('/v2/apis/trending?encoding=rss')).text());
+    const first = feed.items.find((i) => i.contentSnippet?.includes('list news-a #1'));
+    expect(first?.contentSnippet).toContain('list news-b #1');
+    expect(first?.guid).toMatch(/^trending:[0-9a-f]{12}$/);
+  });
+
+  it('follows a list that changed: the new content is merged, not a kept parse or merge of the old', async () => {
+    upstream.serve(HOST, '/news-b', { body: { items: [{ title: '冬奥会开幕式彩排现场' }, { title: '失联演员王星已在泰国被找到' }] } });
+    expect((await svc.get('/v2/apis/news-b?force-update')).status).toBe(200);
+    const { data } = (await (await svc.get('/v2/apis/trending')).json()) as Envelope<Trending>;
+    const games = data.events.find((e) => e.items.some((i) => i.title === '冬奥会开幕式彩排曝光'));
+    expect(games?.items.map((i) => [i.source, i.rank, i.title]).sort()).toEqual([
+      ['news-a', 2, '冬奥会开幕式彩排曝光'],
+      ['news-b', 1, '冬奥会开幕式彩排现场'],
+    ]);
   });
 });

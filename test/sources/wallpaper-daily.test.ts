@@ -59,7 +59,7 @@ describe('wallpaper-daily parse', () => {
 
   it('rejects broken copies', () => {
     expect(() => parsePage('<html><body>no story</body></html>', now)).toThrow(SourceError);
-    expect(() => parsePage(page().replace('"Wallpaper"', '"Wall"').replace('"Url"', '"Link"'), now)).toThrow(/wallpaper/);
+    expect(() => parsePage(page().replace('"Wallpaper"', '"Wall"').replace('"Url"', '"Link"'), now)).toThrow(/^missing MediaContents\[0\]\.ImageContent\.Image\.Wallpaper \(in `var _model`\): MediaContents\[0\]\.ImageContent\.Image is an object with keys Link, Wall/);
     expect(() => parseArchive({ images: [] }, now)).toThrow(/images\[0\]/);
     const d = parsePage(page(), now);
     expect(validateWallpaper({ ...d, cover: 'https://example.com/x.jpg' })).toMatch(/implausible cover/);

@@ -210,12 +210,12 @@ describe('whois through the server', () => {
       registrar_iana_id: '3721',
       nameservers: ['ns1.yunlan-dns.net', 'ns2.yunlan-dns.net'],
       dnssec: false,
-      created: '2016-04-09 15:31:12',
+      created: '2016/04/09 15:31:12',
       created_at: at('2016-04-09T07:31:12Z'),
-      expires: '2027-04-09 15:31:12',
+      expires: '2027/04/09 15:31:12',
       changed_at: at('2026-03-18T02:05:44Z'),
       // 60s's names: updated is the registration's last change, duration the time since registration.
-      updated: '2026-03-18 10:05:44',
+      updated: '2026/03/18 10:05:44',
       updated_at: at('2026-03-18T02:05:44Z'),
       duration_desc: '10 年 227 天',
       age_days: 3877,
@@ -230,7 +230,7 @@ describe('whois through the server', () => {
     expect(whoisQueries()).toEqual([]);
 
     const out = await getEncodings(svc, q);
-    expect(out.text).toContain('域名: lanting-books.com\n注册商: Yunlan Registrar Co., Ltd.\n注册时间: 2016-04-09 15:31:12\n到期时间: 2027-04-09 15:31:12');
+    expect(out.text).toContain('域名: lanting-books.com\n注册商: Yunlan Registrar Co., Ltd.\n注册时间: 2016/04/09 15:31:12\n到期时间: 2027/04/09 15:31:12');
     expect(out.text).toContain('DNS 服务器: ns1.yunlan-dns.net, ns2.yunlan-dns.net');
     expect(out.markdown).toContain('# WHOIS：lanting-books.com');
     expect(out.markdown).toContain('| 注册商 | Yunlan Registrar Co., Ltd. |');
@@ -266,9 +266,9 @@ describe('whois through the server', () => {
   it('uses WHOIS alone where there is no RDAP (.cn, local-time dates) or RDAP fails (.co.uk)', async () => {
     rdapBootstrap();
     const cn = await readData<WhoisData>(await svc.get('/v2/apis/whois?domain=lanting.cn'));
-    expect(cn).toMatchObject({ source: 'whois', whois_server: 'whois.cnnic.cn', registrar: '云岚网络科技有限公司', created: '2005-03-16 09:12:45', created_at: at('2005-03-16T01:12:45Z'), rdap_server: null });
+    expect(cn).toMatchObject({ source: 'whois', whois_server: 'whois.cnnic.cn', registrar: '云岚网络科技有限公司', created: '2005/03/16 09:12:45', created_at: at('2005-03-16T01:12:45Z'), rdap_server: null });
     const uk = await readData<WhoisData>(await svc.get('/v2/apis/whois?domain=http://shop.tea-house.co.uk/'));
-    expect(uk).toMatchObject({ domain: 'tea-house.co.uk', source: 'whois', whois_server: 'whois.nic.uk', registrar: 'Fenland Names Ltd t/a Fenland', expires: '2027-02-03 08:00:00' });
+    expect(uk).toMatchObject({ domain: 'tea-house.co.uk', source: 'whois', whois_server: 'whois.nic.uk', registrar: 'Fenland Names Ltd t/a Fenland', expires: '2027/02/03 08:00:00' });
     // Grouped by server: IANA was asked about each TLD once, then each registry about its domain.
     expect(whoisQueries()).toEqual(['whois.iana.org cn', 'whois.iana.org uk', 'whois.cnnic.cn lanting.cn', 'whois.nic.uk tea-house.co.uk']);
   });
@@ -344,7 +344,7 @@ describe('whois behind the mirror without a WHOIS override', () => {
 
   it('answers from RDAP and never opens port 43 to the real servers', async () => {
     const d = await readData<WhoisData>(await svc.get('/v2/apis/whois?domain=example.com'));
-    expect(d).toMatchObject({ domain: 'example.com', registrar: 'RESERVED-Internet Assigned Numbers Authority', dnssec: true, source: 'rdap', created: '1995-08-14 12:00:00' });
+    expect(d).toMatchObject({ domain: 'example.com', registrar: 'RESERVED-Internet Assigned Numbers Authority', dnssec: true, source: 'rdap', created: '1995/08/14 12:00:00' });
     upstream.serve('rdap.org', '/domain/lanting.cn', { status: 404, body: { errorCode: 404 } });
     await expectUnavailable(await svc.get('/v2/apis/whois?domain=lanting.cn'), /not used behind SOURCES_UPSTREAM_MIRROR/);
     expect(upstream.unmatched).toEqual([]);

@@ -111,8 +111,8 @@ describe.skipIf(skip)(skip ? NO_BROWSER_MESSAGE : 'browsing the board, the time 
   });
 
   /** Opens a page of the demo (nothing elsewhere is reachable), audits it and saves a screenshot. */
-  async function visit(url: string, viewport: ViewportName, shot: string, opts: { javaScript?: boolean } = {}): Promise<{ page: Page; seen: Audit }> {
-    const context = await browser.newContext({ viewport: VIEWPORTS[viewport], javaScriptEnabled: opts.javaScript ?? true });
+  async function visit(url: string, viewport: ViewportName, shot: string, opts: { javaScript?: boolean; dark?: boolean } = {}): Promise<{ page: Page; seen: Audit }> {
+    const context = await browser.newContext({ viewport: VIEWPORTS[viewport], javaScriptEnabled: opts.javaScript ?? true, colorScheme: opts.dark ? 'dark' : 'light' });
     const page = await context.newPage();
     await page.route('**/*', (route) => (route.request().url().startsWith(demo.base) ? route.continue() : route.abort()));
     const res = await page.goto(`${demo.base}${url}`);
@@ -156,6 +156,14 @@ describe.skipIf(skip)(skip ? NO_BROWSER_MESSAGE : 'browsing the board, the time 
       await page.context().close();
     });
   }
+
+  it('keeps its contrast in the dark colour scheme', async () => {
+    for (const url of ['/', `/v2/apis/hot-microblog?encoding=html&at=${demo.day}T10:30`, `/v2/apis/timeline?q=${encodeURIComponent('新能源车')}&encoding=html`]) {
+      const { page, seen } = await visit(url, 'phone', `dark-${url === '/' ? 'home' : url.includes('timeline') ? 'timeline' : 'list'}`, { dark: true });
+      expect(seen.lowContrast, `${url} (dark): text contrast at least 4.5:1`).toEqual([]);
+      await page.context().close();
+    }
+  });
 
   it('steps the board back and forth through its snapshots', async () => {
     const { page, seen } = await visit('/', 'desktop', 'home-steps');

@@ -1,0 +1,108 @@
+/**
+ * `npm run eval:trending`: the trending merger on the real hot lists of
+ * ../shared/fixtures/hotlists-archive, per moment: precision of merged cross-platform item pairs,
+ * platform-pair recall, and whether the biggest labelled story is in the top 5 (see the README of
+ * that folder). `--verbose` also prints the wrong pairs, the missed platform pairs and, for the
+ * moments without labels, the cross-platform events to read.
+ *
+ * `--leave-one-out` sweeps the clustering threshold: for each labelled moment it picks the threshold
+ * with the best recall at ≥ 97 % precision on the other four, and scores the moment with it.
+ *
+ * Word rarity comes, for each moment, from the titles of the other moments: the service takes it
+ * from its own archive of earlier days, which never holds the moment being merged.
+ */
+import { FeatureFrequencies, mergeEvents, type MergeOptions } from '../sources/_shared/trending.ts';
+import { ARCHIVE_DIR, readMoments } from './trending-eval/moments.ts';
+import { scoreMoment } from './trending-eval/score.ts';
+
+import { DEFAULT_CLUSTER } from '../sources/_shared/events/cluster.ts';
+import type { Moment } from './trending-eval/moments.ts';
+import type { MomentScore } from './trending-eval/score.ts';
+
+const verbose = process.argv.includes('--verbose');
+const moments = readMoments();
+if (!moments) {
+  console.log(`Skipped: ${ARCHIVE_DIR} is absent (the labelled hot lists live beside the checkout, in ../shared).`);
+  process.exit(0);
+}
+
+function frequenciesBeside(m: Moment, all: readonly Moment[]): FeatureFrequencies {
+  return FeatureFrequencies.of(all.filter((o) => o !== m).flatMap((o) => o.lists.flatMap((l) => l.items.map((i) => i.title))));
+}
+
+if (process.argv.includes('--leave-one-out')) {
+  const labelledMoments = moments.filter((m) => m.labels);
+  const thresholds = Array.from({ length: 15 }, (_, i) => Math.round((0.25 + i * 0.025) * 1000) / 1000);
+  const scores = new Map<number, MomentScore[]>();
+  for (const t of thresholds) {
+    scores.set(
+      t,
+      labelledMoments.map((m) => {
+        const events = mergeEvents(m.lists, { frequencies: frequenciesBeside(m, moments), cluster: { ...DEFAULT_CLUSTER, threshold: t } });
+        return scoreMoment(events.map((e) => e.platforms.map((p) => `${p.sourceId}#${p.rank}`)), m.labels!);
+      }),
+    );
+  }
+  const sum = (xs: MomentScore[], k: keyof MomentScore) => xs.reduce((a, x) => a + (x[k] as number), 0);
+  console.log('threshold  ' + labelledMoments.map((m) => m.date.padEnd(24)).join(''));
+  for (const t of thresholds) console.log(`${t.toFixed(3)}      ` + scores.get(t)!.map((x) => `${((100 * x.rightPairs) / Math.max(1, x.pairs)).toFixed(0)}% ${((100 * x.foundPlatformPairs) / x.platformPairs).toFixed(0)}% ${x.biggestInTop5 ? 'top5' : '----'}`.padEnd(24)).join(''));
+  labelledMoments.forEach((m, k) => {
+    let chosen = thresholds[thresholds.length - 1]!;
+    let bestRecall = -1;
+    for (const t of thresholds) {
+      const others = scores.get(t)!.filter((_, j) => j !== k);
+      const precision = sum(others, 'rightPairs') / Math.max(1, sum(others, 'pairs'));
+      const recall = sum(others, 'foundPlatformPairs') / sum(others, 'platformPairs');
+      if (precision >= 0.97 && recall > bestRecall) {
+        bestRecall = recall;
+        chosen = t;
+      }
+    }
+    const x = scores.get(chosen)![k]!;
+    console.log(`held out ${m.date}: threshold ${chosen} (tuned on the other four) gives precision ${x.rightPairs}/${x.pairs}, recall ${x.foundPlatformPairs}/${x.platformPairs}, biggest in top 5: ${x.biggestInTop5 ? 'yes' : 'no'}`);
+  });
+  process.exit(0);
+}
+
+const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)}%` : 'n/a');
+let pairs = 0;
+let right = 0;
+let platformPairs = 0;
+let found = 0;
+let top5 = 0;
+let labelled = 0;
+const precisions: number[] = [];
+console.log('moment      lists  precision        platform-pair recall  biggest story in top 5');
+for (const m of moments) {
+  const options: MergeOptions = { frequencies: frequenciesBeside(m, moments) };
+  const events = mergeEvents(m.lists, options).map((e) => e.platforms.map((p) => `${p.sourceId}#${p.rank}`));
+  if (!m.labels) {
+    const cross = mergeEvents(m.lists, options).filter((e) => e.platformCount > 1);
+    console.log(`${m.date}  ${m.lists.length}      (not labelled: ${cross.length} cross-platform events${verbose ? ', below' : '; --verbose prints them'})`);
+    if (verbose) for (const e of cross) console.log(`    ${e.platforms.map((p) => `${p.sourceId}#${p.rank} ${p.title}`).join('  |  ')}`);
+    continue;
+  }
+  const s = scoreMoment(events, m.labels);
+  labelled++;
+  pairs += s.pairs;
+  right += s.rightPairs;
+  platformPairs += s.platformPairs;
+  found += s.foundPlatformPairs;
+  if (s.biggestInTop5) top5++;
+  if (s.pairs) precisions.push(s.rightPairs / s.pairs);
+  console.log(
+    `${m.date}  ${m.lists.length}      ${pct(s.rightPairs, s.pairs).padStart(6)} (${s.rightPairs}/${s.pairs})`.padEnd(42) +
+      `${pct(s.foundPlatformPairs, s.platformPairs).padStart(6)} (${s.foundPlatformPairs}/${s.platformPairs})`.padEnd(22) +
+      `${s.biggestInTop5 ? 'yes' : 'NO '} ${s.biggest}`,
+  );
+  if (verbose) {
+    const title = (item: string) => {
+      const [p, r] = [item.slice(0, item.lastIndexOf('#')), Number(item.slice(item.lastIndexOf('#') + 1))];
+      return m.lists.find((l) => l.sourceId === p)?.items[r - 1]?.title ?? '?';
+    };
+    for (const [a, b] of s.wrong) console.log(`    wrong: ${a} ${title(a)}  /  ${b} ${title(b)}`);
+    for (const x of s.missed) console.log(`    missed: ${x.platforms.join('-')} of ${x.event}`);
+  }
+}
+console.log(`mean of the moments' precision: ${((100 * precisions.reduce((a, b) => a + b, 0)) / Math.max(1, precisions.length)).toFixed(1)}% (the pooled figure below weighs big events' many pairs more)`);
+console.log(`all labelled (${labelled})     ${pct(right, pairs).padStart(6)} (${right}/${pairs})`.padEnd(42) + `${pct(found, platformPairs).padStart(6)} (${found}/${platformPairs})`.padEnd(22) + `${top5}/${labelled}`);
