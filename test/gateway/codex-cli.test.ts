@@ -169,4 +169,31 @@ describe.skipIf(!installed)('Codex CLI through the gateway', () => {
       expect(r.stdout, r.stderr).toContain(`Hello from ${model}`);
       expect(vendor().requests.some((q) => q.method === 'POST')).toBe(true);
     }, 90_000);
+
+  it('runs a shell tool call through a chat-only upstream (translated both ways)', async () => {
+    chatOnly.reset();
+    chatOnly.script('POST', '/v1/chat/completions', (req, res) => {
+      const body = JSON.parse(req.body.toString()) as { model: string; messages: { role: string; content: unknown; tool_call_id?: string }[] };
+      const result = body.messages.find((m) => m.role === 'tool');
+      if (result) return chatTextStream(res, body.model, `TOOL DONE ${JSON.stringify(result.content).includes('TOOLRAN') ? 'with output' : 'without output'}`);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunk = (delta: Record<string, unknown>, finish: string | null) => res.write(`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+      chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_shell', type: 'function', function: { name: 'exec_command', arguments: '' } }] }, null);
+      chunk({ tool_calls: [{ index: 0, function: { arguments: JSON.stringify({ cmd: 'echo TOOLRAN' }) } }] }, null);
+      chunk({}, 'tool_calls');
+      res.end('data: [DONE]\n\n');
+    });
+    try {
+      const r = await codex('gpt-chat');
+      const calls = chatOnly.requests.filter((q) => q.path === '/v1/chat/completions').map((q) => JSON.parse(q.body.toString()) as { messages: { role: string; tool_call_id?: string; tool_calls?: { id: string; function: { name: string } }[] }[] });
+      expect(calls.length, r.stderr).toBeGreaterThanOrEqual(2);
+      const followUp = calls[1]!.messages;
+      expect(followUp.some((m) => m.role === 'assistant' && m.tool_calls?.[0]?.id === 'call_shell' && m.tool_calls[0].function.name === 'exec_command')).toBe(true);
+      expect(followUp.some((m) => m.role === 'tool' && m.tool_call_id === 'call_shell')).toBe(true);
+      expect(r.stdout, r.stderr).toContain('TOOL DONE with output');
+    } finally {
+      chatOnly.reset();
+      chatOnly.script('POST', '/v1/chat/completions', (req, res) => chatTextStream(res, String(JSON.parse(req.body.toString()).model), 'PONG from chat'));
+    }
+  }, 90_000);
 });
