@@ -56,6 +56,14 @@ describe('Responses requests into chat', () => {
   });
 });
 
+describe('instructions', () => {
+  it('may be a string or input items; a bad item is named under instructions', () => {
+    const chat = responsesToChat({ model: 'm', instructions: [{ role: 'developer', content: [{ type: 'input_text', text: 'rules' }] }], input: 'hi' }, new DroppedTools(false));
+    expect(chat.messages).toEqual([{ role: 'system', content: [{ type: 'text', text: 'rules' }] }, { role: 'user', content: 'hi' }]);
+    expect(() => responsesToChat({ model: 'm', instructions: [{ role: 'robot', content: 'x' }], input: 'hi' }, new DroppedTools(false))).toThrow(expect.objectContaining({ param: 'instructions[0].role' }));
+  });
+});
+
 describe('chat answers into Responses', () => {
   it('marks a length stop as incomplete and keeps reasoning as a reasoning item', () => {
     const body = { model: 'm', input: 'hi' };

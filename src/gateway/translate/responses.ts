@@ -116,12 +116,12 @@ function referenced(ref: JsonObject, at: string): JsonObject {
   return recallItem(id) ?? fail(`${at}: the item "${id}" is not known to this gateway (only items of its recent translated answers can be referenced); send the item itself.`, `${at}.id`);
 }
 
-function inputMessages(input: unknown): ChatMessage[] {
+function inputMessages(input: unknown, field = 'input'): ChatMessage[] {
   if (typeof input === 'string') return [{ role: 'user', content: input }];
-  if (!Array.isArray(input)) fail('Parameter "input" must be a string or an array of input items.', 'input');
+  if (!Array.isArray(input)) fail(`Parameter "${field}" must be a string or an array of input items.`, field);
   const messages: ChatMessage[] = [];
   input.forEach((given: unknown, i) => {
-    const at = `input[${i}]`;
+    const at = `${field}[${i}]`;
     if (!isObject(given)) fail(`${at} must be an object.`, at);
     const item = given.type === 'item_reference' ? referenced(given, at) : given;
     const type = item.type ?? 'message';
@@ -231,7 +231,9 @@ export function responsesToChat(body: unknown, tools: ToolDropper): ChatRequest 
     if (body[field] !== undefined && body[field] !== null && body[field] !== false) fail(`Parameter "${field}" (${what}) cannot be carried to the upstream serving this model.`, field);
   if (body.stream !== undefined && typeof body.stream !== 'boolean') fail('Parameter "stream" must be true or false.', 'stream');
   const messages: ChatMessage[] = [];
-  if (body.instructions !== undefined && body.instructions !== null) messages.push({ role: 'system', content: text(body.instructions, 'instructions') });
+  // Instructions: a string, or input items (as a stored prompt's answer echoes them).
+  if (Array.isArray(body.instructions)) messages.push(...inputMessages(body.instructions, 'instructions'));
+  else if (body.instructions !== undefined && body.instructions !== null) messages.push({ role: 'system', content: text(body.instructions, 'instructions') });
   if (body.input === undefined) fail('Missing required parameter "input".', 'input');
   messages.push(...inputMessages(body.input));
   if (messages.length === 0) fail('Parameter "input" holds no messages.', 'input');
