@@ -155,8 +155,8 @@ describe.skipIf(!installed)('Codex CLI through the gateway', () => {
     expect(sent.messages.some((m: { role: string }) => m.role === 'user')).toBe(true);
     expect(sent.stream).toBe(true);
     expect(chatOnly.requests.some((q) => q.path === '/v1/responses')).toBe(false);
-    // Its shell tool arrives as a function, its web search as chat's web_search_options.
-    expect(sent.tools.map((t: { function: { name: string } }) => t.function.name)).toContain('exec_command');
+    // Its shell tool arrives as a function, its sub-agent namespace as functions, its web search as chat's web_search_options.
+    expect(sent.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(expect.arrayContaining(['exec_command', 'multi_agent_v1__spawn_agent']));
     expect(sent.web_search_options).toEqual({});
   }, 90_000);
 

@@ -56,6 +56,23 @@ describe('Responses requests into chat', () => {
   });
 });
 
+describe('tool namespaces', () => {
+  it('carries each function of a namespace as "<namespace>__<name>", and its calls back with their namespace', () => {
+    const body = {
+      model: 'm',
+      input: [{ type: 'function_call', call_id: 'c1', name: 'spawn_agent', namespace: 'multi_agent_v1', arguments: '{}' }, { type: 'function_call_output', call_id: 'c1', output: 'ok' }],
+      tools: [{ type: 'namespace', name: 'multi_agent_v1', description: 'Sub-agents', tools: [{ type: 'function', name: 'spawn_agent', parameters: { type: 'object', properties: {} } }] }],
+    };
+    const dropped = new DroppedTools(false);
+    const chat = responsesToChat(body, dropped);
+    expect(dropped.names).toEqual([]);
+    expect(chat.tools?.map((t) => t.function.name)).toEqual(['multi_agent_v1__spawn_agent']);
+    expect(chat.messages[0]).toMatchObject({ role: 'assistant', tool_calls: [{ id: 'c1', function: { name: 'multi_agent_v1__spawn_agent' } }] });
+    const answer: ChatResponse = { id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'c2', type: 'function', function: { name: 'multi_agent_v1__spawn_agent', arguments: '{"task":"t"}' } }] }, finish_reason: 'tool_calls' }] };
+    expect((chatToResponse(answer, { original: body, chat }).output as unknown[])[0]).toMatchObject({ type: 'function_call', name: 'spawn_agent', namespace: 'multi_agent_v1', call_id: 'c2' });
+  });
+});
+
 describe('instructions', () => {
   it('may be a string or input items; a bad item is named under instructions', () => {
     const chat = responsesToChat({ model: 'm', instructions: [{ role: 'developer', content: [{ type: 'input_text', text: 'rules' }] }], input: 'hi' }, new DroppedTools(false));

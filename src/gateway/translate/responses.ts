@@ -140,7 +140,8 @@ function inputMessages(input: unknown, field = 'input'): ChatMessage[] {
       case 'function_call':
       case 'custom_tool_call': {
         const callId = text(item.call_id, `${at}.call_id`);
-        const name = text(item.name, `${at}.name`);
+        const own = text(item.name, `${at}.name`);
+        const name = typeof item.namespace === 'string' ? namespacedName(item.namespace, own) : own;
         const args = type === 'function_call' ? text(item.arguments, `${at}.arguments`) : JSON.stringify({ input: text(item.input, `${at}.input`) });
         const m = lastAssistant(messages);
         (m.tool_calls ??= []).push({ id: callId, type: 'function', function: { name, arguments: args } });
@@ -217,11 +218,26 @@ function responseFormat(textOpts: unknown): ChatRequest['response_format'] | und
 
 const num = (x: unknown, param: string): number | undefined => (x === undefined || x === null ? undefined : typeof x === 'number' && Number.isFinite(x) ? x : fail(`Parameter "${param}" must be a number.`, param));
 
-/** The names of the request's custom (freeform) tools: their calls go back as custom_tool_call items. */
-function customToolNames(body: JsonObject): Set<string> {
-  const names = new Set<string>();
-  if (Array.isArray(body.tools)) for (const t of body.tools) if (isObject(t) && t.type === 'custom' && typeof t.name === 'string') names.add(t.name);
-  return names;
+/** A function of a tool namespace as one chat function (chat names allow letters, digits, "_" and "-"). */
+const namespacedName = (namespace: string, name: string): string => `${namespace}__${name}`;
+
+/** How the request's tools come back: custom (freeform) ones as custom_tool_call items, namespaced functions with their namespace. */
+interface ToolNames {
+  custom: ReadonlySet<string>;
+  /** Chat function name -> its namespace and own name. */
+  namespaced: ReadonlyMap<string, { namespace: string; name: string }>;
+}
+
+function toolNames(body: JsonObject): ToolNames {
+  const custom = new Set<string>();
+  const namespaced = new Map<string, { namespace: string; name: string }>();
+  if (Array.isArray(body.tools))
+    for (const t of body.tools) {
+      if (isObject(t) && t.type === 'custom' && typeof t.name === 'string') custom.add(t.name);
+      if (isObject(t) && t.type === 'namespace' && typeof t.name === 'string' && Array.isArray(t.tools))
+        for (const f of t.tools) if (isObject(f) && f.type === 'function' && typeof f.name === 'string') namespaced.set(namespacedName(t.name, f.name), { namespace: t.name, name: f.name });
+    }
+  return { custom, namespaced };
 }
 
 export function responsesToChat(body: unknown, tools: ToolDropper): ChatRequest {
@@ -260,6 +276,16 @@ export function responsesToChat(body: unknown, tools: ToolDropper): ChatRequest 
       if (!isObject(t) || typeof t.type !== 'string') fail(`${at} must be an object with a "type".`, at);
       if (t.type === 'function') fns.push(functionTool(t, at));
       else if (t.type === 'custom') fns.push(customTool(t, at));
+      else if (t.type === 'namespace' && typeof t.name === 'string' && Array.isArray(t.tools)) {
+        // A namespace groups functions (Codex sends its sub-agent tools so): each travels as "<namespace>__<name>".
+        const ns = t.name;
+        t.tools.forEach((f: unknown, j) => {
+          if (isObject(f) && f.type === 'function') {
+            const fn = functionTool(f, `${at}.tools[${j}]`);
+            fns.push({ ...fn, function: { ...fn.function, name: namespacedName(ns, fn.function.name) } });
+          } else tools.drop(isObject(f) && typeof f.type === 'string' ? f.type : 'unknown', `${at}.tools[${j}].type`);
+        });
+      }
       else if (WEB_SEARCH.has(t.type)) chat.web_search_options = t.search_context_size === 'low' || t.search_context_size === 'high' ? { search_context_size: t.search_context_size } : {};
       else tools.drop(t.type, `${at}.type`);
     });
@@ -300,8 +326,8 @@ function reasoningItem(id: string, text: string): OutputItem {
   return { type: 'reasoning', id, summary: text ? [{ type: 'summary_text', text }] : [] };
 }
 
-function callItem(id: string, call: { id: string; name: string; arguments: string }, custom: ReadonlySet<string>, status: 'in_progress' | 'completed'): OutputItem {
-  if (custom.has(call.name)) {
+function callItem(id: string, call: { id: string; name: string; arguments: string }, names: ToolNames, status: 'in_progress' | 'completed'): OutputItem {
+  if (names.custom.has(call.name)) {
     let input = call.arguments;
     try {
       const parsed: unknown = JSON.parse(call.arguments);
@@ -311,6 +337,8 @@ function callItem(id: string, call: { id: string; name: string; arguments: strin
     }
     return { type: 'custom_tool_call', id, call_id: call.id, name: call.name, input, status };
   }
+  const ns = names.namespaced.get(call.name);
+  if (ns) return { type: 'function_call', id, call_id: call.id, name: ns.name, namespace: ns.namespace, arguments: call.arguments, status };
   return { type: 'function_call', id, call_id: call.id, name: call.name, arguments: call.arguments, status };
 }
 
@@ -354,13 +382,13 @@ function responseObject(id: string, createdAt: number, req: ClientRequest, field
 
 export function chatToResponse(chat: ChatResponse, req: ClientRequest): JsonObject {
   const choice = chat.choices[0];
-  const custom = customToolNames(req.original);
+  const names = toolNames(req.original);
   const output: OutputItem[] = [];
   const m = choice?.message;
   if (m?.reasoning_content) output.push(reasoningItem(newId('rs'), m.reasoning_content));
   const content = m?.content ?? m?.refusal ?? '';
   if (content) output.push(messageItem(newId('msg'), content, 'completed'));
-  for (const c of m?.tool_calls ?? []) output.push(callItem(newId('fc'), { id: c.id, name: c.function.name, arguments: c.function.arguments }, custom, 'completed'));
+  for (const c of m?.tool_calls ?? []) output.push(callItem(newId('fc'), { id: c.id, name: c.function.name, arguments: c.function.arguments }, names, 'completed'));
   for (const item of output) rememberItem(item);
   return responseObject(newId('resp'), chat.created, req, {
     ...statusOf(choice?.finish_reason ?? null),
@@ -383,7 +411,7 @@ interface OpenCall {
 class ResponsesEncoder implements StreamEncoder {
   private readonly id = newId('resp');
   private readonly createdAt = Math.floor(Date.now() / 1000);
-  private readonly custom: ReadonlySet<string>;
+  private readonly names: ToolNames;
   private seq = 0;
   private started = false;
   private readonly output: OutputItem[] = [];
@@ -396,7 +424,7 @@ class ResponsesEncoder implements StreamEncoder {
   private usage: ChatUsage | undefined;
 
   constructor(private readonly req: ClientRequest) {
-    this.custom = customToolNames(req.original);
+    this.names = toolNames(req.original);
   }
 
   private event(type: string, fields: JsonObject): string {
@@ -448,7 +476,7 @@ class ResponsesEncoder implements StreamEncoder {
     const c = this.calls.get(key);
     if (!c) return '';
     this.calls.delete(key);
-    const item = callItem(c.itemId, c, this.custom, 'completed');
+    const item = callItem(c.itemId, c, this.names, 'completed');
     this.output[c.outputIndex] = item;
     rememberItem(item);
     const done =
@@ -497,7 +525,7 @@ class ResponsesEncoder implements StreamEncoder {
       out += this.closeReasoning() + this.closeMessage() + this.closeCalls();
       c = { itemId: newId('fc'), outputIndex: this.output.length, id: d.id ?? newId('call'), name: d.function?.name ?? '', arguments: '' };
       this.calls.set(d.index, c);
-      const item = callItem(c.itemId, c, this.custom, 'in_progress');
+      const item = callItem(c.itemId, c, this.names, 'in_progress');
       this.output.push(item);
       out += this.event('response.output_item.added', { output_index: c.outputIndex, item: item.type === 'custom_tool_call' ? { ...item, input: '' } : item });
     }
@@ -505,7 +533,7 @@ class ResponsesEncoder implements StreamEncoder {
     if (args) {
       c.arguments += args;
       // A custom tool's input is only known whole (it is inside the JSON arguments).
-      if (!this.custom.has(c.name)) out += this.event('response.function_call_arguments.delta', { item_id: c.itemId, output_index: c.outputIndex, delta: args });
+      if (!this.names.custom.has(c.name)) out += this.event('response.function_call_arguments.delta', { item_id: c.itemId, output_index: c.outputIndex, delta: args });
     }
     return out;
   }
