@@ -79,6 +79,9 @@ describe('scheduled upstream probes', () => {
     expect(metrics).toMatch(/gateway_upstream_probe_ok\{upstream="dead"\} 0/);
     expect(metrics).toMatch(/gateway_upstream_probe_ok\{upstream="claude"\} 1/);
     expect(metrics).toMatch(/gateway_upstream_up\{upstream="dead"\} 0/);
+    const page = await (await fetch(`${h.base}/status`)).text();
+    expect(page).toMatch(/data-upstream="dead"[^]*?data-probe="failed"/);
+    expect(page).toMatch(/data-upstream="claude"[^]*?data-probe="passed"/);
   });
 
   it('probes on demand from the key console', async () => {
