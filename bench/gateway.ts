@@ -70,6 +70,12 @@ async function runUpstream(): Promise<void> {
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
+    // The gateway's health probe (AI_UPSTREAM_PROBE_INTERVAL_MS) asks for the model list.
+    if (req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"object":"list","data":[{"id":"bench-model","object":"model","created":0,"owned_by":"bench"}]}');
+      return;
+    }
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { stream?: boolean; bench?: StreamPlan };
     if (!body.stream) {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(completion) });
