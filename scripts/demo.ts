@@ -21,6 +21,7 @@ import { paramsKey, parseParams } from '../src/kernel/params.ts';
 import type { AnySource, ParamSpec, RouteSpec } from '../src/kernel/source.ts';
 import { addDays, formatDateTime } from '../src/kernel/time.ts';
 import { FIXTURE_DIR, Upstream } from '../test/support/upstream.ts';
+import { serveDeclaredLists } from '../test/support/declared-list-fixtures.ts';
 import { AiUpstream } from '../test/ops/support.ts';
 
 /**
@@ -34,6 +35,8 @@ export function serveNamedFixtures(upstream: Upstream): void {
   upstream.serve('top.baidu.com', '/board', (req) => file(req.query.get('tab') === 'teleplay' ? 'top.baidu.com/board-teleplay.html' : 'top.baidu.com/board-realtime.html', html));
   upstream.serve('www.toutiao.com', '/hot-event/hot-board/', () => file('www.toutiao.com/hot-board.json', json));
   upstream.serve('aweme-lq.snssdk.com', '/aweme/v1/hot/search/list/', () => file('aweme-lq.snssdk.com/hot-search-list.json', json));
+  // The declared lists' fixtures are written by the project in each upstream's format (demo data, not recordings; see their SOURCE.md).
+  serveDeclaredLists(upstream);
 }
 
 /** Earlier editions of some lists, by edition (HHMM of the demo day): test/fixtures/demo/<edition>/<host><path>. */

@@ -7,23 +7,8 @@
  * stop working the API answers `success: false` (or HTTP 461/406), which shows as `blocked`.
  * `score` is display text such as "612.3万"; we give it as a number too.
  */
-import { SourceError } from '../src/kernel/errors.ts';
-import { missingPath, need } from '../src/kernel/json-path.ts';
-import { defineSource } from '../src/kernel/source.ts';
-import {
-  asArray,
-  asNumber,
-  asRecord,
-  asString,
-  dedupeByLink,
-  hotListRowsWith,
-  migrateHotList,
-  parseHeat,
-  pick,
-  validateHotList,
-  type HotItem,
-  type HotList,
-} from './_shared/hot-list.ts';
+import { defineHotList, parseDeclared, type DeclaredItem, type JsonList } from './_shared/declared-list.ts';
+import { asNumber, asString, parseHeat } from './_shared/hot-list.ts';
 
 export const UPSTREAM_URL = 'https://edith.xiaohongshu.com/api/sns/v1/search/hot_list';
 
@@ -63,7 +48,7 @@ export const DEFAULT_COMMON_PARAMS = [
 const APP_USER_AGENT =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 16_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.7(0x18000733) NetType/WIFI Language/zh_CN';
 
-export interface LifestyleItem extends HotItem {
+export interface LifestyleItem extends DeclaredItem {
   hot_value: number;
   /** The heat as the app shows it, e.g. "612.3万". */
   score: string;
@@ -76,45 +61,15 @@ export interface LifestyleItem extends HotItem {
   rank_change: number;
 }
 
-export function parse(raw: unknown): HotList<LifestyleItem> {
-  const root = need(raw, '', asRecord, 'a JSON object');
-  const code = asNumber(root.code);
-  if (root.success === false || (code !== undefined && code !== 0)) {
-    throw new SourceError('blocked', `upstream refused the request: code=${code ?? '?'} ${asString(root.msg) ?? ''} (app tokens expired or risk control)`.trim());
-  }
-  const items = asArray(pick(root, 'data', 'items'));
-  if (!items) throw missingPath(root, 'data.items', 'an array');
-  const list: LifestyleItem[] = [];
-  for (const entry of items) {
-    const e = asRecord(entry);
-    const title = asString(e?.title)?.trim();
-    if (!e || !title) continue;
-    const scoreText = asString(e.score)?.trim() ?? '';
-    list.push({
-      rank: list.length + 1,
-      title,
-      link: `https://www.xiaohongshu.com/search_result?keyword=${encodeURIComponent(title)}&type=51`,
-      hot_value: parseHeat(scoreText) ?? 0,
-      score: scoreText,
-      hot_value_desc: scoreText,
-      word_type: asString(e.word_type)?.trim() ?? '',
-      work_type_icon: asString(e.icon) ?? '',
-      rank_change: asNumber(e.rank_change) ?? 0,
-    });
-  }
-  return dedupeByLink(list);
-}
-
-export default defineSource({
+export const list: JsonList = {
   id: 'hot-lifestyle-a',
   name: '小红书热点',
   description: 'Hot topics of the lifestyle community: rank, title, heat, label and a search link. Needs app tokens (defaults included; replace them when the source shows as blocked).',
   homepage: 'https://www.xiaohongshu.com/explore',
-  routes: [{ path: '/hot-lifestyle-a' }],
-  mode: 'scheduled',
-  schedule: '*/10 * * * *',
+  path: '/hot-lifestyle-a',
   trending: {},
-  freshness: { ttlSec: 600, backoffCapSec: 3 * 3600 },
+  pace: 'hot',
+  request: { url: UPSTREAM_URL, allowStatus: REFUSED_STATUSES },
   env: [
     { name: 'SOURCE_HOT_LIFESTYLE_A_SHIELD', doc: 'The `shield` request token of the app', default: DEFAULT_SHIELD, secret: true },
     { name: 'SOURCE_HOT_LIFESTYLE_A_PLATFORM_INFO', doc: 'The app\'s `xy-platform-info` header (platform, version, build, device id)', default: DEFAULT_PLATFORM_INFO },
@@ -123,25 +78,42 @@ export default defineSource({
   headers: (env) => ({
     'user-agent': APP_USER_AGENT,
     referer: 'https://app.xhs.cn/',
-    accept: 'application/json',
     'xy-direction': '22',
     shield: env('SOURCE_HOT_LIFESTYLE_A_SHIELD') ?? '',
     'xy-platform-info': env('SOURCE_HOT_LIFESTYLE_A_PLATFORM_INFO') ?? '',
     'xy-common-params': env('SOURCE_HOT_LIFESTYLE_A_COMMON_PARAMS') ?? '',
   }),
-  async fetch(ctx) {
-    const res = await ctx.http.request(UPSTREAM_URL, { signal: ctx.signal, allowStatus: REFUSED_STATUSES });
-    if ((REFUSED_STATUSES as readonly number[]).includes(res.status)) {
-      throw new SourceError('blocked', `upstream answered HTTP ${res.status} (app tokens expired or risk control)`, { httpStatus: res.status });
-    }
-    if (/text\/html/i.test(String(res.headers['content-type']))) throw new SourceError('blocked', 'upstream answered an HTML page instead of JSON');
-    return parse(res.json());
+  refused: (root, status) => {
+    if (status >= 400) return `upstream answered HTTP ${status} (app tokens expired or risk control)`;
+    const code = asNumber(root.code);
+    if (root.success !== false && (code === undefined || code === 0)) return undefined;
+    return `upstream refused the request: code=${code ?? '?'} ${asString(root.msg) ?? ''} (app tokens expired or risk control)`.trim();
   },
-  validate: (data) => validateHotList(data, 5),
-  migrate: migrateHotList({
+  items: ['data', 'items'],
+  item: (e) => {
+    const title = asString(e.title)?.trim();
+    const scoreText = asString(e.score)?.trim() ?? '';
+    return {
+      id: e.id,
+      title,
+      link: title ? `https://www.xiaohongshu.com/search_result?keyword=${encodeURIComponent(title)}&type=51` : undefined,
+      hot: parseHeat(scoreText) ?? 0,
+      extra: {
+        score: scoreText,
+        hot_value_desc: scoreText,
+        word_type: asString(e.word_type)?.trim() ?? '',
+        work_type_icon: asString(e.icon) ?? '',
+        rank_change: asNumber(e.rank_change) ?? 0,
+      },
+    };
+  },
+  upgrade: {
     renamed: { word_type_icon: 'work_type_icon' },
     fill: (i) => ({ score: i.score ?? i.hot_value_desc ?? '', word_type: i.word_type ?? '', work_type_icon: i.work_type_icon ?? '' }),
-  }),
-  view: { rows: (d: HotList<LifestyleItem>) => hotListRowsWith(d, { hot: (i) => i.hot_value_desc || i.hot_value }) },
-  example: '/v2/apis/hot-lifestyle-a?encoding=text',
-});
+  },
+  view: { hot: (i: LifestyleItem) => i.hot_value_desc || i.hot_value },
+};
+
+export const parse = (raw: unknown) => parseDeclared(list, raw) as LifestyleItem[];
+
+export default defineHotList(list);

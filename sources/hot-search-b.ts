@@ -4,26 +4,9 @@
  * constant of the app's hot channel. `content` is HTML with `<!--{img:N}-->` placeholders;
  * `summary` often ends with a "查看详情>>" style teaser; `publish_time` is in ms.
  */
-import { SourceError } from '../src/kernel/errors.ts';
-import { missingPath, need } from '../src/kernel/json-path.ts';
-import { defineSource } from '../src/kernel/source.ts';
-import { formatDateTime, formatSixtyDateTime } from '../src/kernel/time.ts';
-import {
-  absoluteUrl,
-  asArray,
-  asNumber,
-  asRecord,
-  asString,
-  dedupeByLink,
-  epochMs,
-  hotListRowsWith,
-  migrateHotList,
-  missing,
-  pick,
-  validateHotList,
-  type HotItem,
-  type HotList,
-} from './_shared/hot-list.ts';
+import { formatSixtyDateTime } from '../src/kernel/time.ts';
+import { defineHotList, parseDeclared, type DeclaredItem, type JsonList } from './_shared/declared-list.ts';
+import { absoluteUrl, asArray, asNumber, asRecord, asString, epochMs, missing } from './_shared/hot-list.ts';
 
 export const UPSTREAM_URL = 'https://iflow.quark.cn/iflow/api/v1/article/aggregation';
 export const AGGREGATION_ID = '16665090098771297825';
@@ -37,7 +20,7 @@ export interface HotSearchImage {
   description?: string;
 }
 
-export interface HotSearchItem extends HotItem {
+export interface HotSearchItem extends DeclaredItem {
   id: string;
   /** The first thumbnail or image; '' when the item has none. */
   cover: string;
@@ -93,73 +76,55 @@ function images(v: unknown): HotSearchImage[] {
   return out;
 }
 
-export function parse(raw: unknown): HotList<HotSearchItem> {
-  const root = need(raw, '', asRecord, 'a JSON object');
-  const status = asNumber(root.status) ?? asNumber(root.code);
-  if (status !== undefined && status !== 0) throw new SourceError('blocked', `upstream answered status=${status} ${asString(root.message) ?? ''}`.trim());
-  const articles = asArray(pick(root, 'data', 'articles'));
-  if (!articles) throw missingPath(root, 'data.articles', 'an array');
-  const list: HotSearchItem[] = [];
-  for (const entry of articles) {
-    const a = asRecord(entry);
-    const id = asString(a?.id)?.trim();
-    const title = asString(a?.title)?.trim();
-    if (!a || !id || !title) continue;
-    const imgs = images(a.images);
-    const cover = images(a.thumbnails)[0]?.url ?? imgs[0]?.url;
-    const publishedAt = epochMs(a.publish_time) ?? null;
-    list.push({
-      rank: list.length + 1,
-      id,
-      title,
-      link: `https://123.quark.cn/detail?item_id=${encodeURIComponent(id)}`,
-      cover: cover ?? '',
-      summary: cleanSummary(asString(a.summary) ?? ''),
-      content: plainText(asString(a.content) ?? ''),
-      source: asString(a.source_name)?.trim() || asString(a.origin_src_name)?.trim() || '',
-      images: imgs,
-      category: strings(a.category),
-      tags: strings(a.tags),
-      like_count: asNumber(a.article_like_cnt) ?? 0,
-      share_count: asNumber(a.share_cnt) ?? 0,
-      comment_count: asNumber(a.cmt_cnt) ?? 0,
-      published: publishedAt === null ? null : formatSixtyDateTime(publishedAt),
-      published_at: publishedAt,
-    });
-  }
-  return dedupeByLink(list);
-}
-
-export default defineSource({
+export const list: JsonList = {
   id: 'hot-search-b',
   name: '夸克热点',
   description: 'Real-time hot items of the search app, updated around the clock: title, summary, text, source, cover, images, categories, tags, counts and publication time.',
   homepage: 'https://quark.sm.cn/',
-  routes: [{ path: '/hot-search-b' }],
-  mode: 'scheduled',
-  schedule: '*/10 * * * *',
+  path: '/hot-search-b',
   trending: {},
-  freshness: { ttlSec: 600, backoffCapSec: 3600 },
-  headers: { accept: 'application/json' },
-  async fetch(ctx) {
-    const res = await ctx.http.request(UPSTREAM_URL, {
-      searchParams: { aggregation_id: AGGREGATION_ID, count: 50, bottom_pos: 0 },
-      signal: ctx.signal,
-    });
-    if (/text\/html/i.test(String(res.headers['content-type']))) throw new SourceError('blocked', 'upstream answered an HTML page instead of JSON');
-    return parse(res.json());
+  pace: 'hot',
+  request: { url: UPSTREAM_URL, searchParams: { aggregation_id: AGGREGATION_ID, count: 50, bottom_pos: 0 } },
+    refused: (root) => {
+    const status = asNumber(root.status) ?? asNumber(root.code);
+    return status !== undefined && status !== 0 ? `upstream answered status=${status} ${asString(root.message) ?? ''}`.trim() : undefined;
   },
-  validate: (data) => validateHotList(data, 5),
-  migrate: migrateHotList({
+  items: ['data', 'articles'],
+  item: (a) => {
+    const id = asString(a.id)?.trim();
+    if (!id) return undefined;
+    const imgs = images(a.images);
+    const publishedAt = epochMs(a.publish_time) ?? null;
+    return {
+      id,
+      title: a.title,
+      link: `https://123.quark.cn/detail?item_id=${encodeURIComponent(id)}`,
+      extra: {
+        cover: images(a.thumbnails)[0]?.url ?? imgs[0]?.url ?? '',
+        summary: cleanSummary(asString(a.summary) ?? ''),
+        content: plainText(asString(a.content) ?? ''),
+        source: asString(a.source_name)?.trim() || asString(a.origin_src_name)?.trim() || '',
+        images: imgs,
+        category: strings(a.category),
+        tags: strings(a.tags),
+        like_count: asNumber(a.article_like_cnt) ?? 0,
+        share_count: asNumber(a.share_cnt) ?? 0,
+        comment_count: asNumber(a.cmt_cnt) ?? 0,
+        published: publishedAt === null ? null : formatSixtyDateTime(publishedAt),
+        published_at: publishedAt,
+      },
+    };
+  },
+  upgrade: {
     fill: (i) => ({
       ...missing(i, { cover: '', published: null, published_at: null }),
       // An image without a caption leaves the field out (it was null).
       ...(Array.isArray(i.images) ? { images: i.images.map((img: Record<string, unknown>) => (img.description === null ? Object.fromEntries(Object.entries(img).filter(([k]) => k !== 'description')) : img)) } : {}),
     }),
-  }),
-  view: {
-    rows: (d: HotList<HotSearchItem>) => hotListRowsWith(d, { hot: (i) => i.source || undefined, summary: (i) => i.summary || undefined, date: (i) => i.published_at ?? undefined }),
-    columns: () => ({ title: '热点', hot: '来源' }),
   },
-  example: '/v2/apis/hot-search-b?encoding=text',
-});
+  view: { hot: (i: HotSearchItem) => i.source || undefined, summary: (i: HotSearchItem) => i.summary || undefined, columns: { title: '热点', hot: '来源' } },
+};
+
+export const parse = (raw: unknown) => parseDeclared(list, raw) as HotSearchItem[];
+
+export default defineHotList(list);

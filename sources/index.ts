@@ -55,6 +55,37 @@ import trending from './trending.ts';
 import itNews from './it-news.ts';
 import itNewsRank from './it-news-rank.ts';
 import olympicsEvents from './olympics-events.ts';
+import videoSiteRank from './video-site-rank.ts';
+import hotBusinessNews from './hot-business-news.ts';
+import hotDigitalLife from './hot-digital-life.ts';
+import hotItNews from './hot-it-news.ts';
+import hotNewsPaper from './hot-news-paper.ts';
+import hotDevCommunity from './hot-dev-community.ts';
+import hotNewsPortalA from './hot-news-portal-a.ts';
+import hotNewsPortalB from './hot-news-portal-b.ts';
+import hotNewsPortalC from './hot-news-portal-c.ts';
+import reviewAChart from './review-a-chart.ts';
+import reviewAGroups from './review-a-groups.ts';
+import gameNewsA from './game-news-a.ts';
+import gameNewsB from './game-news-b.ts';
+import gameNewsC from './game-news-c.ts';
+import bookRankA from './book-rank-a.ts';
+import hotGameForum from './hot-game-forum.ts';
+import hotSportsForum from './hot-sports-forum.ts';
+import hotDevForum from './hot-dev-forum.ts';
+import hotOpenSource from './hot-open-source.ts';
+import hotWritingCommunity from './hot-writing-community.ts';
+import qaSiteDaily from './qa-site-daily.ts';
+import codeTrending from './code-trending.ts';
+import hotDevBlog from './hot-dev-blog.ts';
+import videoSiteBRank from './video-site-b-rank.ts';
+import techMoments from './tech-moments.ts';
+import techFlashNews from './tech-flash-news.ts';
+import gameNewsD from './game-news-d.ts';
+import hotShoppingDeals from './hot-shopping-deals.ts';
+import hotTechPark from './hot-tech-park.ts';
+import hotScience from './hot-science.ts';
+import hotDigitalGear from './hot-digital-gear.ts';
 
 export const sources: readonly AnySource[] = [
   // Periodic information
@@ -80,6 +111,37 @@ export const sources: readonly AnySource[] = [
   reviewA,
   itNews,
   itNewsRank,
+  videoSiteRank,
+  hotBusinessNews,
+  hotDigitalLife,
+  hotItNews,
+  hotNewsPaper,
+  hotDevCommunity,
+  hotNewsPortalA,
+  hotNewsPortalB,
+  hotNewsPortalC,
+  reviewAChart,
+  reviewAGroups,
+  gameNewsA,
+  gameNewsB,
+  gameNewsC,
+  bookRankA,
+  hotGameForum,
+  hotSportsForum,
+  hotDevForum,
+  hotOpenSource,
+  hotWritingCommunity,
+  qaSiteDaily,
+  codeTrending,
+  hotDevBlog,
+  videoSiteBRank,
+  techMoments,
+  techFlashNews,
+  gameNewsD,
+  hotShoppingDeals,
+  hotTechPark,
+  hotScience,
+  hotDigitalGear,
   trending,
   timeline,
   // Utilities

@@ -11,6 +11,7 @@ import type { Scheduler } from './kernel/scheduler.ts';
 import type { Store } from './kernel/store.ts';
 import { createApisRouter } from './http/apis-router.ts';
 import { createMetaRouter } from './http/meta-router.ts';
+import { createDailyHotRouter } from './http/dailyhot.ts';
 import { cors, errorHandler, requestLog, type AppState } from './http/middleware.ts';
 import { apisAbuseCheck, limitApisRequests } from './http/abuse.ts';
 import { apisFastPath, type FastPath, type KoaInternals } from './http/apis-fast-path.ts';
@@ -88,6 +89,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(methodNotAllowed());
   app.use(createHomeRouter({ registry: deps.registry, engine: deps.engine, snapshots: new Snapshots({ engine: deps.engine, archive: deps.store.archive }) }).routes());
   app.use(meta.routes());
+  app.use(createDailyHotRouter(deps).routes());
   for (const router of opsRouters({ ...deps.ops, operator, registry: deps.registry, store: deps.store, scheduler: deps.scheduler, backfill: deps.backfill, now: deps.engine.now, startedAt })) app.use(router.routes());
   app.use(async function notFoundFallback(ctx) {
     if (ctx.body !== undefined || ctx.status !== 404) return;

@@ -110,11 +110,16 @@ export function abuseSettings(config: Config): AbuseSettings {
   };
 }
 
+/** /v2/apis, and the DailyHotApi drop-in over the same lists (src/http/dailyhot.ts). */
 function isApisPath(p: string): boolean {
-  return p === '/v2/apis' || p.startsWith('/v2/apis/');
+  return p === '/v2/apis' || p.startsWith('/v2/apis/') || p.startsWith(DAILYHOT_PATH);
 }
 
+const DAILYHOT_PATH = '/dailyhot/';
+
 function forceRequested(ctx: CheckedRequest): boolean {
+  // The drop-in's refetch is DailyHotApi's `cache=false`.
+  if (ctx.req.url?.startsWith(DAILYHOT_PATH)) return ctx.querystring.includes('cache=') && String(ctx.query.cache).trim().toLowerCase() === 'false';
   // A query string that neither names the parameter nor percent-encodes anything cannot hold it:
   // most requests are answered without parsing theirs (a remembered answer needs nothing else of it).
   const search = ctx.querystring;

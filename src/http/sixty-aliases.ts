@@ -8,6 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Registry } from '../kernel/registry.ts';
 import type { Encoding } from '../kernel/source.ts';
+import { DAILYHOT_ROUTES } from './dailyhot-routes.ts';
 
 export interface SixtyAlias {
   /** The 60s path after its `/v2` prefix, e.g. `/hacker-news/top` or `/ncm-rank/:id`. */
@@ -127,9 +128,18 @@ export function aliasPaths(a: SixtyAlias): string[] {
   return [...(a.sixty === own ? [] : [`${APIS_PREFIX}${a.sixty}`]), `${SIXTY_PREFIX}${a.sixty}`];
 }
 
+/**
+ * DailyHotApi's route names under /v2/apis (`/v2/apis/thepaper`), where 60s has no path of the
+ * same name: aliases of our route of the list's default variant (see dailyhot-routes.ts).
+ */
+export function dailyHotAliases(): { path: string; route: string }[] {
+  const sixty = new Set(SIXTY_ALIASES.flatMap(aliasPaths));
+  return DAILYHOT_ROUTES.map((r) => ({ path: `${APIS_PREFIX}/${r.name}`, route: r.path })).filter((a) => !sixty.has(a.path));
+}
+
 /** The alias paths of one of our routes, for the catalogue, OpenAPI and README. */
 export function aliasesOfRoute(routePath: string): string[] {
-  return SIXTY_ALIASES.filter((a) => a.route === routePath).flatMap(aliasPaths);
+  return [...SIXTY_ALIASES.filter((a) => a.route === routePath).flatMap(aliasPaths), ...dailyHotAliases().filter((a) => a.route === routePath).map((a) => a.path)];
 }
 
 function fillPath(route: string, values: Readonly<Record<string, string>>): string {
@@ -185,6 +195,11 @@ export function createAliasResolver(registry: Registry): AliasResolver {
         exact.set(p, { target: `${APIS_PREFIX}${fillPath(a.route, a.params ?? {})}`, alias: a });
       }
     }
+  }
+  for (const a of dailyHotAliases()) {
+    if (!routes.has(a.route)) continue;
+    if (ours.has(a.path)) problems.push(`${a.path} would hide our own route`);
+    exact.set(a.path, { target: `${APIS_PREFIX}${a.route}`, alias: { sixty: a.path.slice(APIS_PREFIX.length), route: a.route } });
   }
   if (problems.length) throw new Error(`Invalid 60s aliases (src/http/sixty-aliases.ts):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
 

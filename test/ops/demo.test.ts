@@ -9,6 +9,7 @@ import { DEMO_NOTICE, demoPath, recordingsDay, startDemo, type Demo } from '../.
 import type { Timeline } from '../../sources/timeline.ts';
 import type { Trending } from '../../sources/trending.ts';
 import { addDays, formatDate } from '../../src/kernel/time.ts';
+import { DECLARED_LIST_FIXTURES } from '../support/declared-list-fixtures.ts';
 
 interface Envelope<T> {
   code: number;
@@ -33,6 +34,8 @@ describe('npm run demo', () => {
       for (const r of s.routes) expect(demo.results.find((x) => x.path === demoPath(s, r))?.status, `${s.id} ${r.path}`).toBeLessThan(400);
     }
     expect(demo.results.find((r) => r.path.startsWith('/v2/apis/hot-microblog'))?.status).toBe(200);
+    // The declared lists answer from the demo data written in their upstreams' formats.
+    for (const f of DECLARED_LIST_FIXTURES) expect(demo.results.find((r) => r.path.split('?')[0] === f.path)?.status, f.path).toBe(200);
   });
 
   it('shows filled sources on /status, and the demo key works on /v1', async () => {

@@ -35,6 +35,7 @@ describe('hot-car parse', () => {
       is_hot: true,
       description: '新车上市',
       cover: 'https://p3-dcd.byteimg.com/img/motor-mis-img/serial0~tplv-resize:80:0.png',
+      id: '7300000000000000000',
     });
     expect(data[2]).toMatchObject({ title: '问界M8', is_hot: false });
     expect(data[3]?.cover).toBeUndefined();

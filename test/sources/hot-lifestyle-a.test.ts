@@ -30,6 +30,7 @@ describe('hot-lifestyle-a parse', () => {
       word_type: '热',
       work_type_icon: 'https://sns-img.xhscdn.com/hotlist/badge_0.png',
       rank_change: 0,
+      id: 'hot_73310',
     });
     expect(data[3]).toMatchObject({ title: '猫咪冬季护理', word_type: '无', work_type_icon: '', rank_change: 3 });
     expect(data[5]?.word_type).toBe('独家');

@@ -27,6 +27,7 @@ describe('hot-microblog parse', () => {
       category: null,
       label: '热',
       label_icon: 'https://simg.s.weibo.com/20210618_hot.png',
+      id: 'https://s.weibo.com/weibo?q=%23%E5%9F%8E%E5%B8%82%E5%A4%9C%E8%B7%91%E8%B7%AF%E7%BA%BF%E6%8E%A8%E8%8D%90%23',
     });
     expect(data.slice(1, 3).map((i) => i.label)).toEqual(['新', '沸']);
     expect(data[7]).toMatchObject({ title: '手机新品发布会', label: null, label_icon: null });

@@ -25,6 +25,7 @@ describe('hot-news-feed parse', () => {
       cover: 'https://p3-sign.toutiaoimg.com/tos-cn-i-0022/img0~tplv-resize:300:300.jpeg',
       label: '热',
       cluster_id: '7440000000000000100',
+      id: '7440000000000000100',
     });
     expect(data[1]?.label).toBe('新');
     expect(data[2]?.label).toBeNull();

@@ -31,6 +31,7 @@ describe('hot-qa-site parse', () => {
       comment_cnt: 30,
       created: '2025/11/20 08:53:20',
       created_at: 1763600000000,
+      id: '600000000',
     });
     expect(data[1]?.cover).toBe('');
     expect(data[2]?.detail).toBe('');

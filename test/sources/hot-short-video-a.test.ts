@@ -32,6 +32,7 @@ describe('hot-short-video-a parse', () => {
       event_time_at: 1763683200000,
       active_time: '2026-11-21 09:58:03',
       active_time_at: Date.parse('2026-11-21T01:58:03Z'),
+      id: '2300000',
     });
     // event_time is seconds upstream; the `_at` field is 13-digit ms.
     for (const item of data) expect(String(item.event_time_at)).toMatch(/^\d{13}$/);

@@ -74,10 +74,13 @@ export class Upstream {
 
   /** Serve a file from the fixture folder for this host and path. */
   serveFile(host: string, pathOrPattern: string | RegExp, file: string, headers: Record<string, string> = {}): this {
-    return this.serve(host, pathOrPattern, () => {
-      const full = path.join(this.fixtureDir, file);
-      return { status: 200, headers: { 'content-type': TYPES[path.extname(full)] ?? 'application/octet-stream', ...headers }, body: fs.readFileSync(full) };
-    });
+    return this.serve(host, pathOrPattern, () => this.fileReply(file, headers));
+  }
+
+  /** The answer of a file of the fixture folder, its type from its extension. */
+  fileReply(file: string, headers: Record<string, string> = {}): UpstreamReply {
+    const full = path.join(this.fixtureDir, file);
+    return { status: 200, headers: { 'content-type': TYPES[path.extname(full)] ?? 'application/octet-stream', ...headers }, body: fs.readFileSync(full) };
   }
 
   /** Forget per-test routes and recorded requests. */

@@ -76,7 +76,8 @@ describe('GET / (the board)', () => {
   it("links each trending event to the chart of its spread: a timeline that finds it on every platform", async () => {
     const $ = cheerio.load(await (await get('/', HTML)).text());
     const first = $('.events li').first();
-    expect(first.find('.p').text()).toMatch(/^2 个平台/);
+    const trending = (await (await get('/v2/apis/trending')).json()) as { data: { events: { platform_count: number }[] } };
+    expect(first.find('.p').text()).toMatch(new RegExp(`^${trending.data.events[0]!.platform_count} 个平台`));
     const href = first.find('a').attr('href') as string;
     expect(href).toMatch(/^\/v2\/apis\/timeline\?q=.+&encoding=html$/);
     const json = (await (await get(href.replace('&encoding=html', ''))).json()) as { data: Timeline };

@@ -1,0 +1,319 @@
+/**
+ * A hot list as a declaration: a list source says only what differs from the others (where the
+ * list is, which headers it needs, where its items are, how one item maps to ours, how often it
+ * changes) and `defineHotList` supplies the rest: the `defineSource` block (mode, schedule,
+ * freshness, validate, migrate, view), the fetch, the walk over the items, the normalising of
+ * titles, links, heat, covers and times, and parse errors that name the JSON path or the selector
+ * that was missing (they show on /v2/status, so a changed upstream is diagnosed at once).
+ */
+import type { Cheerio } from 'cheerio';
+import type { AnyNode } from 'domhandler';
+import { SourceError } from '../../src/kernel/errors.ts';
+import { missingPath, need } from '../../src/kernel/json-path.ts';
+import type { HttpClient, HttpOptions } from '../../src/kernel/http.ts';
+import { defineSource, type ColumnLabels, type EnvSpec, type FetchedSourceBase, type ParamSpecs, type SourceDefinition } from '../../src/kernel/source.ts';
+import { formatDateTime } from '../../src/kernel/time.ts';
+import { isChallengePage, nextData } from './embedded-json.ts';
+import { load } from './html.ts';
+import { absoluteUrl, asArray, asNumber, asRecord, asString, dedupeByLink, epochMs, hotListRowsWith, migrateHotList, parseHeat, shanghaiTimeMs, validateHotList, type HotItem, type ItemUpgrade } from './hot-list.ts';
+
+/** An item of a declared list: the common fields, each set only when the upstream gives it. */
+export interface DeclaredItem extends HotItem {
+  /** The upstream's own id of the item (a post, video, book…). */
+  id: string;
+  hot_value?: number;
+  cover?: string;
+  author?: string;
+  /** A summary or excerpt. */
+  desc?: string;
+  /** When the item was published: a date-time string (Asia/Shanghai) and its ms timestamp. */
+  published?: string | null;
+  published_at?: number | null;
+  /** A link for phones where the site has another one. */
+  mobile_link?: string;
+}
+
+/** What an item mapper returns: raw values, normalised by the helper (an item without title or link is skipped). */
+export interface MappedItem {
+  /** The upstream's own rank, where it gives one (items are then ordered by it); else the position. */
+  rank?: number;
+  id?: unknown;
+  title: unknown;
+  link: unknown;
+  /** A number, a digit string or text such as "12.3万". */
+  hot?: unknown;
+  cover?: unknown;
+  author?: unknown;
+  desc?: unknown;
+  /** Seconds or ms since the epoch, or "YYYY-MM-DD HH:mm[:ss]" in Asia/Shanghai. */
+  time?: unknown;
+  mobileLink?: unknown;
+  /** Fields of this list only (e.g. a badge), set as they are; the common fields win over them. */
+  extra?: Record<string, unknown>;
+}
+
+/**
+ * How often a list changes, which sets its schedule and freshness: `hot` for hot searches and
+ * boards (every 10 minutes), `feed` for news feeds and forum boards (every 30 minutes), `daily`
+ * for rankings computed once or a few times a day (every 3 hours). Each list's minute within the
+ * interval is derived from its id, so the lists of one class do not all ask at the same moment.
+ */
+export type Pace = 'live' | 'hot' | 'feed' | 'daily';
+
+const PACES: Record<Pace, { everyMin: number; ttlSec: number; backoffCapSec: number }> = {
+  live: { everyMin: 5, ttlSec: 300, backoffCapSec: 3600 },
+  hot: { everyMin: 10, ttlSec: 600, backoffCapSec: 3600 },
+  feed: { everyMin: 30, ttlSec: 1800, backoffCapSec: 3 * 3600 },
+  daily: { everyMin: 180, ttlSec: 3 * 3600, backoffCapSec: 6 * 3600 },
+};
+
+/** A stable number in [0, n) from a string (FNV-1a). */
+function spreadOf(id: string, n: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193) >>> 0;
+  return h % n;
+}
+
+/** The node-cron expression of a pace, at a minute of the interval chosen by the list's id. */
+export function scheduleOf(id: string, pace: Pace): string {
+  const { everyMin } = PACES[pace];
+  if (everyMin < 60) {
+    const minute = spreadOf(id, everyMin);
+    return `${minute}-59/${everyMin} * * * *`;
+  }
+  const hours = everyMin / 60;
+  return `${spreadOf(id, 60)} ${spreadOf(`${id}/h`, hours)}-23/${hours} * * *`;
+}
+
+/** The upstream request of a list: a URL, and for some a POST body. */
+export interface ListRequest {
+  url: string;
+  method?: 'GET' | 'POST';
+  searchParams?: HttpOptions['searchParams'];
+  json?: unknown;
+  form?: Record<string, string>;
+  /** Error statuses whose JSON body says why (a refusal): read by `refused`, then recorded as blocked. */
+  allowStatus?: readonly number[];
+}
+
+/** Per-list choices of the generic renderings (text, markdown, html, rss). */
+export interface ListView<I extends DeclaredItem> {
+  /** The heat label of a row (the heat by default). */
+  hot?(i: I): number | string | undefined;
+  /** The summary line of a row (`desc` by default). */
+  summary?(i: I): string | undefined;
+  columns?: ColumnLabels;
+}
+
+interface Common {
+  id: string;
+  name: string;
+  description: string;
+  homepage: string;
+  /** Our path under /v2/apis (neutral words for brands). */
+  path: string;
+  pace: Pace;
+  /** The request; as a function, of the time and the chosen variant (see `variants`). */
+  request: ListRequest | ((now: Date, variant: string | undefined) => ListRequest);
+  /**
+   * Variants of the list picked by one query parameter (e.g. a ranking's period), its values
+   * and what each one is; the first is the default, the one the schedule keeps warm (the others
+   * are fetched when asked for, then cached and refreshed like it).
+   */
+  variants?: { param: string; doc: string; values: Readonly<Record<string, string>> };
+  /** Request headers besides `accept` (JSON, or HTML for pages), which the helper sets. */
+  headers?: FetchedSourceBase<Record<string, never>, unknown>['headers'];
+  env?: readonly EnvSpec[];
+  /** How items stored in an older shape differ from today's (see migrateHotList). */
+  upgrade?: ItemUpgrade;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  view?: ListView<any>;
+  /** Base for relative links and covers (the homepage by default). */
+  base?: string;
+  /** Fewest items of a plausible list (default 5). */
+  min?: number;
+  example?: string;
+  /** A general hot list whose items take part in trending (see sources/trending.ts). */
+  trending?: { params?: Record<string, string> };
+}
+
+/** A list read from JSON: `items` is the path of the item array, `refused` names a refusal answer. */
+export interface JsonList extends Common {
+  /** The JSON is the state a Next.js page embeds (`script#__NEXT_DATA__`), not the answer itself. */
+  embedded?: 'next-data';
+  items: readonly (string | number)[];
+  /**
+   * The status field of the answer and its value when all is well (`{ field: 'code', is: 0 }`):
+   * any other value is a refusal (risk control, login), recorded as blocked with the value and,
+   * where named, the upstream's message field.
+   */
+  okWhen?: { field: string; is: number | string | boolean; message?: string };
+  /**
+   * A reason when the answer is a refusal that `okWhen` cannot describe, else undefined;
+   * `status` is the HTTP status (an error status of `request.allowStatus`, or 200).
+   */
+  refused?(root: Record<string, unknown>, status: number): string | undefined;
+  item(e: Record<string, unknown>, root: Record<string, unknown>): MappedItem | undefined;
+}
+
+/** A list read from an HTML page: `items` is the selector of one item's element. */
+export interface HtmlList extends Common {
+  html: string;
+  item(el: Cheerio<AnyNode>): MappedItem | undefined;
+}
+
+export type ListDeclaration = JsonList | HtmlList;
+
+const isHtml = (d: ListDeclaration): d is HtmlList => 'html' in d;
+
+/** `a.b[0].c` for a path, as the error messages name it. */
+export function pathText(path: readonly (string | number)[]): string {
+  return path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? k : `.${k}`)).join('');
+}
+
+/** The array at `path` of a JSON answer; a parse error naming the path and what is there instead (kernel/json-path.ts). */
+export function arrayAt(root: unknown, path: readonly (string | number)[]): unknown[] {
+  return need(root, pathText(path), asArray, 'an array');
+}
+
+const https = (u: string) => u.replace(/^http:\/\//, 'https://');
+
+/** One mapped item in our shape, or undefined when it has no title or no absolute link. */
+export function normalise(m: MappedItem, rank: number, base: string): DeclaredItem | undefined {
+  const title = asString(m.title)?.replace(/\s+/g, ' ').trim();
+  const link = absoluteUrl(m.link, base);
+  if (!title || !link) return undefined;
+  const hot = parseHeat(m.hot);
+  const cover = absoluteUrl(m.cover, base);
+  const author = asString(m.author)?.trim();
+  const desc = asString(m.desc)?.replace(/\s+/g, ' ').trim();
+  const at = epochMs(m.time) ?? shanghaiTimeMs(m.time);
+  const mobile = absoluteUrl(m.mobileLink, base);
+  return {
+    ...m.extra,
+    rank: m.rank ?? rank,
+    title,
+    link,
+    id: asString(m.id)?.trim() || link,
+    ...(hot !== undefined ? { hot_value: hot } : {}),
+    ...(cover ? { cover: https(cover) } : {}),
+    ...(author ? { author } : {}),
+    ...(desc ? { desc } : {}),
+    ...(at !== undefined ? { published: formatDateTime(at), published_at: at } : {}),
+    ...(mobile && mobile !== link ? { mobile_link: mobile } : {}),
+  };
+}
+
+function collect(mapped: Iterable<MappedItem | undefined>, base: string): DeclaredItem[] {
+  const out: DeclaredItem[] = [];
+  let ranked = false;
+  for (const m of mapped) {
+    const item = m && normalise(m, out.length + 1, base);
+    if (!item) continue;
+    ranked ||= m.rank !== undefined;
+    out.push(item);
+  }
+  if (ranked) return dedupeByLink(out.sort((a, b) => a.rank - b.rank));
+  return dedupeByLink(out).map((i, n) => ({ ...i, rank: n + 1 }));
+}
+
+/** Why a JSON answer is a refusal, by the list's `okWhen` or `refused`; undefined when it is data. */
+function refusalOf(d: JsonList, root: Record<string, unknown>): string | undefined {
+  if (d.okWhen && d.okWhen.field in root) {
+    const { field, is, message } = d.okWhen;
+    const value = root[field];
+    const ok = typeof is === 'number' ? asNumber(value) === is : value === is;
+    if (!ok) return `upstream answered ${field}=${asString(value) ?? JSON.stringify(value)}${message && asString(root[message]) ? ` (${asString(root[message])})` : ''}`;
+  }
+  return d.refused?.(root, 200);
+}
+
+/** The pure parse of a declared list: the upstream's answer (JSON value or HTML text) → our items. */
+export function parseDeclared(d: ListDeclaration, raw: unknown): DeclaredItem[] {
+  const base = d.base ?? d.homepage;
+  if (isHtml(d)) {
+    const html = typeof raw === 'string' ? raw : '';
+    const $ = load(html);
+    const found = $(d.html);
+    if (found.length === 0) {
+      if (isChallengePage(html)) throw new SourceError('blocked', `${new URL(base).host} answered a verification or login page instead of the list`);
+      throw new SourceError('parse', `selector "${d.html}" matched nothing`);
+    }
+    return collect(found.toArray().map((el) => d.item($(el))), base);
+  }
+  if (d.embedded && typeof raw === 'string') return parseDeclared(d, nextData(raw, new URL(base).host));
+  // A list at the root (`items: []`) is a bare array; any other answer is an object.
+  const atRoot = d.items.length === 0;
+  const root = asRecord(raw) ?? (atRoot && Array.isArray(raw) ? {} : undefined);
+  if (!root) throw missingPath(raw, '', atRoot ? 'a JSON array' : 'a JSON object');
+  const refusal = refusalOf(d, root);
+  if (refusal) throw new SourceError('blocked', refusal);
+  if (atRoot && !Array.isArray(raw)) throw new SourceError('parse', 'answer is not a JSON array (the list was expected at its root)');
+  const entries = atRoot ? (raw as unknown[]) : arrayAt(root, d.items);
+  return collect(
+    entries.map((e) => {
+      const r = asRecord(e);
+      return r ? d.item(r, root) : undefined;
+    }),
+    base,
+  );
+}
+
+async function fetchDeclared(d: ListDeclaration, http: HttpClient, signal: AbortSignal, now: Date, variant: string | undefined): Promise<DeclaredItem[]> {
+  const req = typeof d.request === 'function' ? d.request(now, variant) : d.request;
+  const opts: HttpOptions = { signal, method: req.method ?? 'GET', searchParams: req.searchParams, json: req.json, form: req.form, allowStatus: req.allowStatus };
+  const res = await http.request(req.url, opts);
+  const type = String(res.headers['content-type'] ?? '');
+  if (isHtml(d) || d.embedded) return parseDeclared(d, res.text());
+  if (/text\/html/i.test(type)) throw new SourceError('blocked', 'upstream answered an HTML page (verification or login) instead of JSON');
+  let json: unknown;
+  try {
+    json = res.json();
+  } catch {
+    if (res.status >= 400) throw new SourceError('blocked', `upstream answered HTTP ${res.status}`, { httpStatus: res.status });
+    throw new SourceError('parse', 'answer is not valid JSON');
+  }
+  if (res.status >= 400) {
+    const root = asRecord(json);
+    const reason = root && d.refused?.(root, res.status);
+    throw new SourceError('blocked', reason || `upstream answered HTTP ${res.status}`, { httpStatus: res.status });
+  }
+  return parseDeclared(d, json);
+}
+
+/** The scheduled source of a declared list. */
+/** The parameter of a list's variants, in the kernel's terms. */
+function variantParams(d: ListDeclaration): ParamSpecs | undefined {
+  if (!d.variants) return undefined;
+  const names = Object.keys(d.variants.values);
+  const doc = `${d.variants.doc}: ${names.map((n) => `${n} (${d.variants!.values[n]})`).join(', ')}.`;
+  return { [d.variants.param]: { type: 'string', enum: names, default: names[0] as string, doc } };
+}
+
+export function defineHotList(d: ListDeclaration): SourceDefinition<ParamSpecs, DeclaredItem[]> {
+  const pace = PACES[d.pace];
+  return defineSource({
+    id: d.id,
+    name: d.name,
+    description: d.description,
+    homepage: d.homepage,
+    routes: [{ path: d.path }],
+    mode: 'scheduled',
+    schedule: scheduleOf(d.id, d.pace),
+    freshness: { ttlSec: pace.ttlSec, backoffCapSec: pace.backoffCapSec },
+    headers: (env) => ({ accept: isHtml(d) || d.embedded ? 'text/html,application/xhtml+xml' : 'application/json', ...(typeof d.headers === 'function' ? d.headers(env) : d.headers) }),
+    ...(d.env ? { env: d.env } : {}),
+    concurrency: 1,
+    ...(d.variants ? { params: variantParams(d) } : {}),
+    ...(d.trending ? { trending: d.trending } : {}),
+    fetch: (ctx, params) => fetchDeclared(d, ctx.http, ctx.signal, ctx.now(), d.variants ? String(params[d.variants.param]) : undefined),
+    validate: (data: DeclaredItem[]) => validateHotList(data, d.min ?? 5),
+    migrate: migrateHotList<DeclaredItem>(d.upgrade),
+    view: {
+      rows: (data: DeclaredItem[]) =>
+        hotListRowsWith(data, { hot: d.view?.hot ?? ((i) => i.hot_value), summary: d.view?.summary ?? ((i) => i.desc), date: (i) => i.published_at ?? undefined }),
+      ...(d.view?.columns ? { columns: () => d.view!.columns! } : {}),
+    },
+    example: d.example ?? `/v2/apis${d.path}?encoding=text`,
+  });
+}

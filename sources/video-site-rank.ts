@@ -1,0 +1,35 @@
+/**
+ * The video site's ranking of the last days' videos (bilibili, "排行榜 · 全站"), beside its hot
+ * search words (hot-video-site). https://api.bilibili.com/x/web-interface/ranking/v2 answers
+ * `{code, data: {list: [{bvid, title, desc, pic, pubdate, owner: {name}, stat: {view}}]}}`;
+ * `code` -352 or -412 is risk control. Format as read by imsyy/DailyHotApi src/routes/bilibili.ts.
+ */
+import { defineHotList, type JsonList } from './_shared/declared-list.ts';
+import { asString, pick } from './_shared/hot-list.ts';
+
+export const list: JsonList = {
+  id: 'video-site-rank',
+  name: '哔哩哔哩排行榜',
+  description: "The video site's all-round ranking of recent videos: title, views as heat, cover, uploader, summary, publish time and the video link.",
+  homepage: 'https://www.bilibili.com/v/popular/rank/all',
+  path: '/video-site-rank',
+  trending: {},
+  pace: 'feed',
+  request: { url: 'https://api.bilibili.com/x/web-interface/ranking/v2', searchParams: { rid: 0, type: 'all' } },
+  headers: { referer: 'https://www.bilibili.com/ranking/all' },
+  okWhen: { field: 'code', is: 0, message: 'message' },
+  items: ['data', 'list'],
+  item: (e) => ({
+    id: e.bvid,
+    title: e.title,
+    link: `https://www.bilibili.com/video/${asString(e.bvid)}`,
+    mobileLink: `https://m.bilibili.com/video/${asString(e.bvid)}`,
+    hot: pick(e, 'stat', 'view'),
+    cover: e.pic,
+    author: pick(e, 'owner', 'name') ?? e.author,
+    desc: asString(e.desc) === '-' ? undefined : e.desc,
+    time: e.pubdate,
+  }),
+};
+
+export default defineHotList(list);

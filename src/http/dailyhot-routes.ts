@@ -1,0 +1,68 @@
+/**
+ * The route names of imsyy/DailyHotApi that `/dailyhot/<name>` answers, each mapped to one of our
+ * stored lists (facts from its `src/routes/<name>.ts`: the `title`, `type`, `description` and
+ * `link` it answers with, and the `type` values a route takes). Its names are also aliases of our
+ * neutral paths under /v2/apis (`/v2/apis/thepaper` is `/v2/apis/hot-news-paper`; see
+ * sixty-aliases.ts), where no 60s path of the same name exists. `types` lists the `type` values we serve, the
+ * route's default first; a value we do not serve is a 400 naming the ones we do.
+ */
+export interface DailyHotRoute {
+  /** DailyHotApi's route name, e.g. `qq-news`. */
+  name: string;
+  title: string;
+  description?: string;
+  link: string;
+  /** Our source id. */
+  source: string;
+  /** Our route of its default variant (under /v2/apis): `/v2/apis/<name>` is an alias of it. */
+  path: string;
+  /** `type` value → DailyHotApi's `type` text for it and our parameters (e.g. a board). */
+  types: Readonly<Record<string, { label: string; params?: Readonly<Record<string, string>> }>>;
+}
+
+const only = (label: string) => ({ default: { label } });
+
+export const DAILYHOT_ROUTES: readonly DailyHotRoute[] = [
+  { name: 'bilibili', path: '/video-site-rank', title: '哔哩哔哩', description: '你所热爱的，就是你的生活', link: 'https://www.bilibili.com/v/popular/rank/all', source: 'video-site-rank', types: { '0': { label: '热榜 · 全站' } } },
+  { name: 'weibo', path: '/hot-microblog', title: '微博', description: '实时热点，每分钟更新一次', link: 'https://s.weibo.com/top/summary/', source: 'hot-microblog', types: only('热搜榜') },
+  { name: 'douyin', path: '/hot-short-video-a', title: '抖音', description: '实时上升热点', link: 'https://www.douyin.com', source: 'hot-short-video-a', types: only('热榜') },
+  { name: 'zhihu', path: '/hot-qa-site', title: '知乎', link: 'https://www.zhihu.com/hot', source: 'hot-qa-site', types: only('热榜') },
+  { name: '36kr', path: '/hot-business-news', title: '36氪', link: 'https://m.36kr.com/hot-list-m', source: 'hot-business-news', types: { hot: { label: '人气榜' } } },
+  { name: 'baidu', path: '/search-a/hot', title: '百度', link: 'https://top.baidu.com/board', source: 'search-a', types: { realtime: { label: '热搜', params: { board: 'hot' } }, teleplay: { label: '电视剧', params: { board: 'teleplay' } } } },
+  { name: 'sspai', path: '/hot-digital-life', title: '少数派', link: 'https://sspai.com/', source: 'hot-digital-life', types: { 热门文章: { label: '热榜' } } },
+  { name: 'ithome', path: '/hot-it-news', title: 'IT之家', description: '爱科技，爱这里 - 前沿科技新闻网站', link: 'https://m.ithome.com/rankm/', source: 'hot-it-news', types: only('热榜') },
+  { name: 'thepaper', path: '/hot-news-paper', title: '澎湃新闻', link: 'https://www.thepaper.cn/', source: 'hot-news-paper', types: only('热榜') },
+  { name: 'toutiao', path: '/hot-news-feed', title: '今日头条', link: 'https://www.toutiao.com/', source: 'hot-news-feed', types: only('热榜') },
+  { name: 'tieba', path: '/search-a/forum', title: '百度贴吧', description: '全球领先的中文社区', link: 'https://tieba.baidu.com/hottopic/browse/topicList', source: 'search-a', types: { default: { label: '热议榜', params: { board: 'forum' } } } },
+  { name: 'juejin', path: '/hot-dev-community', title: '稀土掘金', link: 'https://juejin.cn/hot/articles', source: 'hot-dev-community', types: { '1': { label: '文章榜' } } },
+  { name: 'qq-news', path: '/hot-news-portal-a', title: '腾讯新闻', link: 'https://news.qq.com/', source: 'hot-news-portal-a', types: only('热点榜') },
+  { name: 'douban-movie', path: '/review-a/chart', title: '豆瓣电影', link: 'https://movie.douban.com/chart', source: 'review-a-chart', types: only('新片榜') },
+  { name: 'genshin', path: '/game-news-a', title: '原神', link: 'https://www.miyoushe.com/ys/home/28', source: 'game-news-a', types: { '1': { label: '最新动态' } } },
+  { name: 'starrail', path: '/game-news-b', title: '崩坏：星穹铁道', link: 'https://www.miyoushe.com/sr/home/53', source: 'game-news-b', types: { '1': { label: '最新动态' } } },
+  { name: 'lol', path: '/game-news-c', title: '英雄联盟', link: 'https://lol.qq.com/gicp/news/423/2/1334/1.html', source: 'game-news-c', types: only('更新公告') },
+  { name: 'netease-news', path: '/hot-news-portal-b', title: '网易新闻', link: 'https://m.163.com/hot', source: 'hot-news-portal-b', types: only('热点榜') },
+  { name: 'weread', path: '/book-rank-a', title: '微信读书', link: 'https://weread.qq.com/', source: 'book-rank-a', types: { rising: { label: '飙升榜' }, hot_search: { label: '热搜榜', params: { type: 'hot_search' } }, newbook: { label: '新书榜', params: { type: 'newbook' } }, general_novel_rising: { label: '小说榜', params: { type: 'general_novel_rising' } }, all: { label: '总榜', params: { type: 'all' } } } },
+  { name: 'douban-group', path: '/review-a/groups', title: '豆瓣讨论', link: 'https://www.douban.com/group/explore', source: 'review-a-groups', types: only('讨论精选') },
+  { name: 'ngabbs', path: '/hot-game-forum', title: 'NGA', description: '精英玩家俱乐部', link: 'https://ngabbs.com/', source: 'hot-game-forum', types: only('论坛热帖') },
+  { name: 'hellogithub', path: '/hot-open-source', title: 'HelloGitHub', description: '分享 GitHub 上有趣、入门级的开源项目', link: 'https://hellogithub.com/', source: 'hot-open-source', types: { featured: { label: '热门仓库' } } },
+  { name: 'jianshu', path: '/hot-writing-community', title: '简书', description: '一个优质的创作社区', link: 'https://www.jianshu.com/', source: 'hot-writing-community', types: only('热门推荐') },
+  { name: 'zhihu-daily', path: '/qa-site-daily', title: '知乎日报', description: '每天三次，每次七分钟', link: 'https://daily.zhihu.com/', source: 'qa-site-daily', types: only('推荐榜') },
+  { name: 'sina', path: '/hot-news-portal-c', title: '新浪网', description: '热榜太多，一个就够', link: 'https://sinanews.sina.cn/', source: 'hot-news-portal-c', types: { all: { label: '新浪热榜' } } },
+  { name: 'hupu', path: '/hot-sports-forum', title: '虎扑', link: 'https://bbs.hupu.com/all-gambia', source: 'hot-sports-forum', types: { '1': { label: '步行街热帖' } } },
+  { name: 'v2ex', path: '/hot-dev-forum', title: 'V2EX', link: 'https://www.v2ex.com/', source: 'hot-dev-forum', types: { hot: { label: '主题榜' }, latest: { label: '主题榜', params: { type: 'latest' } } } },
+  { name: 'github', path: '/code-trending', title: 'github 趋势', link: 'https://github.com/trending?since=daily', source: 'code-trending', types: { daily: { label: '日榜' }, weekly: { label: '周榜', params: { since: 'weekly' } }, monthly: { label: '月榜', params: { since: 'monthly' } } } },
+  { name: 'csdn', path: '/hot-dev-blog', title: 'CSDN', description: '专业开发者社区', link: 'https://www.csdn.net/', source: 'hot-dev-blog', types: only('排行榜') },
+  { name: 'acfun', path: '/video-site-b-rank', title: 'AcFun', description: 'AcFun是一家弹幕视频网站，致力于为每一个人带来欢乐。', link: 'https://www.acfun.cn/rank/list/', source: 'video-site-b-rank', types: { '-1': { label: '排行榜 · 全站' } } },
+  { name: 'huxiu', path: '/tech-moments', title: '虎嗅', link: 'https://www.huxiu.com/moment/', source: 'tech-moments', types: only('24小时') },
+  { name: 'ifanr', path: '/tech-flash-news', title: '爱范儿', description: '15秒了解全球新鲜事', link: 'https://www.ifanr.com/digest/', source: 'tech-flash-news', types: only('快讯') },
+  { name: 'honkai', path: '/game-news-d', title: '崩坏3', link: 'https://www.miyoushe.com/bh3/home/6', source: 'game-news-d', types: { '1': { label: '最新动态' } } },
+  { name: 'smzdm', path: '/hot-shopping-deals', title: '什么值得买', description: '什么值得买是一个中立的、致力于帮助广大网友买到更有性价比网购产品的最热门推荐网站。', link: 'https://www.smzdm.com/top/', source: 'hot-shopping-deals', types: { '1': { label: '今日热门' }, '7': { label: '周热门', params: { unit: '7' } }, '30': { label: '月热门', params: { unit: '30' } } } },
+  { name: 'geekpark', path: '/hot-tech-park', title: '极客公园', description: '极客公园聚焦互联网领域，跟踪新鲜的科技新闻动态，关注极具创新精神的科技产品。', link: 'https://www.geekpark.net/', source: 'hot-tech-park', types: only('热门文章') },
+  { name: 'guokr', path: '/hot-science', title: '果壳', description: '科技有意思', link: 'https://www.guokr.com/', source: 'hot-science', types: only('热门文章') },
+  { name: 'dgtle', path: '/hot-digital-gear', title: '数字尾巴', description: '致力于分享美好数字生活体验，囊括你闻所未闻的最丰富数码资讯，触所未触最抢鲜产品评测，随时随地感受尾巴们各式数字生活精彩图文、摄影感悟、旅行游记、爱物分享。', link: 'https://www.dgtle.com/', source: 'hot-digital-gear', types: only('热门文章') },
+];
+
+/** The name DailyHotApi gives the query parameter that picks a list's variant (HelloGitHub's is `sort`). */
+export function typeParamOf(route: DailyHotRoute): 'type' | 'sort' {
+  return route.name === 'hellogithub' ? 'sort' : 'type';
+}
