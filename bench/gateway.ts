@@ -12,13 +12,15 @@
  *   3. added time to the first streamed event (the upstream sends it after 100 ms);
  *   4. 100 and 1,000 concurrent streams: events delivered, their spacing, the first event, and
  *      the proxies' memory (RSS sampled every 50 ms);
- *   5. the added latency with two upstreams configured (the primary healthy) next to one.
+ *   5. the added latency with two upstreams configured (the primary healthy) next to one;
+ *   6. server CPU of a pass-through call and of translated ones (Responses, Messages, Gemini to a chat-only
+ *      upstream), JSON and streamed.
  * Two keys go through the gateway: one without a credit limit, one with a quota (each request
  * then reserves its possible cost in the key store and settles it).
  *
  * Environment: GATEWAY_BENCH_DURATION (s per load round, default 5), GATEWAY_BENCH_ROUNDS
  * (default 3), GATEWAY_BENCH_STREAMS (default "100,1000"), GATEWAY_BENCH_ONLY (comma list of
- * sections: latency,cpu,first,streams,pair), GATEWAY_BENCH_KEY (unlimited or credit: only that key in the
+ * sections: latency,cpu,first,streams,pair,translate), GATEWAY_BENCH_KEY (unlimited or credit: only that key in the
  * CPU section), GATEWAY_BENCH_PROFILE (a directory: the gateway
  * runs with `node --cpu-prof` and writes its profile there on exit).
  */
@@ -68,6 +70,12 @@ async function runUpstream(): Promise<void> {
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
+    // The gateway's health probe (AI_UPSTREAM_PROBE_INTERVAL_MS) asks for the model list.
+    if (req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"object":"list","data":[{"id":"bench-model","object":"model","created":0,"owned_by":"bench"}]}');
+      return;
+    }
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { stream?: boolean; bench?: StreamPlan };
     if (!body.stream) {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(completion) });
@@ -116,7 +124,7 @@ async function runBareProxy(upstreamUrl: string): Promise<void> {
 }
 
 // ---------------------------------------------------------------- gateway (child process)
-async function runGateway(upstreamUrl: string): Promise<void> {
+async function runGateway(upstreamUrl: string, api: string | undefined): Promise<void> {
   const { createServiceAsync } = await import('../src/service.ts');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-bench-'));
   const big = 1_000_000_000;
@@ -128,7 +136,8 @@ async function runGateway(upstreamUrl: string): Promise<void> {
       DB_PATH: path.join(dir, 'app.sqlite'),
       SCHEDULER_ENABLED: 'false',
       LOG_LEVEL: 'silent',
-      AI_UPSTREAM_BASE_URL: upstreamUrl,
+      // With --api (e.g. "openai": chat only), requests in other styles are translated.
+      ...(api ? { AI_UPSTREAMS: JSON.stringify(upstreamUrl.split(',').map((url) => ({ url, api: api.split('+') }))) } : { AI_UPSTREAM_BASE_URL: upstreamUrl }),
       AI_UPSTREAM_API_KEY: 'bench-upstream-key',
       AI_LEVELS: JSON.stringify({ bench: { rpm: big, rpd: big, tpm: big } }),
     },
@@ -432,6 +441,51 @@ async function main(): Promise<void> {
     for (const p of [gw2, backup]) p.proc.send({ type: 'stop' });
     await Promise.all([gw2, backup].map((p) => new Promise((r) => p.proc.once('exit', r))));
   }
+  // 6. Translation: the same answers through a pass-through call and a translated one (a Responses
+  // request to a chat-only upstream, translated both ways), JSON and 20-event streams.
+  if (runs('translate')) {
+    const gwChat = await start('gateway', [`--upstream=${upstreamUrl}`, '--api=openai']);
+    const chatOnly: Target = { name: 'gateway', url: `http://127.0.0.1:${gwChat.ready.port}`, headers: { authorization: `Bearer ${gwChat.ready.keys!.unlimited}` }, pid: gwChat.proc.pid! };
+    const streamChat = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const responsesJson = JSON.stringify({ model: 'bench-model', input: 'hi' });
+    const responsesStream = JSON.stringify({ model: 'bench-model', input: 'hi', stream: true });
+    const messagesJson = JSON.stringify({ model: 'bench-model', max_tokens: 256, messages: [{ role: 'user', content: 'hi' }] });
+    const messagesStream = JSON.stringify({ model: 'bench-model', max_tokens: 256, messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const geminiBody = JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] });
+    const calls = [
+      { name: 'bare proxy, chat JSON', t: ceiling, path: '/v1/chat/completions', body: chatBody },
+      { name: 'pass-through chat JSON', t: chatOnly, path: '/v1/chat/completions', body: chatBody },
+      { name: 'translated Responses → chat JSON', t: chatOnly, path: '/v1/responses', body: responsesJson },
+      { name: 'translated Messages → chat JSON', t: chatOnly, path: '/v1/messages', body: messagesJson },
+      { name: 'translated Gemini → chat JSON', t: chatOnly, path: '/v1beta/models/bench-model:generateContent', body: geminiBody },
+      { name: 'bare proxy, chat stream', t: ceiling, path: '/v1/chat/completions', body: streamChat },
+      { name: 'pass-through chat stream', t: chatOnly, path: '/v1/chat/completions', body: streamChat },
+      { name: 'translated Responses → chat stream', t: chatOnly, path: '/v1/responses', body: responsesStream },
+      { name: 'translated Messages → chat stream', t: chatOnly, path: '/v1/messages', body: messagesStream },
+      { name: 'translated Gemini → chat stream', t: chatOnly, path: '/v1beta/models/bench-model:streamGenerateContent?alt=sse', body: geminiBody },
+    ];
+    const cpu = new Map<string, number[]>(calls.map((c) => [c.name, []]));
+    const errors = new Map<string, number>(calls.map((c) => [c.name, 0]));
+    const run = (c: (typeof calls)[number], seconds: number) =>
+      autocannon({ url: `${c.t.url}${c.path}`, method: 'POST', headers: { 'content-type': 'application/json', ...c.t.headers }, body: c.body, connections: 50, duration: seconds });
+    for (const c of calls) await run(c, 1);
+    for (let round = 0; round < ROUNDS; round++)
+      for (const c of calls) {
+        const before = cpuMs(c.t.pid!);
+        const r = await run(c, DURATION);
+        cpu.get(c.name)!.push(((cpuMs(c.t.pid!) - before) * 1000) / r.requests.total);
+        errors.set(c.name, errors.get(c.name)! + r.non2xx + r.errors);
+      }
+    console.log(`\n### Gateway: pass-through and translated calls (a chat-only upstream; 50 connections, ${ROUNDS} alternating rounds of ${DURATION} s; streams of 20 events)\n`);
+    console.log('| call | CPU µs/req (median) | CPU µs/req per round | errors |');
+    console.log('| --- | --- | --- | --- |');
+    for (const c of calls) console.log(`| ${c.name} | ${fmt(median(cpu.get(c.name)!), 0)} | ${cpu.get(c.name)!.map((x) => fmt(x, 0)).join(', ')} | ${errors.get(c.name)} |`);
+    const ratio = (a: string, b: string) => fmt(median(cpu.get(a)!) / median(cpu.get(b)!));
+    for (const style of ['Responses', 'Messages', 'Gemini'])
+      console.log(`\nTranslated ${style} ÷ pass-through: JSON ×${ratio(`translated ${style} → chat JSON`, 'pass-through chat JSON')}, stream ×${ratio(`translated ${style} → chat stream`, 'pass-through chat stream')}.`);
+    gwChat.proc.send({ type: 'stop' });
+    await new Promise((r) => gwChat.proc.once('exit', r));
+  }
   console.log(`\nLoad average at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')}.\n`);
 
   for (const p of [gw, bare, up]) p.proc.send({ type: 'stop' });
@@ -441,5 +495,5 @@ async function main(): Promise<void> {
 const upstreamArg = () => process.argv.find((a) => a.startsWith('--upstream='))!.slice(11);
 if (ROLE === 'upstream') await runUpstream();
 else if (ROLE === 'bare') await runBareProxy(upstreamArg());
-else if (ROLE === 'gateway') await runGateway(upstreamArg());
+else if (ROLE === 'gateway') await runGateway(upstreamArg(), process.argv.find((a) => a.startsWith('--api='))?.slice(6));
 else await main();

@@ -4,7 +4,7 @@
  * throws a single `ConfigError` listing every bad value. The README table is tested against
  * this list, so a variable cannot be added without being documented.
  */
-import { parseUpstreams, type UpstreamSpec } from './gateway/upstream-settings.ts';
+import { parseModelFallbacks, parseUpstreams, type UpstreamSpec } from './gateway/upstream-settings.ts';
 
 export type SettingKind =
   | { type: 'string' }
@@ -54,7 +54,10 @@ export const settings = [
   { name: 'METRICS_ENABLED', kind: { type: 'bool' }, default: 'true', doc: '`false` = no /metrics route (Prometheus text format).' },
   { name: 'METRICS_TOKEN', kind: { type: 'string' }, secret: true, doc: 'Operator token: `Authorization: Bearer <token>` shows the operator detail (per-key series on /metrics, the AI upstreams\' addresses, counters and errors on /v2/status and /status) to a client that is not on loopback. `CONSOLE_ADMIN_TOKEN` (or a console login) does too.' },
   { name: 'AI_UPSTREAM_BASE_URL', kind: { type: 'string' }, doc: 'Root URL of the upstream model gateway for `/v1` and `/v1beta` (the incoming path is appended). Several upstreams: a comma-separated list, tried in that order (the first is the primary; see "Several upstreams").' },
-  { name: 'AI_UPSTREAMS', kind: { type: 'string' }, secret: true, doc: 'Instead of AI_UPSTREAM_BASE_URL: a JSON array (or the path of a JSON file) of upstreams `{"url", "name"?, "key"?, "weight"?, "models"?}`, tried in order; see "Several upstreams".' },
+  { name: 'AI_UPSTREAMS', kind: { type: 'string' }, secret: true, doc: 'Instead of AI_UPSTREAM_BASE_URL: a JSON array (or the path of a JSON file) of upstreams `{"url", "name"?, "key"?, "weight"?, "models"?, "api"?}`, tried in order; see "Several upstreams" and "Styles, translation, aliases and fallbacks".' },
+  { name: 'AI_MODEL_FALLBACKS', kind: { type: 'string' }, doc: 'JSON object of fallback models per public model, tried in order when every upstream of the model fails before the first byte, e.g. `{"gpt-4o":["gpt-4o-mini","claude-sonnet-4-5"]}`; see "Styles, translation, aliases and fallbacks".' },
+  { name: 'AI_REFUSE_DROPPED_TOOLS', kind: { type: 'bool' }, default: 'false', doc: '`true` = a translated request carrying a built-in tool the upstream has no equivalent for (file search, code interpreter …) gets a 400 naming it, instead of being sent without it (named in `x-gateway-dropped-tools`).' },
+  { name: 'AI_UPSTREAM_PROBE_INTERVAL_MS', kind: { type: 'int', min: 0, max: 86400000 }, default: '60000', doc: 'Every this many ms each upstream is probed with its model list (`GET /v1/models`, or `/v1beta/models` for a Gemini-only one), so a dead upstream is out before a request finds it and a recovered one is back (0 = no scheduled probes; the key console can still probe).' },
   { name: 'AI_UPSTREAM_ATTEMPTS', kind: { type: 'int', min: 1, max: 10 }, default: '3', doc: 'Most upstreams one request is tried on (connection errors, timeouts, 5xx and 429 before the first byte go to the next).' },
   { name: 'AI_UPSTREAM_COOLDOWN_MS', kind: { type: 'int', min: 100, max: 3600000 }, default: '30000', doc: 'A failing upstream is taken out for this long, then one request probes it back (half-open).' },
   { name: 'AI_UPSTREAM_API_KEY', kind: { type: 'string' }, secret: true, doc: 'Credential sent to the upstream model gateway.' },
@@ -116,6 +119,8 @@ export interface Config {
   aiUpstreamApiKey: string | undefined;
   /** Every upstream of /v1, in order (AI_UPSTREAM_BASE_URL or AI_UPSTREAMS). */
   aiUpstreams: UpstreamSpec[];
+  /** AI_MODEL_FALLBACKS: public model -> fallback models, in order. */
+  aiModelFallbacks: Record<string, string[]>;
   /** Every declared setting by env name, parsed (core and `extra`). */
   values: Readonly<Record<string, ConfigValue>>;
   /** The raw environment, for `SOURCE_*` lookups declared by sources. */
@@ -176,6 +181,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const v = <T extends ConfigValue>(name: SettingName) => values[name] as T;
   const aiUpstreams = parseUpstreams({ baseUrls: v<string | undefined>('AI_UPSTREAM_BASE_URL'), json: v<string | undefined>('AI_UPSTREAMS'), apiKey: v<string | undefined>('AI_UPSTREAM_API_KEY') }, problems);
+  const aiModelFallbacks = parseModelFallbacks(v<string | undefined>('AI_MODEL_FALLBACKS'), problems);
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze({
     port: v<number>('PORT'),
@@ -197,6 +203,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     aiUpstreamBaseUrl: aiUpstreams[0]?.url,
     aiUpstreamApiKey: v<string | undefined>('AI_UPSTREAM_API_KEY'),
     aiUpstreams,
+    aiModelFallbacks,
     values: Object.freeze(values),
     env: Object.freeze({ ...env }),
   });

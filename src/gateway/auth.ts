@@ -3,7 +3,8 @@
  * space, a key of token characters, nothing else. (HTTP itself removes leading and trailing
  * spaces and tabs around a header value, RFC 9110 §5.5, before any server code sees it; every
  * other stray character, including non-ASCII spaces, is refused.) On `/v1beta` the Google
- * client's `x-goog-api-key` header and `?key=` are accepted too, with the same strict format.
+ * client's `x-goog-api-key` header and `?key=` are accepted too, and on the Anthropic routes
+ * the Anthropic client's `x-api-key` header, with the same strict format.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { maskSecret } from '../kernel/log.ts';
@@ -12,7 +13,7 @@ import { invalidApiKey } from './errors.ts';
 const BEARER = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/;
 const TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
 
-export type AuthFamily = 'openai' | 'gemini';
+export type AuthFamily = 'openai' | 'gemini' | 'anthropic';
 
 function single(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v.join(', ') : v;
@@ -49,6 +50,15 @@ export function extractKey(headers: IncomingHttpHeaders, query: URLSearchParams,
       return keys[0]!;
     }
     throw invalidApiKey('Missing API key: send "Authorization: Bearer <API_KEY>" (or the x-goog-api-key header, or ?key=).');
+  }
+  if (family === 'anthropic') {
+    if (rawHeaders && occurrences(rawHeaders, 'x-api-key') > 1) throw invalidApiKey('Send exactly one x-api-key header: this request carries several.');
+    const key = single(headers['x-api-key']);
+    if (key !== undefined) {
+      if (!TOKEN.test(key)) throw invalidApiKey('Malformed x-api-key header: it must hold the API key only, without whitespace.');
+      return key;
+    }
+    throw invalidApiKey('Missing API key: send the header "x-api-key: <API_KEY>" (or "Authorization: Bearer <API_KEY>").');
   }
   throw invalidApiKey('Missing API key: send the header "Authorization: Bearer <API_KEY>".');
 }

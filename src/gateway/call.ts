@@ -22,7 +22,9 @@ import type { GatewaySettings } from './settings.ts';
 import { relayStream } from './stream.ts';
 import type { TaskStore } from './tasks.ts';
 import { ClientGone, classifyUpstreamFailure, headerValue, type UpstreamResponse } from './upstream.ts';
-import type { UpstreamPool } from './upstream-pool.ts';
+import type { PreparedAttempt, UpstreamPool } from './upstream-pool.ts';
+import type { UpstreamSpec } from './upstream-settings.ts';
+import type { ApiStyle } from './translate/types.ts';
 import { cacheWriteKind, outputBound, withOutputCap, type OutputBound, type OutputStyle } from './output-bound.ts';
 import { anthropicOutput, geminiOutput, openAiOutput, type EndReason, type TokenUsage, type UsageLog, type UsageRow } from './usage.ts';
 import { lastGeminiFields, normalizeUsage, usageFields, type UsageFields, type UsageStyle } from './usage-reading.ts';
@@ -56,6 +58,12 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** Send to this upstream only (its URL), e.g. the one that created a music task. */
   upstream?: string | undefined;
+  /** The request per upstream (translated or renamed; see PoolRequest.prepare). */
+  prepare?: ((spec: UpstreamSpec) => PreparedAttempt) | undefined;
+  /** Which upstreams can take it; default: those that speak the route family's style. */
+  accepts?: ((spec: UpstreamSpec) => boolean) | undefined;
+  /** The model to route by (a fallback model); default: the request's. */
+  model?: string | undefined;
 }
 
 /** What a route expects a request to consume, reserved before it is forwarded. */
@@ -70,7 +78,13 @@ export interface Reservation {
 }
 
 /** The SSE event that ends a stream cut at its reservation, per family (none: the stream just ends). */
-const STOP_TRAILER: Partial<Record<GatewayFamily, Buffer>> = { openai: Buffer.from('data: [DONE]\n\n') };
+const STOP_TRAILER: Partial<Record<GatewayFamily, Buffer>> = {
+  openai: Buffer.from('data: [DONE]\n\n'),
+  // Anthropic's clients finish a message at message_stop; the cut reads as a max_tokens stop.
+  anthropic: Buffer.from(
+    'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"max_tokens","stop_sequence":null},"usage":{"output_tokens":0}}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n',
+  ),
+};
 
 /** The billable units of a request, set by its route (`units` of a Reservation, then what the answer says). */
 export type Units = Omit<Consumption, 'inputTokens' | 'cachedInputTokens' | 'cacheWriteTokens' | 'cacheWrite1hTokens' | 'audioInputTokens' | 'outputTokens' | 'audioOutputTokens'>;
@@ -81,6 +95,8 @@ export interface JsonRelayOptions {
   rewrite?: (body: unknown) => unknown;
   /** See the parsed answer before it is sent (e.g. to remember a created task). */
   inspect?: (body: unknown) => void | Promise<void>;
+  /** See each parsed event of a streamed answer as it passes. */
+  inspectEvent?: (event: unknown) => void;
 }
 
 /** An upstream body, at most `limit` bytes (`truncated` beyond: the rest is dropped unread). */
@@ -286,7 +302,19 @@ export class GatewayCall {
     const ua = this.ctx.get('user-agent');
     if (ua) headers['user-agent'] = ua;
     const signal = o.signal ? AbortSignal.any([this.abort.signal, o.signal]) : this.abort.signal;
-    const up = await pool.send({ family: this.family, model: this.model, method: o.method ?? this.ctx.method, path: o.path ?? this.upstreamPath(), headers, body: o.body, signal, pinned: o.upstream });
+    const style = this.family as ApiStyle;
+    const up = await pool.send({
+      family: this.family,
+      model: o.model ?? this.model,
+      method: o.method ?? this.ctx.method,
+      path: o.path ?? this.upstreamPath(),
+      headers,
+      body: o.body,
+      signal,
+      pinned: o.upstream,
+      prepare: o.prepare,
+      accepts: o.accepts ?? ((spec) => !spec.apiDeclared || spec.api.includes(style)),
+    });
     this.upstreamStatus = up.status;
     this.upstreamUrl = up.upstream;
     this.ttfbMs = Math.round(performance.now() - this.started);
@@ -336,8 +364,8 @@ export class GatewayCall {
     if (rid) this.ctx.set('x-upstream-request-id', rid);
   }
 
-  /** A whole JSON answer: read (capped), usage taken from it, then sent. */
-  async relayJson(up: UpstreamResponse, o: JsonRelayOptions): Promise<void> {
+  /** A whole upstream answer, at most AI_MAX_RESPONSE_BYTES (502 beyond). */
+  async readAnswer(up: UpstreamResponse): Promise<Buffer> {
     let read: { buf: Buffer; truncated: boolean };
     try {
       read = await readCapped(up.body, this.deps.settings.maxResponseBytes);
@@ -349,8 +377,14 @@ export class GatewayCall {
       this.endReason = 'upstream_error';
       throw upstreamInvalidResponse(`answer larger than ${this.deps.settings.maxResponseBytes} bytes`);
     }
-    let out: Buffer | string = read.buf;
-    const parsed = tryParseJson(read.buf);
+    return read.buf;
+  }
+
+  /** A whole JSON answer: read (capped), usage taken from it, then sent. */
+  async relayJson(up: UpstreamResponse, o: JsonRelayOptions): Promise<void> {
+    const buf = await this.readAnswer(up);
+    let out: Buffer | string = buf;
+    const parsed = tryParseJson(buf);
     if (parsed !== undefined) {
       this.takeUsage(parsed, o.usage, false);
       await o.inspect?.(parsed);
@@ -363,7 +397,8 @@ export class GatewayCall {
     this.endReason = 'completed';
   }
 
-  private takeUsage(body: unknown, style: UsageStyle, chunk: boolean): void {
+  /** Usage and generated characters from an answer or one stream event (`chunk`: added to the count). */
+  takeUsage(body: unknown, style: UsageStyle, chunk: boolean): void {
     if (style === 'none') return;
     const fields = usageFields(style, body);
     const usage = fields && this.countUsage(style, fields, chunk);
@@ -386,7 +421,7 @@ export class GatewayCall {
   }
 
   /** Stream the upstream body to the client as it arrives (SSE or bytes). */
-  async relayStreamed(up: UpstreamResponse, style: UsageStyle, stopTrailer = STOP_TRAILER[this.family]): Promise<void> {
+  async relayStreamed(up: UpstreamResponse, style: UsageStyle, inspectEvent?: (event: unknown) => void, stopTrailer = STOP_TRAILER[this.family]): Promise<void> {
     const ct = headerValue(up.headers, 'content-type') ?? 'application/octet-stream';
     const sse = /^text\/event-stream/i.test(ct);
     this.stream = true;
@@ -407,7 +442,9 @@ export class GatewayCall {
       onEvent: (data) => {
         if (data === '[DONE]') return;
         const parsed = tryParseJson(data);
-        if (parsed !== undefined) this.takeUsage(parsed, style, true);
+        if (parsed === undefined) return;
+        this.takeUsage(parsed, style, true);
+        inspectEvent?.(parsed);
       },
       ...(sse && this.hideUsageChunk ? { dropEvent: isUsageOnlyChunk } : {}),
       ...(this.output && this.reservationId !== null ? { stopWhen: () => this.reservationSpent(), stopTrailer } : {}),
@@ -435,7 +472,7 @@ export class GatewayCall {
     const ct = headerValue(up.headers, 'content-type') ?? '';
     const isJson = /^application\/(?:[\w.+-]+\+)?json/i.test(ct);
     if (isJson && !o.streamJson) return this.relayJson(up, o);
-    return this.relayStreamed(up, o.usage, o.stopTrailer);
+    return this.relayStreamed(up, o.usage, o.inspectEvent, o.stopTrailer);
   }
 
   /** Turn any failure into what the usage row records. */

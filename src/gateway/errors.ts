@@ -1,12 +1,13 @@
 /**
  * The one error type of the gateway side. Every refusal or failure on `/v1` is rendered
  * OpenAI-shaped (`{error:{message,type,param,code}}`) so the openai SDK maps it to its error
- * classes; on `/v1beta` the same error is rendered Google-shaped (`{error:{code,message,status}}`).
+ * classes; on `/v1beta` the same error is rendered Google-shaped (`{error:{code,message,status}}`),
+ * and on the Anthropic routes (`/v1/messages…`) Anthropic-shaped (`{type:"error",error:{type,message}}`).
  */
 
 import { formatUsd, type CreditColumns, type CreditLeft } from './credit.ts';
 
-export type GatewayFamily = 'openai' | 'gemini';
+export type GatewayFamily = 'openai' | 'gemini' | 'anthropic';
 
 export class GatewayError extends Error {
   readonly status: number;
@@ -43,7 +44,26 @@ export function googleStatus(status: number): string {
   return GOOGLE_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION');
 }
 
+const ANTHROPIC_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  402: 'billing_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  504: 'timeout_error',
+  529: 'overloaded_error',
+};
+
+/** Anthropic's error type for an HTTP status (its API reference, "Errors"). */
+export function anthropicErrorType(status: number): string {
+  return ANTHROPIC_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
+}
+
 export function errorBody(err: GatewayError, family: GatewayFamily): Record<string, unknown> {
+  if (family === 'anthropic') return { type: 'error', error: { type: anthropicErrorType(err.status), message: err.message } };
   if (family === 'gemini') {
     return {
       error: {

@@ -23,7 +23,7 @@ import { familyOf, matchRoute } from './routes/index.ts';
 import { gatewaySettings } from './settings.ts';
 import type { GatewayStore } from './store.ts';
 import { ClientGone } from './upstream.ts';
-import { UpstreamPool, type UpstreamAttempt, type UpstreamStatus } from './upstream-pool.ts';
+import { UpstreamPool, type ProbeResult, type UpstreamAttempt, type UpstreamStatus } from './upstream-pool.ts';
 import type { UsageLog, UsageRow } from './usage.ts';
 import { settlement, type Ended } from './settlement.ts';
 import { DurableUsageLog } from './settlement-journal.ts';
@@ -37,6 +37,8 @@ export interface Gateway {
   prices: PriceTable;
   /** Each upstream's state, latency and errors (empty without upstreams). */
   upstreams(): UpstreamStatus[];
+  /** Probe every upstream now (or the one named); empty without upstreams. */
+  probeUpstreams(name?: string): Promise<ProbeResult[]>;
   close(): Promise<void>;
 }
 
@@ -54,6 +56,8 @@ const EXPOSED_HEADERS = [
   'x-ratelimit-limit-tokens',
   'x-ratelimit-remaining-tokens',
   'x-ratelimit-reset-tokens',
+  'x-gateway-dropped-tools',
+  'x-gateway-fallback-model',
 ].join(', ');
 
 const CORS_HEADERS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': EXPOSED_HEADERS };
@@ -101,6 +105,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     onUsage: opts.onUsage,
   };
   let closed = false;
+  const probing = upstream && settings.upstreamProbeIntervalMs > 0 ? scheduleProbes(upstream, settings.upstreamProbeIntervalMs, log) : undefined;
   /** Accounting still being written; close() waits for it. */
   const accounting = new Set<Promise<void>>();
   const settle = (call: GatewayCall): void => {
@@ -134,13 +139,29 @@ export function createGateway(opts: GatewayOptions): Gateway {
     levels,
     prices,
     upstreams: () => upstream?.status() ?? [],
+    probeUpstreams: async (name) => (upstream ? upstream.probe(name) : []),
     async close() {
       closed = true;
+      if (probing) clearInterval(probing);
       await Promise.all(accounting);
       await usage.close();
       await upstream?.close();
     },
   };
+}
+
+/** Scheduled health probes of the upstreams; a failing one is logged when it goes out. */
+function scheduleProbes(pool: UpstreamPool, intervalMs: number, log: Logger): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    pool
+      .probe()
+      .then((results) => {
+        for (const r of results) if (!r.ok) log.warn({ upstream: r.upstream, detail: r.detail }, 'upstream failed its health probe');
+      })
+      .catch((err: unknown) => log.error({ err: { message: (err as Error).message } }, 'upstream probes failed'));
+  }, intervalMs);
+  timer.unref();
+  return timer;
 }
 
 const NO_QUERY = new URLSearchParams();

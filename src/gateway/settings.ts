@@ -8,6 +8,8 @@ export interface GatewaySettings {
   upstreams: UpstreamSpec[];
   upstreamAttempts: number;
   upstreamCooldownMs: number;
+  /** Between scheduled health probes of the upstreams; 0 = none. */
+  upstreamProbeIntervalMs: number;
   keyPepper: string | undefined;
   firstByteTimeoutMs: number;
   idleTimeoutMs: number;
@@ -21,6 +23,10 @@ export interface GatewaySettings {
   pricesJson: string | undefined;
   pricesFile: string | undefined;
   reserveOutputTokens: number;
+  /** Public model -> the models tried after it, in order, when all its upstreams fail before the first byte. */
+  modelFallbacks: Record<string, string[]>;
+  /** Whether a built-in tool a translation would leave out is a 400 instead. */
+  refuseDroppedTools: boolean;
   /** Where settlements wait while the store is down (`undefined`: in memory only). */
   settlementJournal: string | undefined;
 }
@@ -42,6 +48,7 @@ export function gatewaySettings(config: Config): GatewaySettings {
     upstreams: config.aiUpstreams,
     upstreamAttempts: num(v, 'AI_UPSTREAM_ATTEMPTS'),
     upstreamCooldownMs: num(v, 'AI_UPSTREAM_COOLDOWN_MS'),
+    upstreamProbeIntervalMs: num(v, 'AI_UPSTREAM_PROBE_INTERVAL_MS'),
     keyPepper: str(v, 'AI_KEY_PEPPER'),
     firstByteTimeoutMs: num(v, 'AI_FIRST_BYTE_TIMEOUT_MS'),
     idleTimeoutMs: num(v, 'AI_PROXY_TIMEOUT_MS'),
@@ -55,6 +62,8 @@ export function gatewaySettings(config: Config): GatewaySettings {
     pricesJson: str(v, 'AI_PRICES'),
     pricesFile: str(v, 'AI_PRICES_FILE'),
     reserveOutputTokens: num(v, 'AI_RESERVE_OUTPUT_TOKENS'),
+    modelFallbacks: config.aiModelFallbacks,
+    refuseDroppedTools: v.AI_REFUSE_DROPPED_TOOLS === true,
     settlementJournal: str(v, 'AI_SETTLEMENT_JOURNAL') ?? (config.dbPath === ':memory:' ? undefined : path.join(path.dirname(config.dbPath), 'gateway-settlements.jsonl')),
   };
 }

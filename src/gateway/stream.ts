@@ -4,7 +4,8 @@
  * so back-pressure reaches the upstream. A copy of each chunk feeds a tap that finds usage.
  * While the upstream is quiet, SSE comments keep idle proxies from closing the connection. An
  * upstream failure after the first byte becomes a final error (an SSE `data: {"error":…}` event
- * on /v1, the bare Google error object on /v1beta); a client that leaves aborts the upstream request.
+ * on /v1, an `event: error` on the Anthropic routes, the bare Google error object on /v1beta); a
+ * client that leaves aborts the upstream request.
  */
 import type { ServerResponse } from 'node:http';
 import { createParser } from 'eventsource-parser';
@@ -47,7 +48,8 @@ export interface StreamResult {
 
 const KEEP_ALIVE = Buffer.from(': keep-alive\n\n');
 
-function waitDrainOrClose(res: ServerResponse): Promise<void> {
+/** Until the response can take more bytes (or the client left). */
+export function waitDrainOrClose(res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
       res.off('drain', done);
@@ -267,7 +269,8 @@ export async function relayStream(o: StreamOptions): Promise<StreamResult> {
       res.end(JSON.stringify(errorBody(gerr, o.family)));
     } else if (o.sse) {
       if (!boundary.atBoundary) res.write('\n\n');
-      res.write(`data: ${JSON.stringify(errorBody(gerr, o.family))}\n\n`);
+      // Anthropic's clients read a failure as its `error` event; the others as a data-only event.
+      res.write(`${o.family === 'anthropic' ? 'event: error\n' : ''}data: ${JSON.stringify(errorBody(gerr, o.family))}\n\n`);
       res.end();
     } else {
       // A byte stream has no way to say "failed" once started: cut it so the client sees it is incomplete.

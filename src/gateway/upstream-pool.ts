@@ -14,6 +14,7 @@ import { GatewayError, type GatewayFamily } from './errors.ts';
 import { modelPermitted } from './policy.ts';
 import { ClientGone, discardBody, UpstreamClient, type UpstreamResponse } from './upstream.ts';
 import type { UpstreamSpec } from './upstream-settings.ts';
+import type { ApiStyle } from './translate/types.ts';
 
 export type UpstreamState = 'up' | 'cooling' | 'half-open';
 
@@ -34,6 +35,25 @@ export interface UpstreamStatus {
   last_error_at: number | null;
   /** When a cooling upstream may be probed again (epoch ms). */
   back_at: number | null;
+  /** The last health probe (epoch ms) and whether it passed; `null` before the first. */
+  last_probe_at: number | null;
+  last_probe_ok: boolean | null;
+}
+
+/** One health probe's result. */
+export interface ProbeResult {
+  upstream: string;
+  ok: boolean;
+  /** The HTTP status, or the failure (connect, timeout). */
+  detail: string;
+  ms: number;
+}
+
+/** The cheap request that shows an upstream of this style is alive: its model list. */
+function probeRequest(style: ApiStyle): { path: string; headers: Record<string, string> } {
+  if (style === 'gemini') return { path: '/v1beta/models?pageSize=1', headers: {} };
+  if (style === 'anthropic') return { path: '/v1/models?limit=1', headers: { 'anthropic-version': '2023-06-01' } };
+  return { path: '/v1/models', headers: {} };
 }
 
 /** What the metrics see of each attempt. */
@@ -62,6 +82,25 @@ export interface PoolRequest {
    * created it. Ignored when no configured upstream has this URL any more.
    */
   pinned?: string | undefined;
+  /**
+   * The request as one upstream is to get it (path, headers, body and the style it is spoken
+   * in: translated for an upstream that does not speak the client's style, the model renamed
+   * by its aliases); only asked of upstreams that `accepts`. Without it every upstream gets
+   * `path`, `headers` and `body` in the family's style.
+   */
+  prepare?: ((spec: UpstreamSpec) => PreparedAttempt) | undefined;
+  /** Whether an upstream can take this request (speaks its style, or it can be translated for it); default: all. */
+  accepts?: ((spec: UpstreamSpec) => boolean) | undefined;
+}
+
+/** One upstream's version of a request (see PoolRequest.prepare). */
+export interface PreparedAttempt {
+  style: ApiStyle;
+  path: string;
+  headers: Record<string, string>;
+  body: Buffer | undefined;
+  /** Whatever the caller needs to read this upstream's answer (e.g. the codec that translated it). */
+  tag?: unknown;
 }
 
 export interface PoolOptions {
@@ -90,6 +129,8 @@ class Member {
   lastLatencyMs: number | null = null;
   lastError: string | null = null;
   lastErrorAt: number | null = null;
+  lastProbeAt: number | null = null;
+  lastProbeOk: boolean | null = null;
 
   constructor(
     readonly spec: UpstreamSpec,
@@ -174,12 +215,20 @@ export class UpstreamPool {
   }
 
   /** The order to try for one request. */
-  private order(model: string | null): Member[] {
+  private order(model: string | null, usable: ((spec: UpstreamSpec) => boolean) | undefined): Member[] {
     // The common case: one upstream for every model, up.
-    if (this.members.length === 1 && this.members[0]!.spec.models.length === 0 && !this.members[0]!.down) return this.members;
-    const candidates = this.members.filter((m) => m.serves(model));
-    if (candidates.length === 0)
+    const only = this.members.length === 1 ? this.members[0]! : undefined;
+    if (only && only.spec.models.length === 0 && !only.down && (!usable || usable(only.spec))) return this.members;
+    const serving = this.members.filter((m) => m.serves(model));
+    if (serving.length === 0)
       throw new GatewayError(404, `No upstream serves the model "${model}". GET /v1/models lists the models this key may use.`, { type: 'invalid_request_error', code: 'model_not_found', param: 'model' });
+    const candidates = usable ? serving.filter((m) => usable(m.spec)) : serving;
+    if (candidates.length === 0)
+      throw new GatewayError(400, `No upstream ${model === null ? '' : `serving the model "${model}" `}can take this request in its API style, and it cannot be translated for them (see each upstream's "api" in AI_UPSTREAMS).`, {
+        type: 'invalid_request_error',
+        code: 'unsupported_api_style',
+        param: model === null ? null : 'model',
+      });
     const now = this.now();
     const ready = candidates.filter((m) => m.available(now));
     if (ready.length === 0) return [...candidates].sort((a, b) => a.backAt - b.backAt).slice(0, this.opts.attempts);
@@ -194,19 +243,24 @@ export class UpstreamPool {
 
   async send(req: PoolRequest): Promise<UpstreamResponse> {
     const pinned = req.pinned === undefined ? undefined : this.members.find((m) => m.spec.url === req.pinned);
-    const order = pinned ? [pinned] : this.order(req.model);
+    const prepare = req.prepare;
+    const order = pinned ? [pinned] : this.order(req.model, req.accepts);
     const body = new ReplayableBody(req.body);
     let lastError: unknown;
     for (let i = 0; i < order.length; i++) {
       const m = order[i]!;
       const more = i < order.length - 1;
+      // Prepared first: a request that cannot be prepared (a 400) leaves the upstream's state alone.
+      const attempt = prepare?.(m.spec);
       const probe = m.down;
       if (probe) m.probing = true;
       const started = performance.now();
       m.requests++;
       let up: UpstreamResponse;
       try {
-        up = await m.client.send({ method: req.method, path: req.path, headers: { ...m.client.authHeaders(req.family), ...req.headers }, body: body.forAttempt(), signal: req.signal });
+        up = attempt
+          ? await m.client.send({ method: req.method, path: attempt.path, headers: { ...m.client.authHeaders(attempt.style), ...req.headers, ...attempt.headers }, body: attempt.body, signal: req.signal })
+          : await m.client.send({ method: req.method, path: req.path, headers: { ...m.client.authHeaders(req.family), ...req.headers }, body: body.forAttempt(), signal: req.signal });
       } catch (err) {
         if (probe) m.probing = false;
         if (err instanceof ClientGone) throw err;
@@ -229,16 +283,18 @@ export class UpstreamPool {
           continue;
         }
         up.upstream = m.spec.url;
+        up.attempt = attempt;
         return up;
       }
       this.succeed(m, ms);
       up.upstream = m.spec.url;
+      up.attempt = attempt;
       return up;
     }
     throw lastError;
   }
 
-  private fail(m: Member, outcome: FailureKind, message: string, ms: number): void {
+  private fail(m: Member, outcome: FailureKind, message: string, ms: number, attempt = true): void {
     m.failures++;
     m.consecutiveFailures++;
     m.down = true;
@@ -246,16 +302,51 @@ export class UpstreamPool {
     m.backAt = this.now() + this.opts.cooldownMs;
     m.lastError = `${outcome}: ${message}`.slice(0, 300);
     m.lastErrorAt = this.now();
-    this.opts.onAttempt?.({ upstream: m.spec.name, outcome, ms });
+    if (attempt) this.opts.onAttempt?.({ upstream: m.spec.name, outcome, ms });
   }
 
-  private succeed(m: Member, ms: number): void {
+  private succeed(m: Member, ms: number, attempt = true): void {
     m.down = false;
     m.probing = false;
     m.consecutiveFailures = 0;
     m.lastLatencyMs = Math.round(ms);
     m.latencyMs = Math.round(m.latencyMs === null ? ms : m.latencyMs + LATENCY_WEIGHT * (ms - m.latencyMs));
-    this.opts.onAttempt?.({ upstream: m.spec.name, outcome: 'ok', ms });
+    if (attempt) this.opts.onAttempt?.({ upstream: m.spec.name, outcome: 'ok', ms });
+  }
+
+  /**
+   * Probe every upstream (or the one named) with its style's model list, so a dead upstream is
+   * out before a request finds it and a recovered one is back: a 2xx, or a 4xx other than
+   * 401/403/429 (it answers, e.g. it has no model list), is alive; a connection error, a timeout,
+   * a 5xx, 429, 401 or 403 takes it out for a cool-down.
+   */
+  async probe(name?: string): Promise<ProbeResult[]> {
+    const members = name === undefined ? this.members : this.members.filter((m) => m.spec.name === name);
+    return Promise.all(members.map((m) => this.probeOne(m)));
+  }
+
+  private async probeOne(m: Member): Promise<ProbeResult> {
+    const style = m.spec.api[0] ?? 'openai';
+    const { path, headers } = probeRequest(style);
+    const started = performance.now();
+    const signal = AbortSignal.timeout(Math.min(this.opts.firstByteTimeoutMs, 10_000));
+    let detail: string;
+    let ok: boolean;
+    try {
+      const up = await m.client.send({ method: 'GET', path, headers: { ...m.client.authHeaders(style), ...headers, accept: 'application/json' }, signal });
+      discardBody(up.body);
+      detail = `HTTP ${up.status}`;
+      ok = up.status < 500 && up.status !== 429 && up.status !== 401 && up.status !== 403;
+    } catch (err) {
+      detail = failureKind(err);
+      ok = false;
+    }
+    const ms = performance.now() - started;
+    m.lastProbeAt = this.now();
+    m.lastProbeOk = ok;
+    if (ok) this.succeed(m, ms, false);
+    else this.fail(m, detail.startsWith('HTTP 5') ? 'status_5xx' : detail === 'HTTP 429' ? 'status_429' : detail === 'timeout' ? 'timeout' : 'connect', `probe: ${detail}`, ms, false);
+    return { upstream: m.spec.name, ok, detail, ms: Math.round(ms) };
   }
 
   /**
@@ -287,6 +378,8 @@ export class UpstreamPool {
       last_error: m.lastError,
       last_error_at: m.lastErrorAt,
       back_at: m.down ? m.backAt : null,
+      last_probe_at: m.lastProbeAt,
+      last_probe_ok: m.lastProbeOk,
     }));
   }
 

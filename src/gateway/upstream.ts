@@ -7,6 +7,8 @@ import type { Readable } from 'node:stream';
 import { Pool, errors } from 'undici';
 import type { Dispatcher } from 'undici';
 import { GatewayError, upstreamTimeout, upstreamUnreachable } from './errors.ts';
+import { API_STYLES, type ApiStyle } from './translate/types.ts';
+import type { PreparedAttempt } from './upstream-pool.ts';
 
 export type UpstreamHeaders = Record<string, string | string[] | undefined>;
 
@@ -16,6 +18,8 @@ export interface UpstreamResponse {
   body: Readable;
   /** The URL of the upstream that answered (set by the pool). */
   upstream?: string;
+  /** The version of the request that upstream got, when the caller prepared one per upstream (set by the pool). */
+  attempt?: PreparedAttempt | undefined;
 }
 
 export interface UpstreamRequest {
@@ -61,17 +65,35 @@ export interface UpstreamOptions {
   idleTimeoutMs: number;
 }
 
+/** A version segment (`/v1`, `/v1beta`, `/v2alpha`) in a base URL's path. */
+const VERSION_SEGMENT = /\/v\d+(?:alpha|beta)?\d*(?:\/|$)/;
+/** The leading version segment of a request path. */
+const LEADING_VERSION = /^\/v\d+(?:alpha|beta)?\d*(?=\/|$)/;
+
+/**
+ * The path to request: the base URL's path, then the request path, whose own version segment
+ * is left out when the base path already holds one (`https://host/v1beta/openai` +
+ * `/v1/chat/completions` -> `/v1beta/openai/chat/completions`).
+ */
+export function joinUpstreamPath(basePath: string, path: string): string {
+  return VERSION_SEGMENT.test(basePath) ? `${basePath}${path.replace(LEADING_VERSION, '')}` : `${basePath}${path}`;
+}
+
+/** How an upstream of each style is given our credential. */
+function credentialHeaders(style: ApiStyle, key: string): Record<string, string> {
+  if (style === 'anthropic') return { 'x-api-key': key };
+  if (style === 'gemini') return { authorization: `Bearer ${key}`, 'x-goog-api-key': key };
+  return { authorization: `Bearer ${key}` };
+}
+
 export class UpstreamClient {
   private readonly pool: Pool;
   private readonly basePath: string;
-  private readonly credentials: Record<'openai' | 'gemini', Readonly<Record<string, string>>>;
+  private readonly credentials: Record<ApiStyle, Readonly<Record<string, string>>>;
 
   constructor(private readonly opts: UpstreamOptions) {
     const key = opts.apiKey;
-    this.credentials = {
-      openai: key ? { authorization: `Bearer ${key}` } : {},
-      gemini: key ? { authorization: `Bearer ${key}`, 'x-goog-api-key': key } : {},
-    };
+    this.credentials = Object.fromEntries(API_STYLES.map((s) => [s, key ? credentialHeaders(s, key) : {}])) as Record<ApiStyle, Readonly<Record<string, string>>>;
     const url = new URL(opts.baseUrl);
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.pool = new Pool(url.origin, {
@@ -82,15 +104,15 @@ export class UpstreamClient {
     });
   }
 
-  /** Our credential for the upstream, in the header style of the interface family. */
-  authHeaders(family: 'openai' | 'gemini'): Readonly<Record<string, string>> {
-    return this.credentials[family];
+  /** Our credential for the upstream, in the header style of the API style it is spoken to in. */
+  authHeaders(style: ApiStyle): Readonly<Record<string, string>> {
+    return this.credentials[style];
   }
 
   async send(req: UpstreamRequest): Promise<UpstreamResponse> {
     const options: Dispatcher.RequestOptions = {
       method: req.method as Dispatcher.HttpMethod,
-      path: `${this.basePath}${req.path}`,
+      path: joinUpstreamPath(this.basePath, req.path),
       headers: req.headers,
       body: req.body ?? null,
       signal: req.signal,

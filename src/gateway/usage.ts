@@ -29,8 +29,10 @@ function add(seen: OutputSeen, text: unknown): OutputSeen {
   return { chars: seen.chars + text.length, tokens: seen.tokens + Math.max(1, stringTokens(text)) };
 }
 
-/** Text, reasoning, refusals and tool-call arguments of a chat completion or one of its stream chunks. */
+/** Text, reasoning, refusals and tool-call arguments of a chat completion or one of its stream chunks (or a Responses stream event). */
 export function openAiOutput(body: unknown): OutputSeen {
+  // A Responses stream's text, reasoning and call arguments arrive as `*.delta` events.
+  if (isObject(body) && typeof body.type === 'string' && body.type.startsWith('response.') && body.type.endsWith('.delta')) return add(NO_OUTPUT, body.delta);
   if (!isObject(body) || !Array.isArray(body.choices)) return NO_OUTPUT;
   let seen = NO_OUTPUT;
   for (const choice of body.choices) {

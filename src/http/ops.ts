@@ -6,7 +6,7 @@ import type { Router } from '@koa/router';
 import type { Config } from '../config.ts';
 import type { KeyStore } from '../gateway/keys.ts';
 import type { Levels } from '../gateway/levels.ts';
-import type { UpstreamStatus } from '../gateway/upstream-pool.ts';
+import type { ProbeResult, UpstreamStatus } from '../gateway/upstream-pool.ts';
 import type { Registry } from '../kernel/registry.ts';
 import type { Backfiller } from '../kernel/backfill.ts';
 import type { Scheduler } from '../kernel/scheduler.ts';
@@ -33,7 +33,7 @@ export interface OpsDeps {
 }
 
 /** Read the operations settings; `gateway` gives the key store shared with /v1 and `npm run keys`. */
-export function opsFromConfig(opts: { config: Config; gateway?: { keys: KeyStore; levels: Levels; upstreams?: () => UpstreamStatus[] } | undefined; metrics?: Metrics | undefined; limiters?: LimiterFactory | undefined; now?: () => number }): OpsDeps {
+export function opsFromConfig(opts: { config: Config; gateway?: { keys: KeyStore; levels: Levels; upstreams?: () => UpstreamStatus[]; probeUpstreams?: (name?: string) => Promise<ProbeResult[]> } | undefined; metrics?: Metrics | undefined; limiters?: LimiterFactory | undefined; now?: () => number }): OpsDeps {
   const { config, gateway } = opts;
   const token = config.values.CONSOLE_ADMIN_TOKEN;
   return {
@@ -48,7 +48,16 @@ export function opsFromConfig(opts: { config: Config; gateway?: { keys: KeyStore
       metricsToken: typeof config.values.METRICS_TOKEN === 'string' ? config.values.METRICS_TOKEN : undefined,
       consoleToken: typeof token === 'string' ? token : undefined,
     }),
-    console: typeof token === 'string' && token && gateway ? { adminToken: token, keys: gateway.keys, levels: gateway.levels, ...(opts.now ? { now: opts.now } : {}) } : undefined,
+    console:
+      typeof token === 'string' && token && gateway
+        ? {
+            adminToken: token,
+            keys: gateway.keys,
+            levels: gateway.levels,
+            ...(opts.now ? { now: opts.now } : {}),
+            upstreams: gateway.upstreams && gateway.probeUpstreams ? { status: gateway.upstreams, probe: gateway.probeUpstreams } : null,
+          }
+        : undefined,
   };
 }
 

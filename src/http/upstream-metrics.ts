@@ -31,6 +31,16 @@ export function upstreamMetrics(registry: Registry, names: readonly string[], st
       for (const u of status()) this.set({ upstream: u.name }, u.state === 'up' ? 1 : 0);
     },
   });
+  new Gauge({
+    name: 'gateway_upstream_probe_ok',
+    help: 'Whether the last health probe of each upstream passed (1) or failed (0); absent before its first probe (AI_UPSTREAM_PROBE_INTERVAL_MS).',
+    labelNames: ['upstream'] as const,
+    registers: [registry],
+    collect(): void {
+      this.reset();
+      for (const u of status()) if (u.last_probe_ok !== null) this.set({ upstream: u.name }, u.last_probe_ok ? 1 : 0);
+    },
+  });
   for (const upstream of names) for (const outcome of OUTCOMES) attempts.inc({ upstream, outcome }, 0);
   return {
     observe(a) {

@@ -19,6 +19,7 @@ import { BUDGET_PERIODS, budgetSpent, formatUsd, type BudgetPeriod } from '../ga
 import { parseAmount, parseBudget, parseBudgetPeriod, parseIps, parseModels, parseQuota } from '../gateway/key-input.ts';
 import type { KeyPatch, KeyRecord, KeyStore, NewKey } from '../gateway/keys.ts';
 import type { Levels } from '../gateway/levels.ts';
+import type { ProbeResult, UpstreamStatus } from '../gateway/upstream-pool.ts';
 import { parseExpiry } from '../cli/keys.ts';
 import { formatDateTime } from '../kernel/time.ts';
 import type { AppContext, AppState } from '../http/middleware.ts';
@@ -29,12 +30,22 @@ export const MIN_ADMIN_TOKEN_LENGTH = 16;
 const SESSION_SEC = 12 * 3600;
 const MAX_FORM_BYTES = 16 * 1024;
 
+/** The gateway's upstreams as the console shows and probes them. */
+export interface ConsoleUpstreams {
+  status(): UpstreamStatus[];
+  probe(name?: string): Promise<ProbeResult[]>;
+}
+
 export interface ConsoleDeps {
   adminToken: string;
   keys: KeyStore;
   levels: Levels;
   now?: () => number;
+  /** Absent without upstreams (no upstream section). */
+  upstreams?: ConsoleUpstreams | null;
 }
+
+type ConsoleState = Required<Omit<ConsoleDeps, 'upstreams'>> & { upstreams: ConsoleUpstreams | null };
 
 // --- sessions -----------------------------------------------------------------------------------
 
@@ -350,7 +361,20 @@ ${rows}
 </tbody></table></div>`;
 }
 
-async function consolePage(deps: Required<ConsoleDeps>, opts: { form?: KeyForm; problems?: string[]; notice?: string; editProblems?: string[] }): Promise<string> {
+function upstreamsSection(upstreams: readonly UpstreamStatus[], now: number): string {
+  if (upstreams.length === 0) return '';
+  const when = (at: number | null): string => (at === null ? 'never' : `${Math.max(0, Math.round((now - at) / 1000))} s ago`);
+  const rows = upstreams
+    .map((u) => `<tr data-upstream="${escapeHtml(u.name)}"><td>${escapeHtml(u.name)}</td><td>${u.state}</td><td>${u.last_probe_ok === null ? '—' : u.last_probe_ok ? 'passed' : 'failed'} (${when(u.last_probe_at)})</td><td>${escapeHtml(u.last_error ?? '')}</td></tr>`)
+    .join('\n');
+  return `<h2>Upstreams</h2>
+<table id="upstreams"><thead><tr><th>Upstream</th><th>State</th><th>Last probe</th><th>Last error</th></tr></thead><tbody>
+${rows}
+</tbody></table>
+<form method="post" action="/console/upstreams/probe"><button type="submit" id="probe-now">Probe upstreams now</button></form>`;
+}
+
+async function consolePage(deps: ConsoleState, opts: { form?: KeyForm; problems?: string[]; notice?: string; editProblems?: string[] }): Promise<string> {
   const now = deps.now();
   const keys = await deps.keys.list();
   return page(
@@ -361,6 +385,7 @@ ${opts.editProblems?.length ? `<ul class="problems" id="edit-problems">${opts.ed
 ${createForm(deps.levels, opts.form ?? EMPTY_FORM, opts.problems ?? [])}
 <h2>Keys</h2>
 ${keysTable(keys, now, deps.levels)}
+${deps.upstreams ? upstreamsSection(deps.upstreams.status(), now) : ''}
 <p class="hint">The same keys as <code>npm run keys -- list</code>. Spend is in US dollars by the price table (AI_PRICES); usage counts every request and the tokens charged.</p>`,
   );
 }
@@ -384,7 +409,7 @@ export function createConsoleRouter(input: ConsoleDeps): Router<AppState> {
   if (input.adminToken.length < MIN_ADMIN_TOKEN_LENGTH) {
     throw new ConfigError([`CONSOLE_ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters long (or unset to turn the console off).`]);
   }
-  const deps: Required<ConsoleDeps> = { now: Date.now, ...input };
+  const deps: ConsoleState = { now: Date.now, upstreams: null, ...input };
   const token = deps.adminToken;
   const router = new Router<AppState>({ prefix: '/console' });
 
@@ -505,6 +530,14 @@ export function createConsoleRouter(input: ConsoleDeps): Router<AppState> {
     ctx.state.log.info({ keyId: id, micros: amount.value }, 'console: key topped up');
     ctx.status = 303;
     ctx.redirect(`/console?topped=${encodeURIComponent(id)}`);
+  });
+
+  router.post('/upstreams/probe', async (ctx) => {
+    if (!guard(ctx)) return;
+    const results = deps.upstreams ? await deps.upstreams.probe() : [];
+    ctx.state.log.info({ results }, 'console: upstreams probed');
+    const notice = results.length ? `Probed: ${results.map((r) => `${r.upstream} ${r.ok ? 'passed' : 'failed'} (${r.detail}, ${r.ms} ms)`).join('; ')}.` : 'No upstreams are configured.';
+    html(ctx, 200, await consolePage(deps, { notice }));
   });
 
   router.post('/keys/:id/revoke', async (ctx) => {

@@ -166,10 +166,11 @@ function upstreamTable(upstreams: readonly UpstreamStatus[] | readonly PublicUps
     .map((u) => {
       const back = u.state === 'cooling' && u.back_at ? ` <span class="muted">(probed in ${formatAge((u.back_at - now) / 1000)})</span>` : '';
       const error = u.last_error ? `${escapeHtml(u.last_error)}${u.last_error_at ? ` <span class="muted">${escapeHtml(formatDateTime(u.last_error_at))}</span>` : ''}` : '—';
-      return `<tr class="upstream-${u.state}" data-upstream="${escapeHtml(u.name)}" data-state="${u.state}"><td>${escapeHtml(u.name)}</td><td><span class="badge">${UPSTREAM_LABEL[u.state]}</span>${back}</td><td>${u.latency_ms === null ? '—' : formatMs(u.latency_ms)}</td><td>${u.requests}</td><td>${u.failures}</td><td class="error">${error}</td></tr>`;
+      const probe = u.last_probe_at === null ? '—' : `${u.last_probe_ok ? 'passed' : 'failed'} <span class="muted">${escapeHtml(formatDateTime(u.last_probe_at))}</span>`;
+      return `<tr class="upstream-${u.state}" data-upstream="${escapeHtml(u.name)}" data-state="${u.state}"><td>${escapeHtml(u.name)}</td><td><span class="badge">${UPSTREAM_LABEL[u.state]}</span>${back}</td><td>${u.latency_ms === null ? '—' : formatMs(u.latency_ms)}</td><td>${u.requests}</td><td>${u.failures}</td><td data-probe="${u.last_probe_ok === null ? 'none' : u.last_probe_ok ? 'passed' : 'failed'}">${probe}</td><td class="error">${error}</td></tr>`;
     })
     .join('');
-  return `<section class="panel" id="upstreams"><h2>AI upstreams (in failover order)</h2><table><thead><tr><th>Upstream</th><th>State</th><th>Latency</th><th>Requests</th><th>Failures</th><th>Last error</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+  return `<section class="panel" id="upstreams"><h2>AI upstreams (in failover order)</h2><table><thead><tr><th>Upstream</th><th>State</th><th>Latency</th><th>Requests</th><th>Failures</th><th>Last probe</th><th>Last error</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
 function isDetailed(upstreams: readonly UpstreamStatus[] | readonly PublicUpstream[]): upstreams is readonly UpstreamStatus[] {

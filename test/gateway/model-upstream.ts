@@ -93,6 +93,8 @@ export class ModelUpstream {
   private readonly scripts: { method: string; path: string | RegExp; handler: Handler }[] = [];
   private server: http.Server | undefined;
   private taskCounter = 0;
+  private responseCounter = 0;
+  private readonly storedResponses = new Map<string, { response: unknown; input: unknown[] }>();
   url = '';
 
   async start(): Promise<this> {
@@ -149,6 +151,26 @@ export class ModelUpstream {
   private async defaults(req: SeenRequest, res: http.ServerResponse): Promise<void> {
     const p = req.path;
     if (req.method === 'POST' && p === '/v1/chat/completions') return this.chat(req, res);
+    if (req.method === 'POST' && p === '/v1/responses') return this.responses(req, res);
+    const stored = /^\/v1\/responses\/([^/]+)(\/input_items)?$/.exec(p);
+    if (stored) {
+      const r = this.storedResponses.get(stored[1]!);
+      if (!r) return json(res, 404, { error: { message: `No response found with id '${stored[1]}'.`, type: 'invalid_request_error', param: null, code: null } });
+      if (req.method === 'DELETE') {
+        this.storedResponses.delete(stored[1]!);
+        return json(res, 200, { id: stored[1], object: 'response.deleted', deleted: true });
+      }
+      if (stored[2]) return json(res, 200, { object: 'list', data: r.input, first_id: null, last_id: null, has_more: false });
+      return json(res, 200, r.response);
+    }
+    if (req.method === 'POST' && p === '/v1/completions') {
+      const body = parse(req.body);
+      return json(res, 200, { id: 'cmpl-1', object: 'text_completion', created: 1735689600, model: String(body.model), choices: [{ text: ` completed: ${String(body.prompt)}`, index: 0, logprobs: null, finish_reason: 'stop' }], usage: { prompt_tokens: 4, completion_tokens: 3, total_tokens: 7 } });
+    }
+    if (req.method === 'POST' && p === '/v1/moderations') {
+      const body = parse(req.body);
+      return json(res, 200, { id: 'modr-1', model: 'omni-moderation-latest', results: [{ flagged: String(body.input).includes('kill'), categories: { violence: String(body.input).includes('kill') }, category_scores: { violence: 0.9 } }] });
+    }
     if (req.method === 'GET' && p === '/v1/models')
       return json(res, 200, { object: 'list', data: ['gpt-4o', 'gpt-4o-mini', 'gemini-2.0-flash', 'rerank-1', 'gpt-image-1', 'suno-v4'].map((id) => ({ id, object: 'model', created: 1700000000, owned_by: 'upstream' })) });
     const gem = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(p);
@@ -183,11 +205,58 @@ export class ModelUpstream {
     json(res, 404, { error: { message: `no mock for ${req.method} ${p}`, type: 'invalid_request_error', param: null, code: 'unknown_url' } });
   }
 
+  /**
+   * OpenAI Responses as OpenAI documents it (https://platform.openai.com/docs/api-reference/responses):
+   * the first function tool is called when the input holds no function_call_output yet; otherwise a
+   * text answer (that quotes the tool's output). Streams send the documented event sequence.
+   */
+  private async responses(req: SeenRequest, res: http.ServerResponse): Promise<void> {
+    const body = parse(req.body);
+    const model = String(body.model ?? 'unknown');
+    const input = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : Array.isArray(body.input) ? (body.input as Record<string, unknown>[]) : [];
+    const tool = Array.isArray(body.tools) ? (body.tools as Record<string, unknown>[]).find((t) => t.type === 'function') : undefined;
+    const toolOutput = input.find((i) => i.type === 'function_call_output');
+    const id = `resp_${String(++this.responseCounter).padStart(8, '0')}`;
+    const usage = { input_tokens: 12, input_tokens_details: { cached_tokens: 2 }, output_tokens: 6, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 18 };
+    const text = toolOutput ? `The tool said ${String(toolOutput.output)}` : `Hello from ${model}`;
+    const item: Record<string, unknown> =
+      tool && !toolOutput
+        ? { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: tool.name, arguments: '{"city":"Paris"}', status: 'completed' }
+        : { type: 'message', id: 'msg_1', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [], logprobs: [] }] };
+    const base = { id, object: 'response', created_at: 1735689600, error: null, incomplete_details: null, instructions: body.instructions ?? null, model, parallel_tool_calls: true, tools: body.tools ?? [], tool_choice: 'auto', text: { format: { type: 'text' } }, metadata: {} };
+    const done = { ...base, status: 'completed', output: [item], usage };
+    if (body.store !== false) this.storedResponses.set(id, { response: done, input });
+    if (body.stream !== true) return json(res, 200, done);
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
+    let seq = 0;
+    const send = (type: string, fields: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...fields })}\n\n`);
+    const started = { ...base, status: 'in_progress', output: [], usage: null };
+    send('response.created', { response: started });
+    send('response.in_progress', { response: started });
+    if (item.type === 'function_call') {
+      send('response.output_item.added', { output_index: 0, item: { ...item, arguments: '', status: 'in_progress' } });
+      for (const delta of ['{"city":', '"Paris"}']) send('response.function_call_arguments.delta', { item_id: 'fc_1', output_index: 0, delta });
+      send('response.function_call_arguments.done', { item_id: 'fc_1', output_index: 0, arguments: item.arguments });
+    } else {
+      send('response.output_item.added', { output_index: 0, item: { ...item, status: 'in_progress', content: [] } });
+      send('response.content_part.added', { item_id: 'msg_1', output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+      for (const delta of text.split(/(?= )/)) send('response.output_text.delta', { item_id: 'msg_1', output_index: 0, content_index: 0, delta, logprobs: [] });
+      send('response.output_text.done', { item_id: 'msg_1', output_index: 0, content_index: 0, text, logprobs: [] });
+      send('response.content_part.done', { item_id: 'msg_1', output_index: 0, content_index: 0, part: { type: 'output_text', text, annotations: [] } });
+    }
+    send('response.output_item.done', { output_index: 0, item });
+    send('response.completed', { response: done });
+    res.end();
+  }
+
   private async chat(req: SeenRequest, res: http.ServerResponse): Promise<void> {
     const body = parse(req.body);
     const mock = (typeof body.mock === 'object' && body.mock !== null ? body.mock : {}) as ChatMock;
     const model = String(body.model ?? 'unknown');
     if (mock.status) return json(res, mock.status, { error: { message: `mock status ${mock.status}`, type: 'mock_error', param: null, code: `mock_${mock.status}` } }, mock.retryAfter ? { 'retry-after': mock.retryAfter } : {});
+    const messages = Array.isArray(body.messages) ? (body.messages as Record<string, unknown>[]) : [];
+    const tool = Array.isArray(body.tools) ? (body.tools as { function?: { name?: string } }[])[0]?.function?.name : undefined;
+    if (tool || messages.at(-1)?.role === 'tool') return this.chatWithTools(body, model, tool, messages, res);
     const completionTokens = mock.completionTokens ?? 5;
     const usage = { prompt_tokens: 10, completion_tokens: completionTokens, total_tokens: 10 + completionTokens };
     if (body.stream !== true) {
@@ -218,6 +287,28 @@ export class ModelUpstream {
     }
     res.write(event({}, 'stop'));
     if (includeUsage) res.write(`data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1735689600, model, choices: [], usage })}\n\n`);
+    res.end('data: [DONE]\n\n');
+  }
+
+  /** Chat with tools: the first tool is called until a tool result comes back, then it is quoted. */
+  private chatWithTools(body: Record<string, unknown>, model: string, tool: string | undefined, messages: Record<string, unknown>[], res: http.ServerResponse): void {
+    const result = messages.at(-1)?.role === 'tool' ? messages.at(-1) : undefined;
+    const usage = { prompt_tokens: 20, completion_tokens: 8, total_tokens: 28 };
+    const call = { id: 'call_abc', type: 'function', function: { name: tool, arguments: '{"city":"Paris"}' } };
+    const text = result ? `The tool said ${String(result.content)}` : '';
+    const message = result || !tool ? { role: 'assistant', content: text } : { role: 'assistant', content: null, tool_calls: [call] };
+    const finish = result || !tool ? 'stop' : 'tool_calls';
+    if (body.stream !== true) return json(res, 200, { id: 'chatcmpl-t', object: 'chat.completion', created: 1735689600, model, choices: [{ index: 0, message, finish_reason: finish }], usage });
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
+    const event = (delta: Record<string, unknown>, finishReason: string | null, extra: Record<string, unknown> = {}) =>
+      res.write(`data: ${JSON.stringify({ id: 'chatcmpl-t', object: 'chat.completion.chunk', created: 1735689600, model, choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`);
+    if (finish === 'tool_calls') {
+      event({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_abc', type: 'function', function: { name: tool, arguments: '' } }] }, null);
+      for (const part of ['{"city":', '"Paris"}']) event({ tool_calls: [{ index: 0, function: { arguments: part } }] }, null);
+    } else for (const part of text.split(/(?= )/)) event({ content: part }, null);
+    event({}, finish);
+    const so = body.stream_options as Record<string, unknown> | undefined;
+    if (so?.include_usage === true) res.write(`data: ${JSON.stringify({ id: 'chatcmpl-t', object: 'chat.completion.chunk', created: 1735689600, model, choices: [], usage })}\n\n`);
     res.end('data: [DONE]\n\n');
   }
 

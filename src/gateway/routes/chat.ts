@@ -1,6 +1,7 @@
 /**
- * POST /v1/chat/completions: the original body bytes forwarded (re-serialised only to add the
- * reserved output cap or the usage request); JSON or SSE answered as it comes.
+ * POST /v1/chat/completions: the original body bytes forwarded to an upstream that speaks chat
+ * (re-serialised only to add the reserved output cap or the usage request; JSON or SSE answered
+ * as it comes), translated for one that does not (see styled.ts).
  * A stream always asks the upstream for its usage (`stream_options.include_usage`), so it is
  * billed by the upstream's count; when the client did not ask for it, the extra usage-only
  * chunk is left out of its stream.
@@ -9,6 +10,7 @@ import { isObject, parseJsonObject, readBody, requiredString, type JsonObject } 
 import type { GatewayCall } from '../call.ts';
 import { badRequest } from '../errors.ts';
 import { estimatePrompt } from '../estimate.ts';
+import { forwardStyled } from '../styled.ts';
 
 /** The body to forward for a stream: with `include_usage` set, or `undefined` when the client set it. */
 export function withStreamUsage(body: JsonObject): Buffer | undefined {
@@ -30,6 +32,5 @@ export async function chatCompletions(call: GatewayCall): Promise<void> {
   const rewritten = call.stream ? withStreamUsage(capped ?? body) : undefined;
   if (rewritten) call.hideUsageChunk = true;
   const forward = rewritten ?? (capped ? Buffer.from(JSON.stringify(capped), 'utf8') : raw);
-  const up = await call.send({ body: forward, contentType: 'application/json' });
-  await call.relay(up, { usage: 'openai' });
+  await forwardStyled(call, { style: 'openai', body: capped ?? body, raw: forward, model, relayNative: (up) => call.relay(up, { usage: 'openai' }) });
 }

@@ -2,12 +2,15 @@
 import type { GatewayCall } from '../call.ts';
 import type { GatewayFamily } from '../errors.ts';
 import { chatCompletions } from './chat.ts';
-import { generateContent } from './gemini.ts';
+import { createMessage, countMessageTokens } from './anthropic.ts';
+import { countTokens, embedContent, generateContent, getGeminiModel, listGeminiModels } from './gemini.ts';
 import { imageEdits } from './images.ts';
 import { billingSubscription, billingUsage, listModels, retrieveModel } from './info.ts';
 import { musicTask } from './music.ts';
 import { createMusicTask, passThrough } from './passthrough.ts';
+import { completions } from './completions.ts';
 import { rerank } from './rerank.ts';
+import { createResponse, storedResponse } from './responses.ts';
 
 export interface Route {
   name: string;
@@ -26,7 +29,17 @@ const ANY = ['GET', 'POST', 'DELETE'] as const;
 
 export const routes: readonly Route[] = [
   { name: 'chat.completions', methods: ['POST'], pattern: /^\/v1\/chat\/completions$/, upstream: true, billed: true, handle: chatCompletions },
+  { name: 'responses.create', methods: ['POST'], pattern: /^\/v1\/responses$/, upstream: true, billed: true, handle: createResponse },
+  { name: 'responses.stored', methods: ['GET', 'DELETE', 'POST'], pattern: /^\/v1\/responses\/([^/]+)(?:\/(input_items|cancel))?$/, upstream: true, billed: false, handle: storedResponse },
+  { name: 'completions', methods: ['POST'], pattern: /^\/v1\/completions$/, upstream: true, billed: true, handle: completions },
+  { name: 'moderations', methods: ['POST'], pattern: /^\/v1\/moderations$/, upstream: true, billed: true, handle: passThrough },
+  { name: 'messages', methods: ['POST'], pattern: /^\/v1\/messages$/, upstream: true, billed: true, handle: createMessage },
+  { name: 'messages.count_tokens', methods: ['POST'], pattern: /^\/v1\/messages\/count_tokens$/, upstream: true, billed: false, handle: countMessageTokens },
   { name: 'gemini.generate', methods: ['POST'], pattern: /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/, upstream: true, billed: true, handle: generateContent },
+  { name: 'gemini.count_tokens', methods: ['POST'], pattern: /^\/v1beta\/models\/([^/:]+):countTokens$/, upstream: true, billed: false, handle: countTokens },
+  { name: 'gemini.embed', methods: ['POST'], pattern: /^\/v1beta\/models\/([^/:]+):(embedContent|batchEmbedContents)$/, upstream: true, billed: true, handle: embedContent },
+  { name: 'gemini.models', methods: ['GET'], pattern: /^\/v1beta\/models$/, upstream: true, billed: false, handle: listGeminiModels },
+  { name: 'gemini.models.get', methods: ['GET'], pattern: /^\/v1beta\/models\/([^/:]+)$/, upstream: true, billed: false, handle: getGeminiModel },
   { name: 'rerank', methods: ['POST'], pattern: /^\/v1\/rerank$/, upstream: true, billed: true, handle: rerank },
   { name: 'images.edits', methods: ['POST'], pattern: /^\/v1\/images\/edits$/, upstream: true, billed: true, handle: imageEdits },
   { name: 'music.tasks', methods: ['GET'], pattern: /^\/v1\/music\/tasks\/([^/]+)$/, upstream: true, billed: false, handle: musicTask },
@@ -49,6 +62,7 @@ const UNVERSIONED = /^\/(?:chat|completions|embeddings|models|rerank|images|audi
 
 export function familyOf(path: string): Family | undefined {
   if (path === '/v1beta' || path.startsWith('/v1beta/')) return 'gemini';
+  if (path === '/v1/messages' || path.startsWith('/v1/messages/')) return 'anthropic';
   if (path === '/v1' || path.startsWith('/v1/')) return 'openai';
   if (UNVERSIONED.test(path)) return 'unversioned';
   return undefined;

@@ -8,6 +8,7 @@ import type { GatewayCall } from '../call.ts';
 import { budgetSpent, creditLeft, nextPeriodStart } from '../credit.ts';
 import { badRequest, GatewayError } from '../errors.ts';
 import { modelPermitted } from '../policy.ts';
+import type { UpstreamSpec } from '../upstream-settings.ts';
 import { DAY_MS } from '../../kernel/time.ts';
 
 function modelNotFound(model: string): GatewayError {
@@ -17,14 +18,30 @@ function modelNotFound(model: string): GatewayError {
 /** What dashboards show for an unlimited key (new-api's constant). */
 export const UNLIMITED_USD = 100_000_000;
 
+/**
+ * The upstream's list as callers know it: upstream-own names of aliased models replaced by the
+ * public names, and every model named (not by a pattern) in an upstream's `models` added.
+ */
+function withPublicNames(data: unknown[], upstreams: readonly UpstreamSpec[]): unknown[] {
+  const own = new Set(upstreams.flatMap((u) => Object.values(u.aliases)));
+  const named = [...new Set(upstreams.flatMap((u) => u.models.filter((m) => !m.includes('*'))))];
+  if (own.size === 0 && named.length === 0) return data;
+  const kept = data.filter((m) => !(isObject(m) && typeof m.id === 'string' && own.has(m.id) && !named.includes(m.id)));
+  const listed = new Set(kept.map((m) => (isObject(m) ? m.id : undefined)));
+  const added = named.filter((id) => !listed.has(id)).map((id) => ({ id, object: 'model', created: 0, owned_by: 'gateway' }));
+  return [...kept, ...added];
+}
+
 export async function listModels(call: GatewayCall): Promise<void> {
   const patterns = call.key.models;
+  const upstreams = call.deps.settings.upstreams;
   const up = await call.send({ method: 'GET', path: '/v1/models' });
   await call.relay(up, {
     usage: 'none',
     rewrite: (body) => {
-      if (patterns.length === 0 || !isObject(body) || !Array.isArray(body.data)) return body;
-      return { ...body, data: body.data.filter((m) => isObject(m) && typeof m.id === 'string' && modelPermitted(patterns, m.id)) };
+      if (!isObject(body) || !Array.isArray(body.data)) return body;
+      const data = withPublicNames(body.data, upstreams);
+      return { ...body, data: patterns.length === 0 ? data : data.filter((m) => isObject(m) && typeof m.id === 'string' && modelPermitted(patterns, m.id)) };
     },
   });
 }
@@ -46,7 +63,7 @@ export async function retrieveModel(call: GatewayCall, params: readonly string[]
   await call.relay(up, {
     usage: 'none',
     rewrite: (body) => {
-      const entry = isObject(body) && Array.isArray(body.data) ? body.data.find((m) => isObject(m) && m.id === model) : undefined;
+      const entry = isObject(body) && Array.isArray(body.data) ? withPublicNames(body.data, call.deps.settings.upstreams).find((m) => isObject(m) && m.id === model) : undefined;
       if (entry === undefined) throw modelNotFound(model);
       return entry;
     },

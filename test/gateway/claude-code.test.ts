@@ -1,0 +1,164 @@
+/**
+ * The real Claude Code CLI (`claude -p`, ANTHROPIC_BASE_URL = our root) through the gateway: to
+ * an upstream that speaks Anthropic (native) and to one that speaks only chat completions
+ * (translated, its own tools carried as functions), with the key as ANTHROPIC_API_KEY
+ * (x-api-key) and as ANTHROPIC_AUTH_TOKEN (Bearer). Offline: telemetry, error reporting and
+ * updates are off (CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC), and a refusing HTTPS_PROXY with
+ * NO_PROXY=127.0.0.1 shows that nothing else leaves the machine. The CLI is large (about 0.4 GB),
+ * so it is not a project dependency: `.ci/run` installs the pinned version into
+ * CLAUDE_CODE_CLI_DIR (default ~/.cache/apis-ci/claude-code); without it this test is skipped.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeKey, startGateway, type Harness } from './helpers.ts';
+import { ModelUpstream } from './model-upstream.ts';
+import { AnthropicUpstream } from './vendor-upstreams.ts';
+
+const CLI_DIR = process.env.CLAUDE_CODE_CLI_DIR ?? path.join(os.homedir(), '.cache', 'apis-ci', 'claude-code');
+const CLAUDE = path.join(CLI_DIR, 'node_modules', '.bin', 'claude');
+const installed = fs.existsSync(CLAUDE);
+if (!installed && process.env.REQUIRE_CLAUDE_CODE_CLI === '1') throw new Error(`REQUIRE_CLAUDE_CODE_CLI=1 but Claude Code is not installed at ${CLAUDE}`);
+if (!installed) console.warn(`claude-code.test.ts skipped: Claude Code is not installed at ${CLAUDE} (.ci/run installs it; or set CLAUDE_CODE_CLI_DIR)`);
+
+const UPSTREAM_KEY = 'vendor-upstream-key';
+
+/** A chat-completions stream of one text answer, as OpenAI sends it. */
+function chatTextStream(res: http.ServerResponse, model: string, text: string): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) =>
+    res.write(`data: ${JSON.stringify({ id: 'chatcmpl-cc', object: 'chat.completion.chunk', created: 1735689600, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`);
+  chunk({ role: 'assistant', content: '' }, null);
+  for (const part of text.split(/(?= )/)) chunk({ content: part }, null);
+  chunk({}, 'stop');
+  res.write(`data: ${JSON.stringify({ id: 'chatcmpl-cc', object: 'chat.completion.chunk', created: 1735689600, model, choices: [], usage: { prompt_tokens: 900, completion_tokens: 4, total_tokens: 904 } })}\n\n`);
+  res.end('data: [DONE]\n\n');
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+describe.skipIf(!installed)('Claude Code through the gateway', () => {
+  let anthropicUp: AnthropicUpstream;
+  let chatOnly: ModelUpstream;
+  let refusingProxy: http.Server;
+  let proxied = 0;
+  let h: Harness;
+  let key: string;
+  let home: string;
+
+  beforeAll(async () => {
+    anthropicUp = await new AnthropicUpstream(UPSTREAM_KEY).start();
+    chatOnly = await new ModelUpstream().start();
+    chatOnly.script('POST', '/v1/chat/completions', (req, res) => {
+      const body = JSON.parse(req.body.toString()) as { model: string; stream?: boolean };
+      if (body.stream) return chatTextStream(res, body.model, 'Hello from the chat upstream');
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: 'chatcmpl-cc', object: 'chat.completion', created: 1735689600, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: 'Hello from the chat upstream' }, finish_reason: 'stop' }], usage: { prompt_tokens: 900, completion_tokens: 4, total_tokens: 904 } }));
+    });
+    // Anything Claude Code would send past the gateway goes here, and is refused.
+    refusingProxy = http.createServer((_req, res) => res.writeHead(403).end());
+    refusingProxy.on('connect', (_req, socket) => {
+      proxied++;
+      socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+    });
+    refusingProxy.on('request', () => proxied++);
+    await new Promise<void>((r) => refusingProxy.listen(0, '127.0.0.1', r));
+    h = await startGateway({
+      upstream: chatOnly,
+      env: {
+        AI_UPSTREAM_BASE_URL: '',
+        AI_UPSTREAM_API_KEY: UPSTREAM_KEY,
+        AI_UPSTREAMS: JSON.stringify([
+          { name: 'anthropic', url: anthropicUp.url, api: ['anthropic'], models: ['claude-*'] },
+          { name: 'chat-only', url: chatOnly.url, api: ['openai'], models: ['gpt-*'] },
+        ]),
+      },
+    });
+    key = (await makeKey(h.svc)).key;
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'claude-code-home-'));
+  });
+
+  afterAll(async () => {
+    await h?.close();
+    await anthropicUp?.stop();
+    await chatOnly?.stop();
+    await new Promise((r) => refusingProxy?.close(r));
+    if (home) fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  function claude(model: string, credential: Record<string, string>): Promise<Run> {
+    const proxy = `http://127.0.0.1:${(refusingProxy.address() as AddressInfo).port}`;
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home,
+      ANTHROPIC_BASE_URL: h.base,
+      ...credential,
+      ANTHROPIC_MODEL: model,
+      ANTHROPIC_SMALL_FAST_MODEL: model,
+      ANTHROPIC_DEFAULT_HAIKU_MODEL: model,
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_TELEMETRY: '1',
+      DISABLE_ERROR_REPORTING: '1',
+      DISABLE_AUTOUPDATER: '1',
+      DISABLE_NON_ESSENTIAL_MODEL_CALLS: '1',
+      HTTPS_PROXY: proxy,
+      HTTP_PROXY: proxy,
+      NO_PROXY: '127.0.0.1,localhost',
+    };
+    return new Promise((resolve) => {
+      const child = spawn(CLAUDE, ['-p', 'Say hello.', '--output-format', 'json', '--max-turns', '2'], { cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout, stderr });
+      });
+    });
+  }
+
+  const result = (run: Run): { result?: string; is_error?: boolean } => {
+    try {
+      return JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '') as { result?: string; is_error?: boolean };
+    } catch {
+      throw new Error(`claude printed no JSON result (exit ${run.code}): ${run.stdout.slice(0, 500)} ${run.stderr.slice(0, 1000)}`);
+    }
+  };
+
+  it('native to an Anthropic upstream, the key as ANTHROPIC_API_KEY (x-api-key)', { timeout: 120_000 }, async () => {
+    const run = await claude('claude-sonnet-4-6', { ANTHROPIC_API_KEY: key });
+    expect(result(run), run.stderr).toMatchObject({ is_error: false, result: 'Hello from claude-sonnet-4-6' });
+    const sent = anthropicUp.requests.filter((r) => r.path === '/v1/messages');
+    expect(sent.length).toBeGreaterThan(0);
+    for (const r of sent) {
+      expect(r.headers['x-api-key']).toBe(UPSTREAM_KEY);
+      expect(r.query.get('beta')).toBe('true');
+      expect(r.headers['anthropic-beta']).toContain('claude-code-20250219');
+    }
+    // What Claude Code sends besides the conversation (all of it carried natively).
+    expect(Object.keys(JSON.parse(sent[0]!.body.toString()) as object)).toEqual(expect.arrayContaining(['system', 'tools', 'thinking', 'metadata']));
+    expect(proxied).toBe(0);
+  });
+
+  it('translated to a chat-completions upstream, the key as ANTHROPIC_AUTH_TOKEN (Bearer)', { timeout: 120_000 }, async () => {
+    const run = await claude('gpt-4o', { ANTHROPIC_AUTH_TOKEN: key });
+    expect(result(run), run.stderr).toMatchObject({ is_error: false, result: 'Hello from the chat upstream' });
+    const sent = chatOnly.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => JSON.parse(r.body.toString()) as { model: string; messages: { role: string }[]; tools?: { function: { name: string } }[] });
+    expect(sent.length).toBeGreaterThan(0);
+    const main = sent.find((b) => (b.tools?.length ?? 0) > 0);
+    expect(main?.model).toBe('gpt-4o');
+    expect(main?.messages[0]?.role).toBe('system');
+    expect(main?.tools?.map((t) => t.function.name)).toContain('Bash');
+    expect(proxied).toBe(0);
+  });
+});

@@ -1,0 +1,192 @@
+/**
+ * The real Gemini CLI (`gemini -p`, GOOGLE_GEMINI_BASE_URL = our root, the key as GEMINI_API_KEY,
+ * sent in x-goog-api-key) through the gateway: to an upstream that speaks Gemini (native) and to
+ * one that speaks only chat completions (translated), and without `-m`, where the CLI first asks
+ * a model to route the prompt (a non-streamed call whose answer must be JSON of a schema).
+ * Offline: usage statistics, telemetry and update checks are off in its settings file, and a
+ * refusing HTTPS_PROXY with NO_PROXY=127.0.0.1 shows that nothing else leaves the machine. The
+ * CLI is not a project dependency: `.ci/run` installs the pinned version into
+ * GEMINI_CLI_DIR (default ~/.cache/apis-ci/gemini-cli); without it this test is skipped.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeKey, startGateway, type Harness } from './helpers.ts';
+import { ModelUpstream } from './model-upstream.ts';
+import { GeminiUpstream, valueFor } from './vendor-upstreams.ts';
+
+const CLI_DIR = process.env.GEMINI_CLI_DIR ?? path.join(os.homedir(), '.cache', 'apis-ci', 'gemini-cli');
+const GEMINI = path.join(CLI_DIR, 'node_modules', '.bin', 'gemini');
+const installed = fs.existsSync(GEMINI);
+if (!installed && process.env.REQUIRE_GEMINI_CLI === '1') throw new Error(`REQUIRE_GEMINI_CLI=1 but the Gemini CLI is not installed at ${GEMINI}`);
+if (!installed) console.warn(`gemini-cli.test.ts skipped: the Gemini CLI is not installed at ${GEMINI} (.ci/run installs it; or set GEMINI_CLI_DIR)`);
+
+const UPSTREAM_KEY = 'vendor-upstream-key';
+
+/** A chat-completions stream of one text answer, as OpenAI sends it. */
+function chatTextStream(res: http.ServerResponse, model: string, text: string): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) =>
+    res.write(`data: ${JSON.stringify({ id: 'chatcmpl-g', object: 'chat.completion.chunk', created: 1735689600, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`);
+  chunk({ role: 'assistant', content: '' }, null);
+  chunk({ content: text }, null);
+  chunk({}, 'stop');
+  res.write(`data: ${JSON.stringify({ id: 'chatcmpl-g', object: 'chat.completion.chunk', created: 1735689600, model, choices: [], usage: { prompt_tokens: 900, completion_tokens: 4, total_tokens: 904 } })}\n\n`);
+  res.end('data: [DONE]\n\n');
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+describe.skipIf(!installed)('Gemini CLI through the gateway', () => {
+  let geminiUp: GeminiUpstream;
+  let chatOnly: ModelUpstream;
+  let refusingProxy: http.Server;
+  let proxied = 0;
+  let h: Harness;
+  let key: string;
+  let home: string;
+
+  beforeAll(async () => {
+    geminiUp = await new GeminiUpstream(UPSTREAM_KEY).start();
+    chatOnly = await new ModelUpstream().start();
+    refusingProxy = http.createServer((_req, res) => res.writeHead(403).end());
+    refusingProxy.on('connect', (_req, socket) => {
+      proxied++;
+      socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+    });
+    refusingProxy.on('request', () => proxied++);
+    await new Promise<void>((r) => refusingProxy.listen(0, '127.0.0.1', r));
+    h = await startGateway({
+      upstream: chatOnly,
+      env: {
+        AI_UPSTREAM_BASE_URL: '',
+        AI_UPSTREAM_API_KEY: UPSTREAM_KEY,
+        AI_UPSTREAMS: JSON.stringify([
+          { name: 'gemini', url: geminiUp.url, api: ['gemini'], models: ['gemini-*'] },
+          { name: 'chat-only', url: chatOnly.url, api: ['openai'], models: ['gpt-*'] },
+        ]),
+      },
+    });
+    key = (await makeKey(h.svc)).key;
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'gemini-cli-home-'));
+    fs.mkdirSync(path.join(home, '.gemini'));
+    fs.writeFileSync(
+      path.join(home, '.gemini', 'settings.json'),
+      JSON.stringify({
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+        general: { disableAutoUpdate: true, disableUpdateNag: true },
+        security: { auth: { selectedType: 'gemini-api-key' } },
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    await h?.close();
+    await geminiUp?.stop();
+    await chatOnly?.stop();
+    await new Promise((r) => refusingProxy?.close(r));
+    if (home) fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  function gemini(args: string[], target: { base: string; key: string } = { base: h.base, key }): Promise<Run> {
+    const proxy = `http://127.0.0.1:${(refusingProxy.address() as AddressInfo).port}`;
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home,
+      GOOGLE_GEMINI_BASE_URL: target.base,
+      GEMINI_API_KEY: target.key,
+      GEMINI_CLI_NO_RELAUNCH: 'true',
+      GEMINI_CLI_TRUST_WORKSPACE: 'true',
+      HTTPS_PROXY: proxy,
+      HTTP_PROXY: proxy,
+      NO_PROXY: '127.0.0.1,localhost',
+    };
+    return new Promise((resolve) => {
+      const child = spawn(GEMINI, ['-p', 'Say hello.', '--output-format', 'json', ...args], { cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout, stderr });
+      });
+    });
+  }
+
+  const response = (run: Run): string => {
+    try {
+      return (JSON.parse(run.stdout) as { response: string }).response;
+    } catch {
+      throw new Error(`gemini printed no JSON (exit ${run.code}): ${run.stdout.slice(0, 500)} ${run.stderr.slice(0, 1500)}`);
+    }
+  };
+
+  const generateCalls = (u: GeminiUpstream) => u.requests.filter((r) => /:(stream)?[gG]enerateContent$/.test(r.path)).map((r) => ({ path: r.path, body: JSON.parse(r.body.toString()) as { generationConfig?: { responseJsonSchema?: unknown } } }));
+
+  it('native to a Gemini upstream with -m: the stream as it comes', { timeout: 120_000 }, async () => {
+    geminiUp.reset();
+    const run = await gemini(['-m', 'gemini-2.5-flash']);
+    expect(response(run)).toBe('Hello from gemini-2.5-flash');
+    const calls = generateCalls(geminiUp);
+    expect(calls.map((c) => c.path)).toEqual(['/v1beta/models/gemini-2.5-flash:streamGenerateContent']);
+    expect(geminiUp.requests.every((r) => r.headers['x-goog-api-key'] === UPSTREAM_KEY)).toBe(true);
+    expect(proxied).toBe(0);
+  });
+
+  it('native without -m: the routing call gets JSON of its schema, then the chosen model answers', { timeout: 120_000 }, async () => {
+    geminiUp.reset();
+    const run = await gemini([]);
+    expect(response(run)).toMatch(/^Hello from gemini-/);
+    const calls = generateCalls(geminiUp);
+    expect(calls[0]!.path).toMatch(/:generateContent$/);
+    expect(calls[0]!.body.generationConfig?.responseJsonSchema).toBeDefined();
+    expect(calls.at(-1)!.path).toMatch(/:streamGenerateContent$/);
+    expect(proxied).toBe(0);
+  });
+
+  it('translated to a chat-only upstream, with -m and without (the routing schema as response_format)', { timeout: 180_000 }, async () => {
+    chatOnly.reset();
+    chatOnly.script('POST', '/v1/chat/completions', (req, res) => {
+      const body = JSON.parse(req.body.toString()) as { model: string; stream?: boolean; response_format?: { type: string; json_schema?: { schema?: unknown } } };
+      const text = body.response_format?.type === 'json_schema' ? JSON.stringify(valueFor(body.response_format.json_schema?.schema)) : 'Hello from the chat upstream';
+      if (body.stream) return chatTextStream(res, body.model, text);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: 'chatcmpl-g', object: 'chat.completion', created: 1735689600, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage: { prompt_tokens: 900, completion_tokens: 4, total_tokens: 904 } }));
+    });
+    const withModel = await gemini(['-m', 'gpt-4o']);
+    expect(response(withModel)).toBe('Hello from the chat upstream');
+    const sent = chatOnly.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => JSON.parse(r.body.toString()) as { model: string; stream?: boolean; tools?: { function: { name: string } }[] });
+    expect(sent.at(-1)).toMatchObject({ model: 'gpt-4o', stream: true });
+    expect(sent.at(-1)!.tools!.length).toBeGreaterThan(3);
+    chatOnly.requests.length = 0;
+    const routed = await allChat([]);
+    expect(response(routed)).toBe('Hello from the chat upstream');
+    const first = JSON.parse(chatOnly.requests[0]!.body.toString()) as { response_format?: { type: string; json_schema: { schema: { type: string; properties: Record<string, { type: string }> } } } };
+    expect(first.response_format?.type).toBe('json_schema');
+    expect(first.response_format!.json_schema.schema.type).toBe('object');
+    expect(first.response_format!.json_schema.schema.properties.complexity_score?.type).toBe('integer');
+    expect(proxied).toBe(0);
+  });
+
+  /** Run with the CLI pointed at a second gateway whose only upstream speaks chat, so every Gemini model it picks is translated. */
+  async function allChat(args: string[]): Promise<Run> {
+    const other = await startGateway({ upstream: chatOnly, env: { AI_UPSTREAM_BASE_URL: '', AI_UPSTREAM_API_KEY: UPSTREAM_KEY, AI_UPSTREAMS: JSON.stringify([{ url: chatOnly.url, api: ['openai'] }]) } });
+    try {
+      return await gemini(args, { base: other.base, key: (await makeKey(other.svc)).key });
+    } finally {
+      await other.close();
+    }
+  }
+
+});
