@@ -18,6 +18,7 @@ thead th{color:#57606a;font-weight:600;white-space:nowrap}td.n{color:#57606a;wid
 .card{border:1px solid #d0d7de;border-radius:8px;padding:.5rem .75rem;min-width:0}.card h3{font-size:1rem;margin:0 0 .25rem;display:flex;justify-content:space-between;gap:.5rem}
 .card ol{margin:0;padding:0;list-style:none}.card li{display:flex;gap:.4rem;padding:.1rem 0;font-size:.92em}.card li .r{color:#57606a;min-width:1.4em;text-align:right}.card li .t{flex:1;min-width:0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}.card li .h{color:#8a5a00;white-space:nowrap}
 .card .more{font-size:.85em;display:flex;justify-content:space-between;gap:.5rem;margin-top:.25rem;color:#57606a}
+tr.has-spread td{border-bottom:0}.spread-row td{padding-top:0}.chart.spread{margin:0 0 .25rem}.chart.spread svg{max-width:27rem}
 .events li{margin:.2rem 0}.events .p{color:#57606a;font-size:.88em}
 @media (prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}th,td,.site,.card{border-color:#30363d}a{color:#4493f8}.site .home{color:#e6edf3}.s,td.n,thead th,.tl,footer,.card li .r,.card .more,.left li,.events .p{color:#9da7b3}.tl{border-color:#30363d}td.h,.card li .h{color:#e3b341}
 .tm{background:#161b22;border-color:#30363d}.site .notice{background:#3b2e00;color:#fff8c5}.chart text{fill:#e6edf3}.chart .tick{fill:#c9d1d9}.chart .grid{stroke:#30363d}.chart .axis{stroke:#9da7b3}.chart .bar{fill:#4493f8}.up{color:#3fb950}.down{color:#ff7b72}}`;
