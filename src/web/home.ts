@@ -23,6 +23,7 @@ import type { AppState } from '../http/middleware.ts';
 import { boardLists, readBoard, type Board, type BoardCard, type BoardList } from './board.ts';
 import { htmlPage, siteNotice } from './shell.ts';
 import type { Snapshots } from './snapshots.ts';
+import { eventAnchor } from './trending-page.ts';
 import { compareRows, timeMachineBar, withAt } from './time-machine.ts';
 
 const CARD_ROWS = 10;
@@ -43,7 +44,7 @@ const CATEGORY_ORDER: readonly string[] = ['Hot lists and rankings', ...CATEGORI
 
 /** The fields of trending's data the page shows (it may carry more). */
 interface TrendingView {
-  events: { rank: number; title: string; platforms: { name: string; rank: number; title?: string; hot_value: number | null; link: string | null }[] }[];
+  events: { id: string; rank: number; title: string; platforms: { name: string; rank: number; title?: string; hot_value: number | null; link: string | null }[] }[];
   updated?: string;
 }
 
@@ -80,7 +81,8 @@ function trendingSection(trending: TrendingView | undefined, at: number | undefi
   const items = trending.events.slice(0, EVENTS_SHOWN).map((e) => {
     const platforms = e.platforms.map((p) => `${escapeHtml(p.name)} 第 ${p.rank} 名${p.hot_value !== null ? ` ${escapeHtml(formatHeat(p.hot_value))}` : ''}`).join(' · ');
     const spread = `/v2/apis/timeline?q=${encodeURIComponent(spreadQuery(e.title, e.platforms.map((p) => p.title ?? e.title)))}&encoding=html`;
-    return `<li><a href="${escapeHtml(spread)}" title="各平台名次走势">${escapeHtml(e.title)}</a> <span class="p">${e.platforms.length} 个平台：${platforms}</span></li>`;
+    const chart = e.platforms.length > 1 ? ` <a class="tl" href="${escapeHtml(`${all}#${eventAnchor(e.id)}`)}" title="在各平台的扩散图">扩散</a>` : '';
+    return `<li><a href="${escapeHtml(spread)}" title="各平台名次走势">${escapeHtml(e.title)}</a>${chart} <span class="p">${e.platforms.length} 个平台：${platforms}</span></li>`;
   });
   return `<section aria-labelledby="trending">${heading}<ol class="events">${items.join('')}</ol><p class="s"><a href="${escapeHtml(all)}">全部热点 →</a></p></section>`;
 }
