@@ -79,7 +79,7 @@ const CONSOLE_CSS = `.console{--box:#fff;--line:#d0d7de;--muted:#57606a;--head:#
 .console .problems{background:#fef3f2;border:1px solid #fda29b;color:#b42318;border-radius:8px;padding:8px 12px}
 .console .notice{background:#ecfdf3;color:#054f31;border:1px solid #75e0a7;border-radius:8px;padding:8px 12px}
 .console .scroll{overflow-x:auto}
-.console table{font-size:.9rem}
+.console table{font-size:.9rem}.console td{overflow-wrap:normal}
 .console th{background:var(--head)}
 .console code{font-family:ui-monospace,Menlo,Consolas,monospace}
 .console .newkey{display:block;font-size:1.05rem;padding:12px;background:#1f2328;color:#fff;border-radius:8px;overflow-wrap:anywhere;user-select:all}
