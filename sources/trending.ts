@@ -11,13 +11,14 @@ import { AT_SPEC, DATE_SPEC, momentFrom, type Moment } from '../src/kernel/archi
 import { setBounded } from '../src/kernel/bounded-map.ts';
 import { AppError } from '../src/kernel/errors.ts';
 import type { CurrentList, ListAccess, TrendingListInfo } from '../src/kernel/list-access.ts';
-import { defineSource } from '../src/kernel/source.ts';
+import { defineSource, type Row } from '../src/kernel/source.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
 import { titleKey } from '../src/kernel/title-key.ts';
 import { frequencyBucket, storedFrequencies } from './_shared/events/stored-frequencies.ts';
 import { formatHeat } from './_shared/hot-list.ts';
 import { mergeEvents, type PlatformEntry, type PlatformList, type TrendingEvent as MergedEvent } from './_shared/trending.ts';
 import { listAccess } from './timeline.ts';
+import { trendingHtml } from '../src/web/trending-page.ts';
 
 /** One item of an event, as a list carries it. */
 export interface TrendingItem {
@@ -163,6 +164,21 @@ function heatOf(e: TrendingEvent): { hot?: string } {
   return heats.length ? { hot: formatHeat(Math.max(...heats)) } : {};
 }
 
+/** One row per event (text, markdown, rss and the html table). */
+function eventRows(d: Trending): Row[] {
+  return d.events.map((e) => {
+    const best = e.items.find((x) => x.link) ?? e.items[0];
+    return {
+      title: e.title,
+      ...(best?.link ? { link: best.link } : {}),
+      summary: `${e.platform_count} 个平台${e.item_count > e.platform_count ? ` ${e.item_count} 条` : ''}：${e.items.map((x) => `${x.name} #${x.rank}${x.hot_value !== null ? ` ${formatHeat(x.hot_value)}` : ''}${x.title !== e.title ? `「${x.title}」` : ''}`).join(' · ')}`,
+      ...heatOf(e),
+      guid: `trending:${e.id}`,
+      date: e.first_seen_at ?? d.updated_at,
+    };
+  });
+}
+
 export default defineSource({
   id: 'trending',
   name: '全网热点',
@@ -209,18 +225,8 @@ export default defineSource({
     };
   },
   view: {
-    rows: (d) =>
-      d.events.map((e) => {
-        const best = e.items.find((x) => x.link) ?? e.items[0];
-        return {
-          title: e.title,
-          ...(best?.link ? { link: best.link } : {}),
-          summary: `${e.platform_count} 个平台${e.item_count > e.platform_count ? ` ${e.item_count} 条` : ''}：${e.items.map((x) => `${x.name} #${x.rank}${x.hot_value !== null ? ` ${formatHeat(x.hot_value)}` : ''}${x.title !== e.title ? `「${x.title}」` : ''}`).join(' · ')}`,
-          ...heatOf(e),
-          guid: `trending:${e.id}`,
-          date: e.first_seen_at ?? d.updated_at,
-        };
-      }),
+    rows: eventRows,
+    htmlBody: (d) => trendingHtml(d, eventRows(d)),
   },
   example: '/v2/apis/trending?limit=10',
 });

@@ -131,3 +131,62 @@ export function barChart(bars: readonly Bar[], title: string): string {
   });
   return `<figure class="chart"><svg role="img" aria-label="${escapeHtml(title)}" viewBox="0 0 ${W} ${height}" xmlns="http://www.w3.org/2000/svg"><title>${escapeHtml(title)}</title>${rows.join('')}</svg></figure>`;
 }
+
+export interface SpreadRow {
+  /** The platform's name. */
+  label: string;
+  /** When the event first appeared on that platform; undefined when not known. */
+  since: number | undefined;
+  /** Its place there at the chart's end. */
+  rank: number;
+}
+
+/** Narrower than the other charts: its labels stay legible in a table cell on a phone. */
+const SPREAD_W = 360;
+const SPREAD_ROW_H = 24;
+const SPREAD_LABEL_W = 96;
+const SPREAD_RIGHT = 56;
+const SPREAD_AXIS_H = 40;
+
+/**
+ * How an event spread across platforms: one row per platform, a bar from when it first appeared
+ * there to `end` (the moment the chart shows), a point where it arrived, its place at the end.
+ * The time axis starts at the earliest arrival.
+ */
+export function spreadChart(rows: readonly SpreadRow[], end: number, title: string): string {
+  const known = rows.flatMap((r) => (r.since === undefined ? [] : [Math.min(r.since, end)]));
+  if (!rows.length || !known.length) return '';
+  const first = Math.min(...known);
+  const span = end - first;
+  const plotW = SPREAD_W - SPREAD_LABEL_W - SPREAD_RIGHT;
+  const x = (t: number) => SPREAD_LABEL_W + (span ? ((t - first) / span) * plotW : 0);
+  const height = rows.length * SPREAD_ROW_H + SPREAD_AXIS_H;
+  const axisY = rows.length * SPREAD_ROW_H + 4;
+  const oneDay = formatDateTime(first).slice(0, 10) === formatDateTime(end).slice(0, 10);
+  const parts: string[] = [];
+  rows.forEach((r, i) => {
+    const colour = SERIES_COLOURS[i % SERIES_COLOURS.length];
+    const mid = i * SPREAD_ROW_H + SPREAD_ROW_H / 2 + 2;
+    const label = r.label.length > 6 ? `${r.label.slice(0, 6)}…` : r.label;
+    parts.push(`<text class="tick" x="${SPREAD_LABEL_W - 8}" y="${(mid + 4.5).toFixed(1)}" text-anchor="end">${escapeHtml(label)}</text>`);
+    const place = `<text class="tick" x="${SPREAD_W - SPREAD_RIGHT + 8}" y="${(mid + 4.5).toFixed(1)}">第 ${r.rank} 名</text>`;
+    if (r.since === undefined) {
+      parts.push(`<g><title>${escapeHtml(`${r.label} · 首次上榜时间不明 · 现第 ${r.rank} 名`)}</title>${place}</g>`);
+      return;
+    }
+    const from = x(Math.min(r.since, end));
+    const tip = `${r.label} · ${formatDateTime(r.since)} 首次上榜 · 现第 ${r.rank} 名`;
+    parts.push(
+      `<g><title>${escapeHtml(tip)}</title><rect x="${from.toFixed(1)}" y="${(mid - 5).toFixed(1)}" width="${Math.max(0, x(end) - from).toFixed(1)}" height="10" rx="3" fill="${colour}" opacity="0.85"/><circle cx="${from.toFixed(1)}" cy="${mid.toFixed(1)}" r="5" fill="${colour}"/>${place}</g>`,
+    );
+  });
+  parts.push(`<line class="axis" x1="${SPREAD_LABEL_W}" x2="${SPREAD_W - SPREAD_RIGHT}" y1="${axisY}" y2="${axisY}"/>`);
+  const ticks = span ? [first, end] : [end];
+  ticks.forEach((t, i) => {
+    const anchor = ticks.length === 1 ? 'start' : i === 0 ? 'start' : 'end';
+    parts.push(`<line class="axis" x1="${x(t).toFixed(1)}" x2="${x(t).toFixed(1)}" y1="${axisY}" y2="${axisY + 4}"/>`);
+    parts.push(`<text class="tick" x="${x(t).toFixed(1)}" y="${axisY + 18}" text-anchor="${anchor}">${escapeHtml(timeLabel(t, oneDay))}</text>`);
+  });
+  parts.push(`<text class="label" x="${SPREAD_LABEL_W + plotW / 2}" y="${height - 2}" text-anchor="middle">首次上榜时间（北京时间${oneDay ? ` ${formatDateTime(end).slice(0, 10)}` : ''}）</text>`);
+  return `<figure class="chart spread"><svg role="img" aria-label="${escapeHtml(title)}" viewBox="0 0 ${SPREAD_W} ${height}" xmlns="http://www.w3.org/2000/svg"><title>${escapeHtml(title)}</title>${parts.join('')}</svg></figure>`;
+}

@@ -23,7 +23,7 @@ import type { ProbeResult, UpstreamStatus } from '../gateway/upstream-pool.ts';
 import { parseExpiry } from '../cli/keys.ts';
 import { formatDateTime } from '../kernel/time.ts';
 import type { AppContext, AppState } from '../http/middleware.ts';
-import { noticeLine } from './shell.ts';
+import { htmlPage } from './shell.ts';
 
 export const CONSOLE_COOKIE = 'console_session';
 export const MIN_ADMIN_TOKEN_LENGTH = 16;
@@ -201,44 +201,8 @@ export function parseEditForm(f: Omit<KeyForm, 'name' | 'account'>, levels: Leve
 
 // --- pages ----------------------------------------------------------------------------------------
 
-const CSS = `
-*{box-sizing:border-box}
-body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f6f7f9;color:#1d2330}
-main{max-width:1100px;margin:0 auto;padding:16px}
-h1{font-size:1.4rem;margin:0 0 12px}h2{font-size:1.1rem;margin:20px 0 8px}
-.box{background:#fff;border:1px solid #e4e7ec;border-radius:12px;padding:14px 16px;margin:12px 0}
-label{display:block;font-weight:600;margin:8px 0 2px}
-input,select{width:100%;padding:8px;border:1px solid #c9ced6;border-radius:8px;font:inherit}
-.hint{color:#667085;font-size:.85rem;font-weight:400}
-.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:0 16px}
-button{margin-top:12px;padding:8px 16px;border:0;border-radius:8px;background:#2e90fa;color:#fff;font:inherit;font-weight:600;cursor:pointer}
-button.danger{background:#f04438;margin:0;padding:4px 10px}
-button.plain{background:#667085}
-.problems{background:#fef3f2;border:1px solid #fda29b;color:#b42318;border-radius:8px;padding:8px 12px}
-.notice{background:#ecfdf3;border:1px solid #75e0a7;border-radius:8px;padding:8px 12px}
-.scroll{overflow-x:auto}
-table{border-collapse:collapse;width:100%;background:#fff;font-size:.9rem}
-th,td{border-bottom:1px solid #e4e7ec;padding:6px 8px;text-align:left;vertical-align:top}
-th{background:#f2f4f7;white-space:nowrap}
-code{font-family:ui-monospace,Menlo,Consolas,monospace}
-.newkey{display:block;font-size:1.05rem;padding:12px;background:#1d2330;color:#fff;border-radius:8px;overflow-wrap:anywhere;user-select:all}
-.revoked td{color:#98a2b3}
-.top{display:flex;justify-content:space-between;align-items:center;gap:8px}
-`;
-
 function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)} · key console</title>
-<style>${CSS}</style>
-</head>
-<body><main>${noticeLine()}${body}</main></body>
-</html>
-`;
+  return htmlPage(`${title} · key console`, body, undefined, { kind: 'console', lang: 'en', head: '<meta name="robots" content="noindex">' });
 }
 
 /** "Revoke this key?": revoking cannot be undone, so the list's button leads here first. */

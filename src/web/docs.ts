@@ -9,7 +9,7 @@ import { Router } from '@koa/router';
 import type { Registry } from '../kernel/registry.ts';
 import { buildOpenApi } from '../http/openapi.ts';
 import type { AppState } from '../http/middleware.ts';
-import { noticeLine } from './shell.ts';
+import { htmlPage } from './shell.ts';
 
 const ASSET_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
@@ -38,25 +38,19 @@ const INITIALIZER = `window.addEventListener('load', function () {
 });
 `;
 
-const page = () => `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>API documentation · apis-gateway</title>
-<link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
-<link rel="stylesheet" href="/docs/swagger-ui.css">
-<style>body{margin:0} .topnote{font:14px system-ui,sans-serif;padding:8px 20px;background:#1b1b1b;color:#eee} .topnote a{color:#9cf}</style>
-</head>
-<body>
-<div class="topnote">${noticeLine()}Machine-readable: <a href="/openapi.json">/openapi.json</a> · Catalogue: <a href="/v2/apis">/v2/apis</a> · Status: <a href="/status">/status</a></div>
-<div id="swagger-ui"></div>
-<script src="/docs/swagger-ui-bundle.js"></script>
-<script src="/docs/swagger-ui-standalone-preset.js"></script>
-<script src="/docs/swagger-initializer.js"></script>
-</body>
-</html>
-`;
+const page = () =>
+  htmlPage(
+    'API documentation · apis-gateway',
+    '<h1>API documentation</h1>\n<p class="links">Machine-readable: <a href="/openapi.json">/openapi.json</a> · Catalogue: <a href="/v2/apis">/v2/apis</a> · Status: <a href="/status">/status</a></p>\n<div id="swagger-ui"></div>',
+    undefined,
+    {
+      kind: 'docs',
+      ownMain: true,
+      lang: 'en',
+      head: '<link rel="icon" type="image/png" href="/docs/favicon-32x32.png">\n<link rel="stylesheet" href="/docs/swagger-ui.css">',
+      scripts: '<script src="/docs/swagger-ui-bundle.js"></script>\n<script src="/docs/swagger-ui-standalone-preset.js"></script>\n<script src="/docs/swagger-initializer.js"></script>',
+    },
+  );
 
 export function createDocsRouter(deps: { registry: Registry }): Router<AppState> {
   const router = new Router<AppState>();

@@ -23,6 +23,7 @@ import type { AppState } from '../http/middleware.ts';
 import { boardLists, readBoard, type Board, type BoardCard, type BoardList } from './board.ts';
 import { htmlPage, siteNotice } from './shell.ts';
 import type { Snapshots } from './snapshots.ts';
+import { eventAnchor } from './trending-page.ts';
 import { compareRows, timeMachineBar, withAt } from './time-machine.ts';
 
 const CARD_ROWS = 10;
@@ -43,7 +44,7 @@ const CATEGORY_ORDER: readonly string[] = ['Hot lists and rankings', ...CATEGORI
 
 /** The fields of trending's data the page shows (it may carry more). */
 interface TrendingView {
-  events: { rank: number; title: string; platforms: { name: string; rank: number; title?: string; hot_value: number | null; link: string | null }[] }[];
+  events: { id: string; rank: number; title: string; platforms: { name: string; rank: number; title?: string; hot_value: number | null; link: string | null }[] }[];
   updated?: string;
 }
 
@@ -74,14 +75,16 @@ function card(c: BoardCard, at: number | undefined): string {
 }
 
 function trendingSection(trending: TrendingView | undefined, at: number | undefined): string {
-  if (at !== undefined) return `<section aria-labelledby="trending"><h2 id="trending">全网热点</h2><p class="s">全网热点由当前各平台榜单计算，存档时刻不提供；下面是各榜单在这一时刻的样子。<a href="/">回到现在</a></p></section>`;
-  if (!trending?.events.length) return `<section aria-labelledby="trending"><h2 id="trending">全网热点</h2><p class="s">还没有足够的榜单数据来计算全网热点。</p></section>`;
+  const all = at === undefined ? '/v2/apis/trending?encoding=html' : `/v2/apis/trending?encoding=html&at=${at}`;
+  const heading = `<h2 id="trending">全网热点${at === undefined ? '' : `<span class="s">（${escapeHtml(formatDateTime(at).slice(0, 16))} 时）</span>`}</h2>`;
+  if (!trending?.events.length) return `<section aria-labelledby="trending">${heading}<p class="s">${at === undefined ? '还没有足够的榜单数据来计算全网热点。' : '这一时刻之前还没有存档的榜单，无从计算全网热点。'}</p></section>`;
   const items = trending.events.slice(0, EVENTS_SHOWN).map((e) => {
     const platforms = e.platforms.map((p) => `${escapeHtml(p.name)} 第 ${p.rank} 名${p.hot_value !== null ? ` ${escapeHtml(formatHeat(p.hot_value))}` : ''}`).join(' · ');
     const spread = `/v2/apis/timeline?q=${encodeURIComponent(spreadQuery(e.title, e.platforms.map((p) => p.title ?? e.title)))}&encoding=html`;
-    return `<li><a href="${escapeHtml(spread)}" title="各平台名次走势">${escapeHtml(e.title)}</a> <span class="p">${e.platforms.length} 个平台：${platforms}</span></li>`;
+    const chart = e.platforms.length > 1 ? ` <a class="tl" href="${escapeHtml(`${all}#${eventAnchor(e.id)}`)}" title="在各平台的扩散图">扩散</a>` : '';
+    return `<li><a href="${escapeHtml(spread)}" title="各平台名次走势">${escapeHtml(e.title)}</a>${chart} <span class="p">${e.platforms.length} 个平台：${platforms}</span></li>`;
   });
-  return `<section aria-labelledby="trending"><h2 id="trending">全网热点</h2><ol class="events">${items.join('')}</ol><p class="s"><a href="/v2/apis/trending?encoding=html">全部热点 →</a></p></section>`;
+  return `<section aria-labelledby="trending">${heading}<ol class="events">${items.join('')}</ol><p class="s"><a href="${escapeHtml(all)}">全部热点 →</a></p></section>`;
 }
 
 /** Shortest text a spread query may be: shorter common parts match unrelated titles. */
@@ -156,19 +159,21 @@ export function createHomeRouter(deps: HomeDeps): Router<AppState> {
   const pages = new Map<string, Page>();
   let live: { page: Page; until: number } | undefined;
 
-  async function readTrending(): Promise<ReadResult | undefined> {
+  /** Trending now or at a past moment, as `/v2/apis/trending` (with `at`) answers it. */
+  async function readTrending(at: number | undefined): Promise<ReadResult | undefined> {
     if (trendingSource?.mode !== 'local') return undefined;
+    const raw: Record<string, string> = { limit: String(EVENTS_SHOWN), ...(at === undefined ? {} : { at: String(at) }) };
     try {
-      return await deps.engine.compute(trendingSource, parseParams(trendingSource.params, { limit: String(EVENTS_SHOWN) }), { clientIp: '' });
+      return await deps.engine.compute(trendingSource, parseParams(trendingSource.params, raw), { clientIp: '' });
     } catch {
-      return undefined; // no list fetched yet
+      return undefined; // no list fetched yet (or archived by that moment)
     }
   }
 
   async function page(at: number | undefined): Promise<Page> {
     if (at === undefined && live && live.until > Date.now()) return live.page;
     lists ??= boardLists(deps.registry, deps.engine);
-    const [board, trending] = await Promise.all([readBoard({ lists, engine: deps.engine, snapshots: deps.snapshots }, at), at === undefined ? readTrending() : undefined]);
+    const [board, trending] = await Promise.all([readBoard({ lists, engine: deps.engine, snapshots: deps.snapshots }, at), readTrending(at)]);
     const key = boardKey(board, trending);
     let kept = pages.get(key);
     if (!kept) {

@@ -13,7 +13,7 @@ import type { Scheduler } from '../kernel/scheduler.ts';
 import type { RunRecord, Store } from '../kernel/store.ts';
 import { formatDateTime } from '../kernel/time.ts';
 import { SERVICE_NAME } from '../http/apis-router.ts';
-import { noticeLine } from './shell.ts';
+import { htmlPage } from './shell.ts';
 import { sourceStatuses, statusOutageNote, type SourceStatus } from '../http/meta-router.ts';
 import { StoreUnavailableError } from '../kernel/errors.ts';
 import type { GatewayCounts, Metrics } from '../http/metrics.ts';
@@ -94,48 +94,6 @@ ${s.mode !== 'local' || runs.length ? sparkline(runs) : ''}
 </article>`;
 }
 
-const CSS = `
-:root{--bg:#f6f7f9;--fg:#1d2330;--card:#fff;--muted:#667085;--line:#e4e7ec;--ok:#12b76a;--warn:#f79009;--bad:#f04438;--idle:#98a2b3;--info:#2e90fa}
-@media (prefers-color-scheme:dark){:root{--bg:#12151b;--fg:#e6e9ef;--card:#1b2029;--muted:#98a2b3;--line:#2b3240}}
-*{box-sizing:border-box}
-body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans SC",sans-serif;background:var(--bg);color:var(--fg)}
-main{max-width:1200px;margin:0 auto;padding:16px}
-h1{font-size:1.4rem;margin:0 0 4px}
-a{color:var(--info)}
-.muted{color:var(--muted)}
-.summary{display:flex;flex-wrap:wrap;gap:8px;margin:12px 0}
-.chip{border-radius:999px;padding:4px 12px;background:var(--card);border:1px solid var(--line);font-weight:600}
-.chip b{font-size:1.1em}
-.chip i{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:6px;background:var(--idle)}
-.chip-fresh i{background:var(--ok)}.chip-stale i{background:var(--warn)}.chip-failing i,.chip-down i{background:var(--bad)}.chip-local i{background:var(--info)}
-.panel{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:12px 16px;margin:12px 0;display:flex;flex-wrap:wrap;gap:8px 32px;align-items:baseline}
-.panel h2{font-size:1rem;margin:0;flex-basis:100%}
-.stat b{font-size:1.5rem;display:block}
-.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(290px,1fr));gap:12px}
-.card{background:var(--card);border:1px solid var(--line);border-left:6px solid var(--idle);border-radius:12px;padding:12px 14px;min-width:0}
-.card header{display:flex;justify-content:space-between;align-items:center;gap:8px}
-.card h2{font-size:1.05rem;margin:0;overflow-wrap:anywhere}
-.badge{border-radius:6px;padding:2px 8px;font-size:.8rem;font-weight:700;color:#fff;background:var(--idle);white-space:nowrap}
-.state-fresh{border-left-color:var(--ok)}.state-fresh .badge{background:var(--ok)}
-.state-stale{border-left-color:var(--warn)}.state-stale .badge{background:var(--warn)}
-.state-failing,.state-down{border-left-color:var(--bad)}.state-failing .badge,.state-down .badge{background:var(--bad)}
-.state-local{border-left-color:var(--info)}.state-local .badge{background:var(--info)}
-.id{margin:2px 0 8px;font-size:.85rem}
-dl{display:grid;grid-template-columns:auto 1fr;gap:2px 12px;margin:0 0 8px}
-dt{color:var(--muted)}dd{margin:0}
-.error{color:var(--bad);font-size:.85rem;margin:4px 0 8px;overflow-wrap:anywhere}
-.spark{display:block;max-width:100%;height:36px}
-.run-ok{fill:var(--ok)}.run-unchanged{fill:var(--idle)}.run-failed{fill:var(--bad)}
-.runs{font-size:.8rem;margin:4px 0 0}
-footer{margin:24px 0 8px;font-size:.85rem}
-.locals{gap:6px 8px}
-.local{display:inline-block;padding:3px 10px;border-radius:999px;border:1px solid var(--line);border-left:4px solid var(--info);text-decoration:none;color:var(--fg);font-size:.9rem}
-#upstreams table{border-collapse:collapse;width:100%;font-size:.9rem;display:block;overflow-x:auto}
-#upstreams th,#upstreams td{text-align:left;padding:4px 10px 4px 0;border-bottom:1px solid var(--line)}
-.upstream-up .badge{background:var(--ok)}.upstream-cooling .badge{background:var(--bad)}.upstream-half-open .badge{background:var(--warn)}
-@media (max-width:480px){main{padding:10px}.stat b{font-size:1.25rem}}
-`;
-
 /** Local sources without fetch runs have nothing to watch: they are listed compactly. */
 function compact(s: { status: SourceStatus; runs: readonly RunRecord[] }): boolean {
   return s.status.state === 'local' && s.runs.length === 0;
@@ -187,19 +145,7 @@ export function renderStatusPage(input: StatusPageInput): string {
   const locals = ordered.filter(compact);
   const gw = input.gateway;
   const errorRate = gw && gw.requests ? `${((gw.errors / gw.requests) * 100).toFixed(1)} %` : '—';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="refresh" content="60">
-<title>Status · ${SERVICE_NAME}</title>
-<style>${CSS}</style>
-</head>
-<body>
-<main>
-<h1>${SERVICE_NAME} status</h1>
-${noticeLine()}
+  const content = `<h1>${SERVICE_NAME} status</h1>
 <p class="muted">Updated ${escapeHtml(formatDateTime(input.now))} (Asia/Shanghai) · up ${formatAge((input.now - input.startedAt) / 1000)} · scheduler ${input.schedulerRunning ? 'running' : 'disabled'} · refreshes every minute</p>
 ${input.note ? `<p class="error" id="store-note">${escapeHtml(input.note)}</p>` : ''}
 <div class="summary">${chips}</div>
@@ -225,11 +171,9 @@ ${
         .join('')}</section>`
     : ''
 }
-<footer class="muted">JSON: <a href="/v2/status">/v2/status</a> · Metrics: <a href="/metrics">/metrics</a> · Docs: <a href="/docs">/docs</a> · Catalogue: <a href="/v2/apis">/v2/apis</a></footer>
-</main>
-</body>
-</html>
 `;
+  const footer = 'JSON: <a href="/v2/status">/v2/status</a> · Metrics: <a href="/metrics">/metrics</a> · Docs: <a href="/docs">/docs</a> · Catalogue: <a href="/v2/apis">/v2/apis</a>';
+  return htmlPage(`Status · ${SERVICE_NAME}`, content, footer, { kind: 'status', lang: 'en', head: '<meta http-equiv="refresh" content="60">' });
 }
 
 export function createStatusPageRouter(deps: {

@@ -61,6 +61,9 @@ describe.skipIf(skip)(skip ? NO_BROWSER_MESSAGE : 'operator pages in headless Ch
     await expect.poll(() => page.locator('.parameters .parameter__name', { hasText: 'level' }).count()).toBeGreaterThan(0);
     expect(await page.locator('.opblock-body').first().textContent()).toContain('Available values : L, M, Q, H');
     await page.screenshot({ path: path.join(ARTIFACTS, 'docs.png') });
+    // The shared shell around Swagger UI: the site bar, and one main landmark (Swagger UI's own).
+    expect(await page.locator('header.site nav a[href="/status"]').count()).toBe(1);
+    expect(await page.locator('main').count()).toBe(1);
     expect(errors).toEqual([]);
     expect(foreign).toEqual([]);
     await page.close();
@@ -82,10 +85,14 @@ describe.skipIf(skip)(skip ? NO_BROWSER_MESSAGE : 'operator pages in headless Ch
     expect(await page.locator('#source-hot-microblog .error').textContent()).toMatch(/^transient: /);
     expect(await page.locator('#source-hot-microblog svg.spark rect').count()).toBe(2);
     expect(Number(await page.locator('#gateway-requests').textContent())).toBeGreaterThanOrEqual(1);
-    // The badge of a failing source is red, a fresh one green.
+    // The badge of a failing source is red, a fresh one green (dark enough for its white text: 4.5:1 and more).
     const colour = (sel: string) => page.locator(sel).evaluate((el) => getComputedStyle(el).backgroundColor);
-    expect(await colour('#source-hot-microblog .badge')).toBe('rgb(240, 68, 56)');
-    if (await page.locator('.card[data-state=fresh]').count()) expect(await colour('.card[data-state=fresh] .badge')).toBe('rgb(18, 183, 106)');
+    expect(await colour('#source-hot-microblog .badge')).toBe('rgb(180, 35, 24)');
+    if (await page.locator('.card[data-state=fresh]').count()) expect(await colour('.card[data-state=fresh] .badge')).toBe('rgb(6, 118, 71)');
+    // The shared shell: the site bar, the landmarks, the page's language.
+    expect(await page.locator('header.site nav a[href="/"]').count()).toBe(1);
+    expect(await page.locator('main[lang=en] h1').textContent()).toMatch(/ status$/);
+    expect(await page.locator('body > footer a[href="/v2/status"]').count()).toBe(1);
     const columns = await page.locator('.grid').evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(' ').length);
     expect(columns).toBeGreaterThanOrEqual(3);
     await page.screenshot({ path: path.join(ARTIFACTS, 'status-desktop.png'), fullPage: true });
@@ -125,6 +132,8 @@ describe.skipIf(skip)(skip ? NO_BROWSER_MESSAGE : 'operator pages in headless Ch
     const id = (await page.locator('#new-key-id').textContent()) ?? '';
     expect(key).toMatch(/^sk-[A-Za-z0-9_-]{43}$/);
     await page.screenshot({ path: path.join(ARTIFACTS, 'console-created.png') });
+    expect(await page.locator('header.site nav a[href="/"]').count()).toBe(1);
+    expect(await page.locator('main.console[lang=en] #new-key').count()).toBe(1);
 
     const models = await svc.get('/v1/models', { headers: { authorization: `Bearer ${key}` } });
     expect(models.status).toBe(200);

@@ -1,7 +1,7 @@
 /**
  * The pages people browse, in headless Chromium on the demo's data (`npm run demo`: lists of the
  * evening before and of the demo day): the home page, a list at a past moment, an item's timeline
- * chart and the box office bars, each at 1280×900 and 390×844 (screenshots under test-artifacts/),
+ * chart, the box office bars and trending's spread charts, each at 1280×900 and 390×844 (screenshots under test-artifacts/),
  * with no horizontal overflow, Chinese at a readable size, headings and labels, basic
  * accessibility (lang, landmarks, contrast of text, alt text, named charts), previous / next
  * snapshot links that are followed, and the search form working with JavaScript off.
@@ -245,6 +245,25 @@ describe.skipIf(skip)(skip ? NO_BROWSER_MESSAGE : 'browsing the board, the time 
       expect(await bars.count()).toBeGreaterThanOrEqual(3);
       const widths = await bars.evaluateAll((rects) => rects.map((r) => r.getBoundingClientRect().width));
       expect(widths).toEqual([...widths].sort((a, b) => b - a));
+      await page.context().close();
+    });
+  }
+
+  for (const viewport of ['desktop', 'phone'] as const) {
+    it(`charts how each trending event spread across platforms (${viewport})`, async () => {
+      const url = '/v2/apis/trending?encoding=html';
+      const { page, seen } = await visit(url, viewport, 'trending');
+      expectAccessible(seen, url);
+      const charts = page.locator('tr.spread-row figure.chart.spread svg');
+      expect(await charts.count()).toBeGreaterThan(1);
+      const first = charts.first();
+      expect(await first.getAttribute('aria-label')).toMatch(/个平台的扩散/);
+      expect(await first.locator('text.label').textContent()).toMatch(/^首次上榜时间（北京时间/);
+      const box = await first.boundingBox();
+      expect(box!.width).toBeLessThanOrEqual(VIEWPORTS[viewport].width);
+      // Platform names stay readable on a phone: at least 11 px tall glyphs.
+      const label = await first.locator('text.tick').first().boundingBox();
+      expect(label!.height).toBeGreaterThanOrEqual(11);
       await page.context().close();
     });
   }

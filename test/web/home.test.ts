@@ -70,7 +70,26 @@ describe('GET / (the board)', () => {
     expect(early.status).toBe(200);
     const $ = cheerio.load(await early.text());
     expect($('article.card p.s').first().text()).toBe('这一时刻之前没有存档');
-    expect($('#trending').parent().text()).toContain('存档时刻不提供');
+    expect($('#trending').parent().text()).toContain('这一时刻之前还没有存档的榜单');
+  });
+
+  it('shows trending as it stood at a past moment: the events trending?at= answers, not the current ones', async () => {
+    const at = Date.parse(`${demo.day}T08:30:00+08:00`);
+    const titles = (html: string) => cheerio.load(html)('.events li > a:first-child').map((_, a) => cheerio.load(a).text()).get();
+    const past = cheerio.load(await (await get(`/?at=${at}`, HTML)).text());
+    const shown = past('.events li > a:first-child').map((_, a) => past(a).text()).get();
+    const then = (await (await get(`/v2/apis/trending?limit=10&at=${at}`)).json()) as { data: { events: { title: string }[]; snapshot_at: number } };
+    expect(then.data.snapshot_at).toBe(at);
+    expect(shown).toEqual(then.data.events.map((e) => e.title));
+    const current = titles(await (await get('/', HTML)).text());
+    expect(current.length).toBeGreaterThan(0);
+    expect(shown).not.toEqual(current);
+    expect(past('#trending').parent().find('p.s a[href*="/v2/apis/trending"]').attr('href')).toBe(`/v2/apis/trending?encoding=html&at=${at}`);
+    // Each cross-platform event links to its spread chart on the trending page of that moment.
+    const spread = past('.events li a.tl').first().attr('href') as string;
+    expect(spread).toMatch(new RegExp(`^/v2/apis/trending\\?encoding=html&at=${at}#event-[0-9a-f]{12}$`));
+    const [pagePath, anchor] = spread.split('#') as [string, string];
+    expect(cheerio.load(await (await get(pagePath)).text())(`tr#${anchor} + tr.spread-row svg`).length).toBe(1);
   });
 
   it("links each trending event to the chart of its spread: a timeline that finds it on every platform", async () => {
@@ -78,6 +97,7 @@ describe('GET / (the board)', () => {
     const first = $('.events li').first();
     const trending = (await (await get('/v2/apis/trending')).json()) as { data: { events: { platform_count: number }[] } };
     expect(first.find('.p').text()).toMatch(new RegExp(`^${trending.data.events[0]!.platform_count} 个平台`));
+    expect(trending.data.events[0]!.platform_count).toBeGreaterThanOrEqual(2); // a cross-platform event leads
     const href = first.find('a').attr('href') as string;
     expect(href).toMatch(/^\/v2\/apis\/timeline\?q=.+&encoding=html$/);
     const json = (await (await get(href.replace('&encoding=html', ''))).json()) as { data: Timeline };
