@@ -26,7 +26,7 @@ export interface GatewayRoute {
   /** OpenAPI path template. */
   path: string;
   summary: string;
-  family: 'openai' | 'gemini';
+  family: 'openai' | 'gemini' | 'anthropic';
   /** Forwarded as it is: the interface spec gives no request or response shape. */
   passThrough?: boolean;
 }
@@ -37,6 +37,20 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   { method: 'post', path: '/v1beta/models/{model}:generateContent', summary: 'Content generation (Gemini style)', family: 'gemini' },
   { method: 'post', path: '/v1beta/models/{model}:streamGenerateContent', summary: 'Content generation (Gemini style), streamed', family: 'gemini' },
   { method: 'post', path: '/v1/rerank', summary: 'Rerank documents against a query', family: 'openai' },
+  { method: 'post', path: '/v1/responses', summary: 'Create a response (OpenAI Responses), JSON or streamed (SSE); translated when the upstream speaks another style', family: 'openai', passThrough: true },
+  { method: 'get', path: '/v1/responses/{response_id}', summary: 'A stored response, from the upstream that created it', family: 'openai', passThrough: true },
+  { method: 'delete', path: '/v1/responses/{response_id}', summary: 'Delete a stored response on the upstream that created it', family: 'openai', passThrough: true },
+  { method: 'get', path: '/v1/responses/{response_id}/input_items', summary: 'The input items of a stored response', family: 'openai', passThrough: true },
+  { method: 'post', path: '/v1/responses/{response_id}/cancel', summary: 'Cancel a background response', family: 'openai', passThrough: true },
+  { method: 'post', path: '/v1/completions', summary: 'Text completion (legacy OpenAI completions)', family: 'openai', passThrough: true },
+  { method: 'post', path: '/v1/moderations', summary: 'Moderation', family: 'openai', passThrough: true },
+  { method: 'post', path: '/v1/messages', summary: 'Messages (Anthropic style), JSON or streamed (SSE); key also from x-api-key', family: 'anthropic', passThrough: true },
+  { method: 'post', path: '/v1/messages/count_tokens', summary: 'Count the tokens of a Messages request (Anthropic style)', family: 'anthropic', passThrough: true },
+  { method: 'post', path: '/v1beta/models/{model}:countTokens', summary: 'Count tokens (Gemini style)', family: 'gemini', passThrough: true },
+  { method: 'post', path: '/v1beta/models/{model}:embedContent', summary: 'Embed one content (Gemini style)', family: 'gemini', passThrough: true },
+  { method: 'post', path: '/v1beta/models/{model}:batchEmbedContents', summary: 'Embed several contents (Gemini style)', family: 'gemini', passThrough: true },
+  { method: 'get', path: '/v1beta/models', summary: 'Models this key may use (Gemini style)', family: 'gemini', passThrough: true },
+  { method: 'get', path: '/v1beta/models/{model}', summary: 'One model, if this key may use it (Gemini style)', family: 'gemini', passThrough: true },
   { method: 'post', path: '/v1/images/edits', summary: 'Edit an uploaded image according to a prompt', family: 'openai' },
   { method: 'get', path: '/v1/music/tasks/{task_id}', summary: 'Progress and result of a music task', family: 'openai' },
   { method: 'get', path: '/v1/models', summary: 'Models this key may use (also checks a key)', family: 'openai' },
@@ -106,6 +120,7 @@ export const SERVICE_ROUTES: readonly ServiceRoute[] = [
   { method: 'post', path: '/console/keys/{id}/revoke', summary: 'Revoke a gateway key', type: 'text/html', tag: 'Operations' },
   { method: 'post', path: '/console/keys/{id}/edit', summary: 'Edit a gateway key: name, level, quota, budget, models, IPs, expiry', type: 'text/html', tag: 'Operations' },
   { method: 'post', path: '/console/keys/{id}/topup', summary: 'Add credit (USD) to a gateway key', type: 'text/html', tag: 'Operations' },
+  { method: 'post', path: '/console/upstreams/probe', summary: 'Probe every AI upstream now (health state on /v2/status)', type: 'text/html', tag: 'Operations' },
 ];
 
 // --- /v2/apis ---------------------------------------------------------------------------------
@@ -310,10 +325,10 @@ const GATEWAY_RESULTS: Record<string, JsonObject> = {
   '/v1/dashboard/billing/subscription': { 'application/json': { schema: ref('BillingSubscription') } },
 };
 
-const PATH_PARAM_DOCS: Record<string, string> = { model: 'Model name.', task_id: 'Identifier of the music task.', voice_id: 'Identifier of the voice.', video_id: 'Identifier of the video task.' };
+const PATH_PARAM_DOCS: Record<string, string> = { model: 'Model name.', response_id: 'Identifier of the response.', task_id: 'Identifier of the music task.', voice_id: 'Identifier of the voice.', video_id: 'Identifier of the video task.' };
 
 function gatewayOperation(r: GatewayRoute): JsonObject {
-  const errSchema = r.family === 'gemini' ? 'GoogleError' : 'OpenAIError';
+  const errSchema = r.family === 'gemini' ? 'GoogleError' : r.family === 'anthropic' ? 'AnthropicError' : 'OpenAIError';
   const err = (description: string, retryAfter = false): JsonObject => ({
     description,
     ...(retryAfter ? { headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } } : {}),
@@ -341,7 +356,7 @@ function gatewayOperation(r: GatewayRoute): JsonObject {
     tags: ['AI gateway'],
     summary: r.summary,
     ...(r.passThrough ? { description: 'Authenticated and limited like every /v1 route, then forwarded to the upstream model gateway as it is.' } : {}),
-    security: r.family === 'gemini' ? [{ bearer: [] }, { googApiKey: [] }, { queryKey: [] }] : [{ bearer: [] }],
+    security: r.family === 'gemini' ? [{ bearer: [] }, { googApiKey: [] }, { queryKey: [] }] : r.family === 'anthropic' ? [{ bearer: [] }, { anthropicApiKey: [] }] : [{ bearer: [] }],
     ...(parameters.length ? { parameters } : {}),
     ...(body ? { requestBody: { required: true, content: { [body.type]: { schema: ref(body.schema) } } } } : passBody ? { requestBody: passBody } : {}),
     responses: {
@@ -432,6 +447,11 @@ const SCHEMAS: JsonObject = {
         },
       },
     },
+  },
+  AnthropicError: {
+    type: 'object',
+    required: ['type', 'error'],
+    properties: { type: { type: 'string', const: 'error' }, error: { type: 'object', required: ['type', 'message'], properties: { type: str, message: str } } },
   },
   GoogleError: {
     type: 'object',
@@ -627,6 +647,7 @@ export function buildOpenApi(opts: OpenApiOptions): JsonObject {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'A gateway key `sk-…` (Authorization: Bearer <key>). On /v2/apis only when APIS_REQUIRE_KEY=true.' },
         googApiKey: { type: 'apiKey', in: 'header', name: 'x-goog-api-key', description: 'The same key, as the Google client sends it (/v1beta only).' },
+        anthropicApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The same key, as the Anthropic clients send it (/v1/messages only).' },
         queryKey: { type: 'apiKey', in: 'query', name: 'key', description: 'The same key as `?key=` (/v1beta only).' },
         consoleToken: { type: 'http', scheme: 'bearer', description: 'The console admin token (CONSOLE_ADMIN_TOKEN).' },
         consoleSession: { type: 'apiKey', in: 'cookie', name: 'console_session', description: 'Set by POST /console/login.' },
