@@ -14,13 +14,16 @@
  *      the proxies' memory (RSS sampled every 50 ms);
  *   5. the added latency with two upstreams configured (the primary healthy) next to one;
  *   6. server CPU of a pass-through call and of translated ones (Responses, Messages, Gemini to a chat-only
- *      upstream), JSON and streamed.
+ *      upstream), JSON and streamed;
+ *   7. ("versus") the same calls, JSON and a 20-event stream sent without pauses, through the bare
+ *      proxy, the gateway (pass-through and a translated Responses call) and Portkey's gateway
+ *      (`@portkey-ai/gateway`, a child process): server CPU per request and added latency (p50).
  * Two keys go through the gateway: one without a credit limit, one with a quota (each request
  * then reserves its possible cost in the key store and settles it).
  *
  * Environment: GATEWAY_BENCH_DURATION (s per load round, default 5), GATEWAY_BENCH_ROUNDS
  * (default 3), GATEWAY_BENCH_STREAMS (default "100,1000"), GATEWAY_BENCH_ONLY (comma list of
- * sections: latency,cpu,first,streams,pair,translate), GATEWAY_BENCH_KEY (unlimited or credit: only that key in the
+ * sections: latency,cpu,first,streams,pair,translate,versus), GATEWAY_BENCH_KEY (unlimited or credit: only that key in the
  * CPU section), GATEWAY_BENCH_PROFILE (a directory: the gateway
  * runs with `node --cpu-prof` and writes its profile there on exit).
  */
@@ -30,6 +33,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Agent, Pool, request } from 'undici';
 
@@ -58,6 +62,11 @@ interface StreamPlan {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------- upstream (child process)
+/** The stream a request gets when it names no plan (`--plan=chunks,gapMs,firstMs` changes it). */
+const DEFAULT_PLAN: StreamPlan = ((arg) => (arg ? { chunks: arg[0]!, gapMs: arg[1]!, firstMs: arg[2]! } : { chunks: 20, gapMs: 10, firstMs: 100 }))(
+  process.argv.find((a) => a.startsWith('--plan='))?.slice(7).split(',').map(Number),
+);
+
 async function runUpstream(): Promise<void> {
   const completion = JSON.stringify({
     id: 'chatcmpl-bench',
@@ -82,12 +91,13 @@ async function runUpstream(): Promise<void> {
       res.end(completion);
       return;
     }
-    const plan = body.bench ?? { chunks: 20, gapMs: 10, firstMs: 100 };
+    const plan = body.bench ?? DEFAULT_PLAN;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    await sleep(plan.firstMs);
+    if (plan.firstMs > 0) await sleep(plan.firstMs);
     for (let i = 0; i < plan.chunks && !res.destroyed; i++) {
       res.write(`data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"tok${i} "},"finish_reason":null}]}\n\n`);
-      await sleep(plan.gapMs);
+      // A plan without pauses writes its events back to back (each its own write, as a model's server sends them).
+      if (plan.gapMs > 0) await sleep(plan.gapMs);
     }
     res.write(`data: {"id":"c","object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":${plan.chunks},"total_tokens":${10 + plan.chunks}}}\n\n`);
     res.end('data: [DONE]\n\n');
@@ -486,8 +496,126 @@ async function main(): Promise<void> {
     gwChat.proc.send({ type: 'stop' });
     await new Promise((r) => gwChat.proc.once('exit', r));
   }
+  if (runs('versus')) await versus();
   console.log(`\nLoad average at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')}.\n`);
 
+  for (const p of [gw, bare, up]) p.proc.send({ type: 'stop' });
+  await Promise.all([gw, bare, up].map((p) => new Promise((r) => p.proc.once('exit', r))));
+}
+
+// ---------------------------------------------------------------- 7. versus Portkey
+/** A free local port (Portkey's server takes its port from `--port=`). */
+async function freePort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/** Portkey's gateway as its README starts it (`node build/start-server.js`), once it answers. */
+async function startPortkey(): Promise<{ proc: ChildProcess; url: string } | undefined> {
+  let entry: string;
+  try {
+    entry = path.join(path.dirname(fileURLToPath(import.meta.resolve('@portkey-ai/gateway/package.json'))), 'build', 'start-server.js');
+  } catch {
+    return undefined;
+  }
+  if (!fs.existsSync(entry)) return undefined;
+  const port = await freePort();
+  const proc = spawn(process.execPath, [entry, `--port=${port}`, '--headless'], { stdio: 'ignore', env: { ...process.env, NODE_ENV: 'production' } });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    await sleep(100);
+    const ok = await request(`${url}/`, { method: 'GET' }).then(
+      async (r) => (await r.body.arrayBuffer(), true),
+      () => false,
+    );
+    if (ok) return { proc, url };
+  }
+  proc.kill();
+  return undefined;
+}
+
+async function versus(): Promise<void> {
+  // Streams of 20 events sent at once: what is measured is the proxies' work, not the upstream's pauses.
+  const up = await start('upstream', ['--plan=20,0,0']);
+  const upstreamUrl = `http://127.0.0.1:${up.ready.port}`;
+  const bare = await start('bare', [`--upstream=${upstreamUrl}`]);
+  const gw = await start('gateway', [`--upstream=${upstreamUrl}`, '--api=openai']);
+  const portkey = await startPortkey();
+  const keys = gw.ready.keys!;
+  const gwUrl = `http://127.0.0.1:${gw.ready.port}`;
+  const json = chatBody;
+  const streamed = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'hi' }], stream: true });
+  const responsesJson = JSON.stringify({ model: 'bench-model', input: 'hi' });
+  const responsesStream = JSON.stringify({ model: 'bench-model', input: 'hi', stream: true });
+  interface Row {
+    name: string;
+    kind: 'JSON' | 'stream';
+    url: string;
+    headers: Record<string, string>;
+    body: string;
+    pid?: number;
+  }
+  const chat = `/v1/chat/completions`;
+  const portkeyHeaders = { 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${upstreamUrl}/v1`, authorization: 'Bearer bench-upstream-key' };
+  const rows: Row[] = [];
+  for (const kind of ['JSON', 'stream'] as const) {
+    const body = kind === 'JSON' ? json : streamed;
+    rows.push(
+      { name: 'direct to upstream', kind, url: `${upstreamUrl}${chat}`, headers: {}, body },
+      { name: 'bare node:http proxy', kind, url: `http://127.0.0.1:${bare.ready.port}${chat}`, headers: {}, body, pid: bare.proc.pid! },
+      { name: 'gateway pass-through, key without limit', kind, url: `${gwUrl}${chat}`, headers: { authorization: `Bearer ${keys.unlimited}` }, body, pid: gw.proc.pid! },
+      { name: 'gateway pass-through, key with a quota', kind, url: `${gwUrl}${chat}`, headers: { authorization: `Bearer ${keys.credit}` }, body, pid: gw.proc.pid! },
+      { name: 'gateway translated Responses → chat, key without limit', kind, url: `${gwUrl}/v1/responses`, headers: { authorization: `Bearer ${keys.unlimited}` }, body: kind === 'JSON' ? responsesJson : responsesStream, pid: gw.proc.pid! },
+      ...(portkey ? [{ name: 'Portkey gateway 1.15', kind, url: `${portkey.url}${chat}`, headers: portkeyHeaders, body, pid: portkey.proc.pid! }] : []),
+    );
+  }
+  const cpu = new Map<Row, number[]>(rows.map((r) => [r, []]));
+  const ms = new Map<Row, number[]>(rows.map((r) => [r, []]));
+  const errors = new Map<Row, number>(rows.map((r) => [r, 0]));
+  const load1 = (r: Row, seconds: number) => autocannon({ url: r.url, method: 'POST', headers: { 'content-type': 'application/json', ...r.headers }, body: r.body, connections: 50, duration: seconds });
+  const seq = new Agent({ connections: 1 });
+  const sequential = async (r: Row, count: number): Promise<number[]> => {
+    const out: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const t0 = performance.now();
+      const res = await request(r.url, { dispatcher: seq, method: 'POST', headers: { 'content-type': 'application/json', ...r.headers }, body: r.body });
+      await res.body.arrayBuffer();
+      if (res.statusCode !== 200) errors.set(r, errors.get(r)! + 1);
+      out.push(performance.now() - t0);
+    }
+    return out;
+  };
+  for (const r of rows) {
+    await load1(r, 1);
+    await sequential(r, 50);
+  }
+  for (let round = 0; round < ROUNDS; round++)
+    for (const r of rows) {
+      ms.get(r)!.push(...(await sequential(r, 200)));
+      if (!r.pid) continue;
+      const before = cpuMs(r.pid);
+      const res = await load1(r, DURATION);
+      cpu.get(r)!.push(((cpuMs(r.pid) - before) * 1000) / res.requests.total);
+      errors.set(r, errors.get(r)! + res.non2xx + res.errors);
+    }
+  await seq.close();
+  for (const xs of ms.values()) xs.sort((a, b) => a - b);
+  console.log(`\n### Gateway versus a bare proxy and Portkey (one upstream; JSON: a 1 KB completion; stream: 20 events sent at once; ${ROUNDS} alternating rounds of 200 sequential requests and ${DURATION} s at 50 connections)\n`);
+  if (!portkey) console.log('(Portkey not measured: `@portkey-ai/gateway` is not installed or did not start.)\n');
+  console.log('| call | server | CPU µs/req (median) | per round | ÷ bare proxy | p50 ms | added p50 ms | errors |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const r of rows) {
+    const direct = rows.find((d) => d.kind === r.kind && !d.pid)!;
+    const bareRow = rows.find((d) => d.kind === r.kind && d.pid === bare.proc.pid)!;
+    const c = cpu.get(r)!;
+    const p50 = pct(ms.get(r)!, 50);
+    const vsBare = r.pid && r !== bareRow ? `×${fmt(median(c) / median(cpu.get(bareRow)!))}` : '—';
+    console.log(`| ${r.kind} | ${r.name} | ${r.pid ? fmt(median(c), 0) : '—'} | ${c.map((x) => fmt(x, 0)).join(', ') || '—'} | ${vsBare} | ${fmt(p50, 3)} | ${r === direct ? '—' : `+${fmt(p50 - pct(ms.get(direct)!, 50), 3)}`} | ${errors.get(r)} |`);
+  }
+  portkey?.proc.kill();
   for (const p of [gw, bare, up]) p.proc.send({ type: 'stop' });
   await Promise.all([gw, bare, up].map((p) => new Promise((r) => p.proc.once('exit', r))));
 }

@@ -416,7 +416,7 @@ export class GatewayCall {
   }
 
   /** Whether a limited key's stream has generated all the output that was reserved for it. */
-  private reservationSpent(): boolean {
+  reservationSpent(): boolean {
     return this.output !== undefined && this.reservationId !== null && this.outputTokens > 0 && this.outputTokens >= this.output.tokens;
   }
 

@@ -196,14 +196,36 @@ export function recordIfSameDigest(row: KeyRow | undefined, digest: string): Key
   return a.length === b.length && timingSafeEqual(a, b) ? toRecord(row) : undefined;
 }
 
-/** Writes to key rows through one connection (settlements, edits); see SqliteKeyStore's record cache. */
-const keyWrites = new WeakMap<Db, { count: number }>();
+/**
+ * Writes to key rows through one connection; see SqliteKeyStore's record cache. `count`: writes
+ * that may touch any key (edits); `byId`: the last write (numbered by `seq`) to each key that
+ * only its own row changed (a settlement).
+ */
+interface KeyWrites {
+  count: number;
+  seq: number;
+  byId: Map<string, number>;
+}
+const keyWrites = new WeakMap<Db, KeyWrites>();
 
-/** Note a write to gateway_keys or gateway_accounts made on `db` outside SqliteKeyStore (a settlement). */
-export function noteKeyWrite(db: Db): void {
-  const w = keyWrites.get(db);
-  if (w) w.count++;
-  else keyWrites.set(db, { count: 1 });
+function writesOf(db: Db): KeyWrites {
+  let w = keyWrites.get(db);
+  if (!w) keyWrites.set(db, (w = { count: 0, seq: 0, byId: new Map() }));
+  return w;
+}
+
+/**
+ * Note a write to gateway_keys or gateway_accounts made on `db`: to the rows of `keyIds` only (a
+ * settlement batch), or to any (without `keyIds`).
+ */
+export function noteKeyWrite(db: Db, keyIds?: Iterable<string>): void {
+  const w = writesOf(db);
+  if (!keyIds) {
+    w.count++;
+    return;
+  }
+  w.seq++;
+  for (const id of keyIds) w.byId.set(id, w.seq);
 }
 
 const RECORD_CACHE_MAX = 10_000;
@@ -212,14 +234,16 @@ const RECORD_CACHE_MAX = 10_000;
  * Keys in SQLite. `findByKey` keeps the records it found, by digest, while nothing could have
  * changed them: no write to the key tables through this connection (edits here, settlements
  * noted with `noteKeyWrite`) and none by another connection or process (SQLite's
- * `data_version`, e.g. `npm run keys` revoking a key). Any such write drops them all, so a
- * revocation, an edit or a charge is seen by the next request, as without the cache.
+ * `data_version`, e.g. `npm run keys` revoking a key). An edit or another process's write drops
+ * them all; a settlement drops only the keys it charged. So a revocation, an edit or a charge is
+ * seen by the next request, as without the cache.
  */
 export class SqliteKeyStore implements KeyStore {
   private readonly byHash;
   private readonly byId;
   private readonly dataVersion;
-  private readonly records = new Map<string, KeyRecord>();
+  /** By digest: the record and the write number (`KeyWrites.seq`) it was read at. */
+  private readonly records = new Map<string, { record: KeyRecord; seq: number }>();
   private recordsVersion = -1;
   private recordsWrites = -1;
   /** Hold credit for one request (a write transaction, its statements prepared once). */
@@ -269,16 +293,17 @@ export class SqliteKeyStore implements KeyStore {
   async findByKey(key: string): Promise<KeyRecord | undefined> {
     const digest = keyDigest(key, this.pepper);
     const version = this.dataVersion.get() as number;
-    const writes = keyWrites.get(this.db)?.count ?? 0;
-    if (version !== this.recordsVersion || writes !== this.recordsWrites || this.records.size >= RECORD_CACHE_MAX) {
+    const writes = writesOf(this.db);
+    if (version !== this.recordsVersion || writes.count !== this.recordsWrites || this.records.size >= RECORD_CACHE_MAX) {
       this.records.clear();
       this.recordsVersion = version;
-      this.recordsWrites = writes;
+      this.recordsWrites = writes.count;
     }
     const known = this.records.get(digest);
-    if (known) return known;
+    if (known && (writes.byId.get(known.record.id) ?? 0) <= known.seq) return known.record;
     const record = recordIfSameDigest(this.byHash.get(digest) as KeyRow | undefined, digest);
-    if (record) this.records.set(digest, Object.freeze(record));
+    if (record) this.records.set(digest, { record: Object.freeze(record), seq: writes.seq });
+    else this.records.delete(digest);
     return record;
   }
 

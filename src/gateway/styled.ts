@@ -13,7 +13,7 @@ import { GatewayError, upstreamAuthFailed, upstreamBadGateway, upstreamInvalidRe
 import { MAX_RETRY_WAIT_MS } from './limits.ts';
 import { waitDrainOrClose } from './stream.ts';
 import { clientCodec, DroppedTools, DROPPED_TOOLS_HEADER, spokenStyles, upstreamRoute } from './translate/index.ts';
-import type { ApiStyle, ChatRequest, ChatUsage, ClientCodec, ClientRequest, UpstreamCodec } from './translate/types.ts';
+import type { ApiStyle, ChatChunk, ChatRequest, ChatUsage, ClientCodec, ClientRequest, UpstreamCodec } from './translate/types.ts';
 import { ClientGone, classifyUpstreamFailure, discardBody, headerValue, type UpstreamResponse } from './upstream.ts';
 import type { PreparedAttempt } from './upstream-pool.ts';
 import type { UpstreamSpec } from './upstream-settings.ts';
@@ -108,19 +108,25 @@ async function relayTranslatedStream(call: GatewayCall, up: UpstreamResponse, co
   const decoder = codec.toChatStream();
   let pending = '';
   let usage: ChatUsage | undefined;
+  let last: ChatChunk | undefined;
+  /** Set once a limited key's stream has generated what was reserved: the rest of the upstream's is not read. */
+  let stopped = false;
   const take = (chunks: ReturnType<typeof decoder.push>): void => {
     for (const chunk of chunks) {
+      if (stopped) return;
+      last = chunk;
       if (chunk.usage) usage = chunk.usage;
       const seen = openAiOutput(chunk);
       call.outputChars += seen.chars;
       call.outputTokens += seen.tokens;
       pending += encoder.push(chunk);
+      stopped = call.reservationSpent();
     }
   };
   let failure: unknown;
   const parser = createParser({
     onEvent: (ev) => {
-      if (failure) return;
+      if (failure || stopped) return;
       try {
         take(decoder.push({ event: ev.event, data: ev.data }));
       } catch (err) {
@@ -150,7 +156,15 @@ async function relayTranslatedStream(call: GatewayCall, up: UpstreamResponse, co
         lastWrite = Date.now();
         if (!res.write(out)) await waitDrainOrClose(res);
       }
-      if (call.clientGone) break;
+      if (call.clientGone || stopped) break;
+    }
+    if (stopped && !call.clientGone) {
+      // Ended like an answer that reached its output cap, in the client's style; billed the reservation.
+      const cut = encoder.push({ id: last?.id ?? 'chatcmpl-gateway', object: 'chat.completion.chunk', created: last?.created ?? Math.floor(Date.now() / 1000), model: last?.model ?? '', choices: [{ index: 0, delta: {}, finish_reason: 'length' }] });
+      call.stoppedAtReservation = true;
+      res.end(pending + cut + encoder.end(usage));
+      call.endReason = 'completed';
+      return;
     }
     if (call.clientGone || call.abort.signal.aborted) {
       call.endReason = 'client_closed';

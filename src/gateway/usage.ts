@@ -318,14 +318,14 @@ export class SqliteUsageLog implements UsageLog {
     this.pending = [];
     try {
       this.settleAll(batch);
-      noteKeyWrite(this.db);
+      noteKeyWrite(this.db, batch.map((p) => p.row.keyId));
       for (const p of batch) p.done();
     } catch {
       // One bad settlement must not lose the others: each on its own.
       for (const p of batch) {
         try {
           this.db.transaction(this.settleOne)(p.row, p.at);
-          noteKeyWrite(this.db);
+          noteKeyWrite(this.db, [p.row.keyId]);
           p.done();
         } catch (err) {
           p.fail(err instanceof Error ? err : new Error(String(err)));

@@ -6,6 +6,7 @@
  * instance, and on two instances sharing one PostgreSQL database.
  */
 import http from 'node:http';
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { estimatePrompt } from '../../src/gateway/estimate.ts';
@@ -27,10 +28,15 @@ function vendorPromptTokens(body: Record<string, unknown>): number {
 
 /** A chat upstream that bills every token it generates and ignores the output caps it is sent. */
 function careless(req: SeenRequest, res: http.ServerResponse): void {
+  answerCarelessly(req, res, true);
+}
+
+/** As `careless`, or (`honourMaxTokens` false) ignoring every cap, even one the client named. */
+function answerCarelessly(req: SeenRequest, res: http.ServerResponse, honourMaxTokens: boolean): void {
   const body = JSON.parse(req.body.toString('utf8')) as Record<string, unknown>;
   const n = typeof body.n === 'number' ? body.n : 1;
   // Honours only a cap the client itself named in `max_tokens`; the one the gateway adds is ignored.
-  const perAnswer = typeof body.max_tokens === 'number' ? body.max_tokens : UNCAPPED_OUTPUT;
+  const perAnswer = honourMaxTokens && typeof body.max_tokens === 'number' ? body.max_tokens : UNCAPPED_OUTPUT;
   const usage = { prompt_tokens: vendorPromptTokens(body), completion_tokens: n * perAnswer, total_tokens: 0 };
   usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
   if (body.stream !== true) {
@@ -261,5 +267,88 @@ describe.each(deployments)('a key never spends past its credit: %s', (_name, sta
       expect(row.costMicros).toBeGreaterThanOrEqual(1020);
       expect(row.costMicros).toBeLessThan(1220);
     }
+  });
+});
+
+describe('a translated stream is cut at the reservation too (the upstream speaks only chat and ignores every cap)', () => {
+  let upstream: ModelUpstream;
+  let h: Harness;
+
+  beforeAll(async () => {
+    upstream = await new ModelUpstream().start();
+    upstream.script('POST', '/v1/chat/completions', (req, res) => answerCarelessly(req, res, false));
+    h = await startGateway({
+      upstream,
+      withUpstream: false,
+      env: { AI_PRICES: PRICES, AI_UPSTREAMS: JSON.stringify([{ name: 'chat-only', url: upstream.url, key: 'k', api: ['openai'], models: ['bound-*'] }]) },
+    });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await upstream?.stop();
+  });
+
+  async function billedOnce(keyId: string) {
+    const [row] = await usageRows(h.svc, keyId, 1, 15_000);
+    const key = (await h.svc.gateway.keys.get(keyId))!;
+    return { row: row!, spent: key.spentMicros };
+  }
+
+  it('Anthropic Messages (max_tokens 1,000): ends with message_delta (max_tokens) and message_stop, billed the reservation', async () => {
+    const k = await makeKey(h.svc, { quotaMicros: 1_000_000 });
+    const client = new Anthropic({ baseURL: h.base, apiKey: k.key, maxRetries: 0 });
+    const stream = client.messages.stream({ model: 'bound-chat', max_tokens: 1000, messages: [{ role: 'user', content: 'write forever' }] });
+    let pieces = 0;
+    const types: string[] = [];
+    for await (const ev of stream) {
+      types.push(ev.type);
+      if (ev.type === 'content_block_delta') pieces++;
+    }
+    const final = await stream.finalMessage();
+    expect(final.stop_reason).toBe('max_tokens');
+    expect(types.slice(-2)).toEqual(['message_delta', 'message_stop']);
+    expect(pieces).toBeGreaterThanOrEqual(990);
+    expect(pieces).toBeLessThanOrEqual(1000);
+    const { row, spent } = await billedOnce(k.record.id);
+    expect(row.endReason).toBe('completed');
+    // The reservation: the prompt estimate + 1,000 output tokens at 2 µ$, not the 10,000 the upstream sent.
+    expect(row.costMicros).toBeGreaterThanOrEqual(2000);
+    expect(row.costMicros).toBeLessThan(2100);
+    expect(spent).toBe(row.costMicros);
+  });
+
+  it('Responses (no max_output_tokens): ends with response.incomplete (max_output_tokens) at the reserved 4,096, billed the reservation', async () => {
+    const k = await makeKey(h.svc, { quotaMicros: 1_000_000 });
+    const openai = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: k.key, maxRetries: 0 });
+    const stream = await openai.responses.create({ model: 'bound-chat', input: 'write forever', stream: true });
+    let pieces = 0;
+    let lastType = '';
+    let final: OpenAI.Responses.Response | undefined;
+    for await (const ev of stream) {
+      lastType = ev.type;
+      if (ev.type === 'response.output_text.delta') pieces++;
+      if (ev.type === 'response.incomplete' || ev.type === 'response.completed') final = ev.response;
+    }
+    expect(lastType).toBe('response.incomplete');
+    expect(final?.incomplete_details?.reason).toBe('max_output_tokens');
+    expect(pieces).toBeGreaterThanOrEqual(4000);
+    expect(pieces).toBeLessThanOrEqual(4096);
+    const { row, spent } = await billedOnce(k.record.id);
+    expect(row.endReason).toBe('completed');
+    expect(row.costMicros).toBeGreaterThanOrEqual(4096 * 2);
+    expect(row.costMicros).toBeLessThan(4096 * 2 + 100);
+    expect(spent).toBe(row.costMicros);
+  });
+
+  it('Gemini streamGenerateContent: the last chunk says MAX_TOKENS', async () => {
+    const k = await makeKey(h.svc, { quotaMicros: 1_000_000 });
+    const res = await postJson(h.base, '/v1beta/models/bound-chat:streamGenerateContent?alt=sse', { contents: [{ role: 'user', parts: [{ text: 'write forever' }] }], generationConfig: { maxOutputTokens: 500 } }, { 'x-goog-api-key': k.key });
+    expect(res.status).toBe(200);
+    const events = (await res.text()).split(/\r?\n\r?\n/).filter((e) => e.startsWith('data: ')).map((e) => JSON.parse(e.slice(6)) as { candidates: { finishReason?: string }[] });
+    expect(events.length).toBeLessThanOrEqual(501);
+    expect(events.at(-1)!.candidates[0]!.finishReason).toBe('MAX_TOKENS');
+    const { row } = await billedOnce(k.record.id);
+    expect(row.costMicros).toBeGreaterThanOrEqual(1000);
+    expect(row.costMicros).toBeLessThan(1100);
   });
 });

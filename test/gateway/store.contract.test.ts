@@ -292,3 +292,33 @@ describe('gateway-006-credits converts token quotas at 500,000 tokens per USD', 
     }
   });
 });
+
+describe('SQLite key cache: a settlement drops only the keys it charged', () => {
+  it('a key charged is read again (its new spend seen); another key stays cached; an edit drops them all', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-keycache-'));
+    const db = openDatabase(path.join(dir, 'app.sqlite'));
+    try {
+      const store = openSqliteGatewayStore(db, undefined);
+      const charged = await store.keys.create(newKey({ quotaMicros: 1_000 }));
+      const other = await store.keys.create(newKey());
+      const before = { charged: (await store.keys.findByKey(charged.key))!, other: (await store.keys.findByKey(other.key))! };
+      await store.usage.record({
+        requestId: 'r1', settleId: 's1', keyId: charged.record.id, accountId: charged.record.accountId, route: '/v1/chat/completions', method: 'POST',
+        model: 'm', stream: false, status: 200, upstreamStatus: 200, errorCode: null, promptTokens: 1, completionTokens: 1, totalTokens: 2, chargedTokens: 2,
+        cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, audioInputTokens: 0, audioOutputTokens: 0, costMicros: 300, usageSource: 'upstream',
+        endReason: 'completed', ttfbMs: 1, durationMs: 2,
+      });
+      // The charge is seen by the next lookup of that key.
+      expect((await store.keys.findByKey(charged.key))?.spentMicros).toBe(300);
+      // The other key's record was not read again: the same object as before.
+      expect(await store.keys.findByKey(other.key)).toBe(before.other);
+      // An edit may touch any key (its account's level): every record is read again.
+      await store.keys.update(charged.record.id, { name: 'renamed' });
+      expect(await store.keys.findByKey(other.key)).not.toBe(before.other);
+      expect(await store.keys.findByKey(other.key)).toEqual(before.other);
+    } finally {
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
