@@ -284,8 +284,11 @@ describe('secrets stay out of logs and usage rows', () => {
     const base = `http://127.0.0.1:${port}`;
     try {
       const k = await makeKey(svc as never);
-      await postJson(base, '/v1/chat/completions', CHAT, bearer(k.key));
-      await postJson(base, '/v1/chat/completions', { ...CHAT, mock: { status: 500 } }, bearer(k.key));
+      // A prompt no random id can contain by chance (ids are hex or base64url).
+      const prompt = '请勿存储这段提示词';
+      const chat = { ...CHAT, messages: [{ role: 'user', content: prompt }] };
+      await postJson(base, '/v1/chat/completions', chat, bearer(k.key));
+      await postJson(base, '/v1/chat/completions', { ...chat, mock: { status: 500 } }, bearer(k.key));
       await postJson(base, `/v1beta/models/gemini-2.0-flash:generateContent?key=${k.key}`, { contents: [{ parts: [{ text: 'x' }] }] });
       await postJson(base, '/v1/chat/completions', CHAT, bearer(`sk-${'B'.repeat(43)}`));
       await usageRows(svc as never, k.record.id, 3);
@@ -294,7 +297,7 @@ describe('secrets stay out of logs and usage rows', () => {
       for (const secret of [k.key, 'upstream-secret-credential', 'B'.repeat(43)]) expect(text).not.toContain(secret);
       const rows = JSON.stringify(svc.db.prepare('SELECT * FROM gateway_usage').all());
       expect(rows).not.toContain(k.key);
-      expect(rows).not.toContain('hi');
+      expect(rows).not.toContain(prompt);
     } finally {
       await svc.close();
     }
