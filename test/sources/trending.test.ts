@@ -129,6 +129,18 @@ describe('title similarity: the causes of issue 22', () => {
   });
 });
 
+/** Different events the merger of issue 22 still joined (demo data and real lists), one per rule that now keeps them apart. */
+const MERGED_WRONGLY: [string, string, string][] = [
+  ['one template, another thing announced in its slot', '年度流行语揭晓', '年度科技十大进展揭晓'],
+];
+
+describe('title similarity: false merges left after issue 22', () => {
+  it.each(MERGED_WRONGLY)('keeps apart %s: 「%s」 and 「%s」', (_, a, b) => {
+    expect(sameEvent(a, b)).toBe(false);
+    expect(sameEvent(b, a)).toBe(false);
+  });
+});
+
 describe('event ids', () => {
   const entry = (sourceId: string, title: string, rank: number, firstSeenAt?: number): PlatformEntry => ({ sourceId, name: sourceId, rank, title, link: undefined, hot: undefined, listSize: 50, firstSeenAt });
 
