@@ -132,6 +132,7 @@ describe('title similarity: the causes of issue 22', () => {
 /** Different events the merger of issue 22 still joined (demo data and real lists), one per rule that now keeps them apart. */
 const MERGED_WRONGLY: [string, string, string][] = [
   ['one template, another thing announced in its slot', '年度流行语揭晓', '年度科技十大进展揭晓'],
+  ['reversed roles around a name the segmenter leaves as single characters (以/军)', '伊朗导弹击中以军总参谋部', '以军称已向伊朗投掷超1200枚导弹'],
 ];
 
 describe('title similarity: false merges left after issue 22', () => {
