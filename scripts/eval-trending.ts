@@ -6,7 +6,8 @@
  * moments without labels, the cross-platform events to read.
  *
  * `--leave-one-out` sweeps the clustering threshold: for each labelled moment it picks the threshold
- * with the best recall at ≥ 97 % precision on the other four, and scores the moment with it.
+ * with the best recall at ≥ 97 % precision on the other four (on equal recall, the best precision),
+ * and scores the moment with it.
  *
  * Word rarity comes, for each moment, from the titles of the other moments: the service takes it
  * from its own archive of earlier days, which never holds the moment being merged.
@@ -49,12 +50,15 @@ if (process.argv.includes('--leave-one-out')) {
   labelledMoments.forEach((m, k) => {
     let chosen = thresholds[thresholds.length - 1]!;
     let bestRecall = -1;
+    let bestPrecision = -1;
     for (const t of thresholds) {
       const others = scores.get(t)!.filter((_, j) => j !== k);
       const precision = sum(others, 'rightPairs') / Math.max(1, sum(others, 'pairs'));
       const recall = sum(others, 'foundPlatformPairs') / sum(others, 'platformPairs');
-      if (precision >= 0.97 && recall > bestRecall) {
+      // Equal recall: the more precise threshold (precision first), not the loosest one.
+      if (precision >= 0.97 && (recall > bestRecall || (recall === bestRecall && precision > bestPrecision))) {
         bestRecall = recall;
+        bestPrecision = precision;
         chosen = t;
       }
     }
