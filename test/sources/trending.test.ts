@@ -298,6 +298,10 @@ describe('/v2/apis/trending through the server', () => {
     expect(car!.id).toMatch(/^[0-9a-f]{12}$/);
     for (const e of data.events) expect(new Set(e.platforms.map((p) => p.source)).size).toBe(e.platform_count);
     expect(data.events.filter((e) => e.platform_count >= 2).length).toBeGreaterThanOrEqual(2);
+    // Two announcements of one template (年度…揭晓) on two lists stay two events.
+    const announcements = ['年度流行语揭晓', '年度科技十大进展揭晓'];
+    const announcing = data.events.filter((e) => e.items.some((i) => announcements.includes(i.title)));
+    expect(announcing.map((e) => e.items.filter((i) => announcements.includes(i.title)).length)).toEqual([1, 1]);
     expect(data.lists.find((l) => l.source === 'hot-lifestyle-a')).toMatchObject({ missing: true, items: 0, updated_at: null });
     expect(data.lists.find((l) => l.source === 'hot-microblog')).toMatchObject({ missing: false, stale: false, items: 12, updated_at: clock.t });
     expect(data.updated_at).toBe(clock.t);
