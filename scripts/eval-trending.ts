@@ -6,7 +6,8 @@
  * moments without labels, the cross-platform events to read.
  *
  * `--leave-one-out` sweeps the clustering threshold: for each labelled moment it picks the threshold
- * with the best recall at ≥ 97 % precision on the other four, and scores the moment with it.
+ * with the best recall at ≥ 97 % precision on the other four (on equal recall, the best precision;
+ * see trending-eval/threshold.ts), and scores the moment with it.
  *
  * Word rarity comes, for each moment, from the titles of the other moments: the service takes it
  * from its own archive of earlier days, which never holds the moment being merged.
@@ -14,6 +15,7 @@
 import { FeatureFrequencies, mergeEvents, type MergeOptions } from '../sources/_shared/trending.ts';
 import { ARCHIVE_DIR, readMoments } from './trending-eval/moments.ts';
 import { scoreMoment } from './trending-eval/score.ts';
+import { chooseThreshold } from './trending-eval/threshold.ts';
 
 import { DEFAULT_CLUSTER } from '../sources/_shared/events/cluster.ts';
 import type { Moment } from './trending-eval/moments.ts';
@@ -43,21 +45,11 @@ if (process.argv.includes('--leave-one-out')) {
       }),
     );
   }
-  const sum = (xs: MomentScore[], k: keyof MomentScore) => xs.reduce((a, x) => a + (x[k] as number), 0);
   console.log('threshold  ' + labelledMoments.map((m) => m.date.padEnd(24)).join(''));
   for (const t of thresholds) console.log(`${t.toFixed(3)}      ` + scores.get(t)!.map((x) => `${((100 * x.rightPairs) / Math.max(1, x.pairs)).toFixed(0)}% ${((100 * x.foundPlatformPairs) / x.platformPairs).toFixed(0)}% ${x.biggestInTop5 ? 'top5' : '----'}`.padEnd(24)).join(''));
   labelledMoments.forEach((m, k) => {
-    let chosen = thresholds[thresholds.length - 1]!;
-    let bestRecall = -1;
-    for (const t of thresholds) {
-      const others = scores.get(t)!.filter((_, j) => j !== k);
-      const precision = sum(others, 'rightPairs') / Math.max(1, sum(others, 'pairs'));
-      const recall = sum(others, 'foundPlatformPairs') / sum(others, 'platformPairs');
-      if (precision >= 0.97 && recall > bestRecall) {
-        bestRecall = recall;
-        chosen = t;
-      }
-    }
+    const others = new Map([...scores].map(([t, xs]) => [t, xs.filter((_, j) => j !== k)]));
+    const chosen = chooseThreshold(others) ?? thresholds[thresholds.length - 1]!;
     const x = scores.get(chosen)![k]!;
     console.log(`held out ${m.date}: threshold ${chosen} (tuned on the other four) gives precision ${x.rightPairs}/${x.pairs}, recall ${x.foundPlatformPairs}/${x.platformPairs}, biggest in top 5: ${x.biggestInTop5 ? 'yes' : 'no'}`);
   });

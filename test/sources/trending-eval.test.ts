@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ARCHIVE_DIR, readMoments } from '../../scripts/trending-eval/moments.ts';
 import { scoreMoment } from '../../scripts/trending-eval/score.ts';
+import { chooseThreshold } from '../../scripts/trending-eval/threshold.ts';
 import { FeatureFrequencies, mergeEvents } from '../../sources/_shared/trending.ts';
 
 const moments = readMoments();
@@ -55,5 +56,20 @@ describe('the scorer', () => {
   it('the biggest story counts only when one of the first five events joins it across two platforms', () => {
     const events = [['x#9'], ['x#8'], ['x#7'], ['x#6'], ['x#1', 'x#2'], ['x#1', 'y#2']];
     expect(scoreMoment(events, labels).biggestInTop5).toBe(false);
+  });
+});
+
+describe('the leave-one-out threshold', () => {
+  const counts = (rightPairs: number, pairs: number, foundPlatformPairs: number) => [{ rightPairs, pairs, foundPlatformPairs, platformPairs: 10 }];
+
+  it('takes the best recall at 97 % precision, and on equal recall the more precise threshold, not the loosest', () => {
+    const scores = new Map([
+      [0.3, counts(90, 100, 9)],
+      [0.325, counts(97, 100, 8)],
+      [0.35, counts(99, 100, 8)],
+      [0.375, counts(100, 100, 7)],
+    ]);
+    expect(chooseThreshold(scores)).toBe(0.35);
+    expect(chooseThreshold(new Map([[0.3, counts(90, 100, 9)]]))).toBeUndefined();
   });
 });

@@ -129,6 +129,19 @@ describe('title similarity: the causes of issue 22', () => {
   });
 });
 
+/** Different events the merger of issue 22 still joined (demo data and real lists), one per rule that now keeps them apart. */
+const MERGED_WRONGLY: [string, string, string][] = [
+  ['one template, another thing announced in its slot', '年度流行语揭晓', '年度科技十大进展揭晓'],
+  ['reversed roles around a name the segmenter leaves as single characters (以/军)', '伊朗导弹击中以军总参谋部', '以军称已向伊朗投掷超1200枚导弹'],
+];
+
+describe('title similarity: false merges left after issue 22', () => {
+  it.each(MERGED_WRONGLY)('keeps apart %s: 「%s」 and 「%s」', (_, a, b) => {
+    expect(sameEvent(a, b)).toBe(false);
+    expect(sameEvent(b, a)).toBe(false);
+  });
+});
+
 describe('event ids', () => {
   const entry = (sourceId: string, title: string, rank: number, firstSeenAt?: number): PlatformEntry => ({ sourceId, name: sourceId, rank, title, link: undefined, hot: undefined, listSize: 50, firstSeenAt });
 
@@ -285,6 +298,10 @@ describe('/v2/apis/trending through the server', () => {
     expect(car!.id).toMatch(/^[0-9a-f]{12}$/);
     for (const e of data.events) expect(new Set(e.platforms.map((p) => p.source)).size).toBe(e.platform_count);
     expect(data.events.filter((e) => e.platform_count >= 2).length).toBeGreaterThanOrEqual(2);
+    // Two announcements of one template (年度…揭晓) on two lists stay two events.
+    const announcements = ['年度流行语揭晓', '年度科技十大进展揭晓'];
+    const announcing = data.events.filter((e) => e.items.some((i) => announcements.includes(i.title)));
+    expect(announcing.map((e) => e.items.filter((i) => announcements.includes(i.title)).length)).toEqual([1, 1]);
     expect(data.lists.find((l) => l.source === 'hot-lifestyle-a')).toMatchObject({ missing: true, items: 0, updated_at: null });
     expect(data.lists.find((l) => l.source === 'hot-microblog')).toMatchObject({ missing: false, stale: false, items: 12, updated_at: clock.t });
     expect(data.updated_at).toBe(clock.t);

@@ -48,7 +48,7 @@ export interface TitleFeatures {
   own: Map<string, number>;
   /** Numbers of the title with the character after them ("68级", "3比0", "2026年"). */
   numbers: string[];
-  /** Its words of two or more characters, with where each starts in the key. */
+  /** Its words of two or more characters (and pairs of characters the segmenter left alone), with where each starts in the key (UTF-16), in order. */
   words: { text: string; at: number }[];
 }
 
@@ -97,12 +97,22 @@ function analyse(key: string): { own: Map<string, number>; words: { text: string
   // Bigrams inside a word (a two-character word so counts twice: a word the segmenter knows says
   // more than a pair of characters it could not place), or across characters it left alone
   // (倾/覆, 王/毅); not across the boundary of two words, which says nothing the words do not.
+  const unknownWords: { text: string; at: number }[] = [];
+  const utf16At: number[] = [];
+  for (let i = 0, at = 0; i < chars.length; at += chars[i]!.length, i++) utf16At.push(at);
   for (let i = 0; i + 1 < chars.length; i++) {
     const a = chars[i]!;
     const b = chars[i + 1]!;
     if (!isCjk(a) || !isCjk(b)) continue;
     if (segmentOf[i] !== segmentOf[i + 1] && !(single[i] && single[i + 1])) continue;
     add(out, `b:${a}${b}`, generic[i] && generic[i + 1] ? GENERIC_FACTOR : 1);
+    // Two characters the segmenter left alone are a word it does not know (以/军, 王/毅) when
+    // neither is a function character.
+    if (single[i] && single[i + 1] && !GENERIC_CHARS.has(a) && !GENERIC_CHARS.has(b)) unknownWords.push({ text: a + b, at: utf16At[i]! });
+  }
+  if (unknownWords.length) {
+    words.push(...unknownWords);
+    words.sort((x, y) => x.at - y.at);
   }
   return { own: out, words };
 }

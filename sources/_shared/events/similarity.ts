@@ -79,6 +79,21 @@ function bigrams(chars: readonly string[]): Set<string> {
 /** A slot longer than this is a different angle on one subject, not a different name in a template. */
 const MAX_SLOT = 6;
 
+/** Characters a template must share on each side of a slot to enclose it. */
+const MIN_ENCLOSING = 2;
+
+const isDigit = (c: string) => c >= '0' && c <= '9';
+
+/** How long a slot is as a name: boilerplate phrases (进展, 发布会) aside, a number as one character. */
+function slotLength(m: readonly string[]): number {
+  const generic = genericMask(m, true);
+  let n = 0;
+  m.forEach((c, i) => {
+    if (!generic[i] && !(isDigit(c) && i > 0 && isDigit(m[i - 1]!))) n++;
+  });
+  return n;
+}
+
 /**
  * One template with a different name in its slot: the titles share a beginning or an end, and
  * what differs in between is, on both sides, a name-sized run (two to MAX_SLOT characters, at
@@ -96,10 +111,18 @@ export function slotSubstitution(a: TitleFeatures, b: TitleFeatures): boolean {
   if (p + s === 0) return false;
   const ma = A.slice(p, A.length - s);
   const mb = B.slice(p, B.length - s);
-  const specific = (m: string[]) => genericMask(m, true).filter((g) => !g).length >= 2;
-  // A number in the slot is a score or a count, not a name: the numbers guard judges those.
-  const numeric = (m: string[]) => m.some((c) => c >= '0' && c <= '9');
-  if (ma.length > MAX_SLOT || mb.length > MAX_SLOT || numeric(ma) || numeric(mb) || !specific(ma) || !specific(mb)) return false;
+  // Two characters of a name or fact, numbers aside: 100比93 against 险胜 is a score against the
+  // word for it, not another name.
+  const specific = (m: string[]) => genericMask(m, true).filter((g, i) => !g && !isDigit(m[i]!)).length >= 2;
+  const numeric = (m: string[]) => m.some(isDigit);
+  // A slot enclosed by the template on both sides (年度|流行语|揭晓) is what the template is
+  // about, even when it names its thing with a number or boilerplate (科技十大进展); a slot open
+  // at one end may be the rest of a sentence, and only a name-sized run without numbers counts.
+  const enclosed = p >= MIN_ENCLOSING && s >= MIN_ENCLOSING;
+  const length = enclosed ? slotLength : (m: string[]) => m.length;
+  // A number in both slots (in either, when open) is a score or a count, not a name: the numbers guard judges those.
+  if (enclosed ? numeric(ma) && numeric(mb) : numeric(ma) || numeric(mb)) return false;
+  if (length(ma) > MAX_SLOT || length(mb) > MAX_SLOT || !specific(ma) || !specific(mb)) return false;
   const gb = bigrams(mb);
   return ![...bigrams(ma)].some((g) => gb.has(g));
 }
