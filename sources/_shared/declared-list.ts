@@ -142,6 +142,8 @@ export interface JsonList extends Common {
   /** The JSON is the state a Next.js page embeds (`script#__NEXT_DATA__`), not the answer itself. */
   embedded?: 'next-data';
   items: readonly (string | number)[];
+  /** Where the items are in the answer of a variant whose answer keeps them elsewhere (`items` for the others). */
+  itemsOf?: Readonly<Record<string, readonly (string | number)[]>>;
   /**
    * The status field of the answer and its value when all is well (`{ field: 'code', is: 0 }`):
    * any other value is a refusal (risk control, login), recorded as blocked with the value and,
@@ -228,8 +230,8 @@ function refusalOf(d: JsonList, root: Record<string, unknown>): string | undefin
   return d.refused?.(root, 200);
 }
 
-/** The pure parse of a declared list: the upstream's answer (JSON value or HTML text) → our items. */
-export function parseDeclared(d: ListDeclaration, raw: unknown): DeclaredItem[] {
+/** The pure parse of a declared list: the upstream's answer (JSON value or HTML text) of a variant → our items. */
+export function parseDeclared(d: ListDeclaration, raw: unknown, variant?: string): DeclaredItem[] {
   const base = d.base ?? d.homepage;
   if (isHtml(d)) {
     const html = typeof raw === 'string' ? raw : '';
@@ -241,15 +243,16 @@ export function parseDeclared(d: ListDeclaration, raw: unknown): DeclaredItem[] 
     }
     return collect(found.toArray().map((el) => d.item($(el))), base);
   }
-  if (d.embedded && typeof raw === 'string') return parseDeclared(d, nextData(raw, new URL(base).host));
+  if (d.embedded && typeof raw === 'string') return parseDeclared(d, nextData(raw, new URL(base).host), variant);
+  const items = (variant !== undefined && d.itemsOf?.[variant]) || d.items;
   // A list at the root (`items: []`) is a bare array; any other answer is an object.
-  const atRoot = d.items.length === 0;
+  const atRoot = items.length === 0;
   const root = asRecord(raw) ?? (atRoot && Array.isArray(raw) ? {} : undefined);
   if (!root) throw missingPath(raw, '', atRoot ? 'a JSON array' : 'a JSON object');
   const refusal = refusalOf(d, root);
   if (refusal) throw new SourceError('blocked', refusal);
   if (atRoot && !Array.isArray(raw)) throw new SourceError('parse', 'answer is not a JSON array (the list was expected at its root)');
-  const entries = atRoot ? (raw as unknown[]) : arrayAt(root, d.items);
+  const entries = atRoot ? (raw as unknown[]) : arrayAt(root, items);
   return collect(
     entries.map((e) => {
       const r = asRecord(e);
@@ -264,7 +267,7 @@ async function fetchDeclared(d: ListDeclaration, http: HttpClient, signal: Abort
   const opts: HttpOptions = { signal, method: req.method ?? 'GET', searchParams: req.searchParams, json: req.json, form: req.form, allowStatus: req.allowStatus };
   const res = await http.request(req.url, opts);
   const type = String(res.headers['content-type'] ?? '');
-  if (isHtml(d) || d.embedded) return parseDeclared(d, res.text());
+  if (isHtml(d) || d.embedded) return parseDeclared(d, res.text(), variant);
   if (/text\/html/i.test(type)) throw new SourceError('blocked', 'upstream answered an HTML page (verification or login) instead of JSON');
   let json: unknown;
   try {
@@ -278,7 +281,7 @@ async function fetchDeclared(d: ListDeclaration, http: HttpClient, signal: Abort
     const reason = root && d.refused?.(root, res.status);
     throw new SourceError('blocked', reason || `upstream answered HTTP ${res.status}`, { httpStatus: res.status });
   }
-  return parseDeclared(d, json);
+  return parseDeclared(d, json, variant);
 }
 
 /** The scheduled source of a declared list. */

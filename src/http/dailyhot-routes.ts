@@ -27,7 +27,7 @@ export const DAILYHOT_ROUTES: readonly DailyHotRoute[] = [
   { name: 'weibo', path: '/hot-microblog', title: '微博', description: '实时热点，每分钟更新一次', link: 'https://s.weibo.com/top/summary/', source: 'hot-microblog', types: only('热搜榜') },
   { name: 'douyin', path: '/hot-short-video-a', title: '抖音', description: '实时上升热点', link: 'https://www.douyin.com', source: 'hot-short-video-a', types: only('热榜') },
   { name: 'zhihu', path: '/hot-qa-site', title: '知乎', link: 'https://www.zhihu.com/hot', source: 'hot-qa-site', types: only('热榜') },
-  { name: '36kr', path: '/hot-business-news', title: '36氪', link: 'https://m.36kr.com/hot-list-m', source: 'hot-business-news', types: { hot: { label: '人气榜' } } },
+  { name: '36kr', path: '/hot-business-news', title: '36氪', link: 'https://m.36kr.com/hot-list-m', source: 'hot-business-news', types: { hot: { label: '人气榜' }, video: { label: '视频榜', params: { type: 'video' } }, comment: { label: '热议榜', params: { type: 'comment' } }, collect: { label: '收藏榜', params: { type: 'collect' } } } },
   { name: 'baidu', path: '/search-a/hot', title: '百度', link: 'https://top.baidu.com/board', source: 'search-a', types: { realtime: { label: '热搜', params: { board: 'hot' } }, teleplay: { label: '电视剧', params: { board: 'teleplay' } } } },
   { name: 'sspai', path: '/hot-digital-life', title: '少数派', link: 'https://sspai.com/', source: 'hot-digital-life', types: { 热门文章: { label: '热榜' } } },
   { name: 'ithome', path: '/hot-it-news', title: 'IT之家', description: '爱科技，爱这里 - 前沿科技新闻网站', link: 'https://m.ithome.com/rankm/', source: 'hot-it-news', types: only('热榜') },
