@@ -16,6 +16,7 @@ import fuelPrice from './fuel-price.ts';
 import olympics from './olympics.ts';
 import hotMicroblog from './hot-microblog.ts';
 import hotShortVideoA from './hot-short-video-a.ts';
+import hotShortVideoB from './hot-short-video-b.ts';
 import hotLifestyleA from './hot-lifestyle-a.ts';
 import hotVideoSite from './hot-video-site.ts';
 import hotQaSite from './hot-qa-site.ts';
@@ -98,6 +99,7 @@ export const sources: readonly AnySource[] = [
   // Hot lists and rankings
   hotMicroblog,
   hotShortVideoA,
+  hotShortVideoB,
   hotLifestyleA,
   hotVideoSite,
   hotQaSite,

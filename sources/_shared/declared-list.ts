@@ -13,7 +13,7 @@ import { missingPath, need } from '../../src/kernel/json-path.ts';
 import type { HttpClient, HttpOptions } from '../../src/kernel/http.ts';
 import { defineSource, type ColumnLabels, type EnvSpec, type FetchedSourceBase, type ParamSpecs, type SourceDefinition } from '../../src/kernel/source.ts';
 import { formatDateTime } from '../../src/kernel/time.ts';
-import { isChallengePage, nextData } from './embedded-json.ts';
+import { assignedState, isChallengePage, nextData } from './embedded-json.ts';
 import { load } from './html.ts';
 import { absoluteUrl, asArray, asNumber, asRecord, asString, dedupeByLink, epochMs, hotListRowsWith, migrateHotList, parseHeat, shanghaiTimeMs, validateHotList, type HotItem, type ItemUpgrade } from './hot-list.ts';
 
@@ -139,8 +139,17 @@ interface Common {
 
 /** A list read from JSON: `items` is the path of the item array, `refused` names a refusal answer. */
 export interface JsonList extends Common {
-  /** The JSON is the state a Next.js page embeds (`script#__NEXT_DATA__`), not the answer itself. */
-  embedded?: 'next-data';
+  /**
+   * The JSON is state a page embeds, not the answer itself: a Next.js page's
+   * `script#__NEXT_DATA__`, or the object a page script assigns to a name (`{ assigned:
+   * 'window.__APOLLO_STATE__' }`).
+   */
+  embedded?: 'next-data' | { assigned: string };
+  /**
+   * The part of the answer `items` starts from, where no fixed path reaches it (an entry of a
+   * normalised cache named by a reference); it throws a parse error naming what it missed.
+   */
+  within?(root: Record<string, unknown>): unknown;
   items: readonly (string | number)[];
   /** Where the items are in the answer of a variant whose answer keeps them elsewhere (`items` for the others). */
   itemsOf?: Readonly<Record<string, readonly (string | number)[]>>;
@@ -243,7 +252,10 @@ export function parseDeclared(d: ListDeclaration, raw: unknown, variant?: string
     }
     return collect(found.toArray().map((el) => d.item($(el))), base);
   }
-  if (d.embedded && typeof raw === 'string') return parseDeclared(d, nextData(raw, new URL(base).host), variant);
+  if (d.embedded && typeof raw === 'string') {
+    const host = new URL(base).host;
+    return parseDeclared(d, d.embedded === 'next-data' ? nextData(raw, host) : assignedState(raw, d.embedded.assigned, host), variant);
+  }
   const items = (variant !== undefined && d.itemsOf?.[variant]) || d.items;
   // A list at the root (`items: []`) is a bare array; any other answer is an object.
   const atRoot = items.length === 0;
@@ -252,7 +264,7 @@ export function parseDeclared(d: ListDeclaration, raw: unknown, variant?: string
   const refusal = refusalOf(d, root);
   if (refusal) throw new SourceError('blocked', refusal);
   if (atRoot && !Array.isArray(raw)) throw new SourceError('parse', 'answer is not a JSON array (the list was expected at its root)');
-  const entries = atRoot ? (raw as unknown[]) : arrayAt(root, items);
+  const entries = atRoot ? (raw as unknown[]) : arrayAt(d.within ? d.within(root) : root, items);
   return collect(
     entries.map((e) => {
       const r = asRecord(e);

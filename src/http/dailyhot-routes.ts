@@ -25,6 +25,7 @@ const only = (label: string) => ({ default: { label } });
 export const DAILYHOT_ROUTES: readonly DailyHotRoute[] = [
   { name: 'bilibili', path: '/video-site-rank', title: '哔哩哔哩', description: '你所热爱的，就是你的生活', link: 'https://www.bilibili.com/v/popular/rank/all', source: 'video-site-rank', types: { '0': { label: '热榜 · 全站' } } },
   { name: 'weibo', path: '/hot-microblog', title: '微博', description: '实时热点，每分钟更新一次', link: 'https://s.weibo.com/top/summary/', source: 'hot-microblog', types: only('热搜榜') },
+  { name: 'kuaishou', path: '/hot-short-video-b', title: '快手', description: '快手，拥抱每一种生活', link: 'https://www.kuaishou.com/', source: 'hot-short-video-b', types: only('热榜') },
   { name: 'douyin', path: '/hot-short-video-a', title: '抖音', description: '实时上升热点', link: 'https://www.douyin.com', source: 'hot-short-video-a', types: only('热榜') },
   { name: 'zhihu', path: '/hot-qa-site', title: '知乎', link: 'https://www.zhihu.com/hot', source: 'hot-qa-site', types: only('热榜') },
   { name: '36kr', path: '/hot-business-news', title: '36氪', link: 'https://m.36kr.com/hot-list-m', source: 'hot-business-news', types: { hot: { label: '人气榜' }, video: { label: '视频榜', params: { type: 'video' } }, comment: { label: '热议榜', params: { type: 'comment' } }, collect: { label: '收藏榜', params: { type: 'collect' } } } },
