@@ -5,7 +5,7 @@
  * [id]: {items: [{type: 'id', id: 'VisionHotRankItem:…'}]}, 'VisionHotRankItem:…': {name,
  * hotValue, poster, tagType, photoIds: {json: [photoId]}}}}`. The list's entry is named by the
  * reference in ROOT_QUERY, or found under its generated id `$ROOT_QUERY.visionHotRank(…)` (the
- * key `platform` may follow `page`); `poster` is URL-encoded; pinned entries (`tagType` 置顶)
+ * key `platform` may follow `page`); `poster` is a percent-encoded URL; pinned entries (`tagType` 置顶)
  * are the site's, not the public's. Format as read by imsyy/DailyHotApi src/routes/kuaishou.ts
  * and ourongxing/newsnow server/sources/kuaishou.ts.
  */
@@ -31,27 +31,19 @@ function hotRank(state: Record<string, unknown>): unknown {
 const shortVideo = (photoId: string | undefined, name: string | undefined) =>
   photoId ? `https://www.kuaishou.com/short-video/${photoId}` : name ? `https://www.kuaishou.com/search/video?searchKey=${encodeURIComponent(name)}` : undefined;
 
-function decoded(s: string | undefined): string | undefined {
-  try {
-    return s && decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
-
 export const list: JsonList = {
   id: 'hot-short-video-b',
   name: '快手热榜',
   description: "The second short-video site's hot list: title, heat, cover and the video (or, without one, the search for the title).",
   homepage: 'https://www.kuaishou.com/',
   path: '/hot-short-video-b',
-  trending: {},
   pace: 'hot',
-  request: { url: 'https://www.kuaishou.com/', searchParams: { isHome: 1 } },
-  headers: { referer: 'https://www.kuaishou.com/' },
-  embedded: { assigned: 'window.__APOLLO_STATE__' },
+  // The page's script state is an Apollo cache: the list is the hot rank's entry, its items references to entries.
   within: hotRank,
+  embedded: { assigned: 'window.__APOLLO_STATE__' },
+  request: { url: 'https://www.kuaishou.com/?isHome=1' },
   items: ['items'],
+  trending: {},
   item: (ref, state) => {
     const cache = asRecord(state.defaultClient) ?? {};
     const e = asRecord(cache[asString(ref.id) ?? '']);
@@ -62,7 +54,7 @@ export const list: JsonList = {
       title: name,
       link: shortVideo(asString(asArray(asRecord(e.photoIds)?.json)?.[0]), name),
       hot: e.hotValue,
-      cover: decoded(asString(e.poster)),
+      cover: e.poster,
     };
   },
 };
