@@ -23,7 +23,7 @@ export interface DailyHotRoute {
 const only = (label: string) => ({ default: { label } });
 
 export const DAILYHOT_ROUTES: readonly DailyHotRoute[] = [
-  { name: 'bilibili', path: '/video-site-rank', title: '哔哩哔哩', description: '你所热爱的，就是你的生活', link: 'https://www.bilibili.com/v/popular/rank/all', source: 'video-site-rank', types: { '0': { label: '热榜 · 全站' } } },
+  { name: 'bilibili', path: '/video-site-rank', title: '哔哩哔哩', description: '你所热爱的，就是你的生活', link: 'https://www.bilibili.com/v/popular/rank/all', source: 'video-site-rank', types: { '0': { label: '热榜 · 全站' }, '1': { label: '热榜 · 动画', params: { partition: '1' } }, '3': { label: '热榜 · 音乐', params: { partition: '3' } }, '4': { label: '热榜 · 游戏', params: { partition: '4' } }, '5': { label: '热榜 · 娱乐', params: { partition: '5' } }, '188': { label: '热榜 · 科技', params: { partition: '188' } }, '119': { label: '热榜 · 鬼畜', params: { partition: '119' } }, '129': { label: '热榜 · 舞蹈', params: { partition: '129' } }, '155': { label: '热榜 · 时尚', params: { partition: '155' } }, '160': { label: '热榜 · 生活', params: { partition: '160' } }, '168': { label: '热榜 · 国创相关', params: { partition: '168' } }, '181': { label: '热榜 · 影视', params: { partition: '181' } } } },
   { name: 'weibo', path: '/hot-microblog', title: '微博', description: '实时热点，每分钟更新一次', link: 'https://s.weibo.com/top/summary/', source: 'hot-microblog', types: only('热搜榜') },
   { name: 'kuaishou', path: '/hot-short-video-b', title: '快手', description: '快手，拥抱每一种生活', link: 'https://www.kuaishou.com/', source: 'hot-short-video-b', types: only('热榜') },
   { name: 'douyin', path: '/hot-short-video-a', title: '抖音', description: '实时上升热点', link: 'https://www.douyin.com', source: 'hot-short-video-a', types: only('热榜') },
