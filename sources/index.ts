@@ -17,6 +17,7 @@ import olympics from './olympics.ts';
 import hotMicroblog from './hot-microblog.ts';
 import hotShortVideoA from './hot-short-video-a.ts';
 import hotShortVideoB from './hot-short-video-b.ts';
+import gameMediaFeed from './game-media-feed.ts';
 import hotLifestyleA from './hot-lifestyle-a.ts';
 import hotVideoSite from './hot-video-site.ts';
 import hotQaSite from './hot-qa-site.ts';
@@ -100,6 +101,7 @@ export const sources: readonly AnySource[] = [
   hotMicroblog,
   hotShortVideoA,
   hotShortVideoB,
+  gameMediaFeed,
   hotLifestyleA,
   hotVideoSite,
   hotQaSite,

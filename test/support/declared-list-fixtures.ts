@@ -53,6 +53,7 @@ export const DECLARED_LIST_FIXTURES: readonly DeclaredListFixture[] = [
   { sourceId: 'hot-science', path: '/v2/apis/hot-science', host: 'www.guokr.com', upstreamPath: '/beta/proxy/science_api/articles', file: 'www.guokr.com/beta/proxy/science_api/articles.json', total: 6, first: { title: '为什么冬天手脚总是冰凉？', link: 'https://www.guokr.com/article/2900001/' } },
   { sourceId: 'hot-digital-gear', path: '/v2/apis/hot-digital-gear', host: 'opser.api.dgtle.com', upstreamPath: '/v2/news/index', file: 'opser.api.dgtle.com/v2/news/index.json', total: 6, first: { title: '新款旗舰相机上手体验', link: 'https://www.dgtle.com/news-1560001-1.html', hot_value: 321 } },
   { sourceId: 'hot-short-video-b', path: '/v2/apis/hot-short-video-b', host: 'www.kuaishou.com', upstreamPath: '/', file: 'www.kuaishou.com/index.html', query: { isHome: '1' }, total: 8, first: { title: '这家小面馆火了二十年', link: 'https://www.kuaishou.com/short-video/3x1abcd1efgh1jk', hot_value: 11023000 } },
+  { sourceId: 'game-media-feed', path: '/v2/apis/game-media-feed', host: 'www.yystv.cn', upstreamPath: '/home/get_home_docs_by_page', file: 'www.yystv.cn/home/get_home_docs_by_page.json', total: 6, first: { title: '老游戏里的冬天：像素画师如何画雪', link: 'https://www.yystv.cn/p/1300' } },
 ];
 
 /** Serve every declared list's fixture (by query where one API serves several lists). */
