@@ -18,6 +18,7 @@ import hotMicroblog from './hot-microblog.ts';
 import hotShortVideoA from './hot-short-video-a.ts';
 import hotShortVideoB from './hot-short-video-b.ts';
 import gameMediaFeed from './game-media-feed.ts';
+import hotAppCommunity from './hot-app-community.ts';
 import hotLifestyleA from './hot-lifestyle-a.ts';
 import hotVideoSite from './hot-video-site.ts';
 import hotQaSite from './hot-qa-site.ts';
@@ -102,6 +103,7 @@ export const sources: readonly AnySource[] = [
   hotShortVideoA,
   hotShortVideoB,
   gameMediaFeed,
+  hotAppCommunity,
   hotLifestyleA,
   hotVideoSite,
   hotQaSite,

@@ -92,6 +92,8 @@ export interface ListRequest {
   searchParams?: HttpOptions['searchParams'];
   json?: unknown;
   form?: Record<string, string>;
+  /** Headers of this request only (a token computed at the time of the request), over the list's `headers`. */
+  headers?: Record<string, string>;
   /** Error statuses whose JSON body says why (a refusal): read by `refused`, then recorded as blocked. */
   allowStatus?: readonly number[];
 }
@@ -276,7 +278,7 @@ export function parseDeclared(d: ListDeclaration, raw: unknown, variant?: string
 
 async function fetchDeclared(d: ListDeclaration, http: HttpClient, signal: AbortSignal, now: Date, variant: string | undefined): Promise<DeclaredItem[]> {
   const req = typeof d.request === 'function' ? d.request(now, variant) : d.request;
-  const opts: HttpOptions = { signal, method: req.method ?? 'GET', searchParams: req.searchParams, json: req.json, form: req.form, allowStatus: req.allowStatus };
+  const opts: HttpOptions = { signal, method: req.method ?? 'GET', searchParams: req.searchParams, json: req.json, form: req.form, allowStatus: req.allowStatus, ...(req.headers ? { headers: req.headers } : {}) };
   const res = await http.request(req.url, opts);
   const type = String(res.headers['content-type'] ?? '');
   if (isHtml(d) || d.embedded) return parseDeclared(d, res.text(), variant);

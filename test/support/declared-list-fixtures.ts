@@ -54,6 +54,7 @@ export const DECLARED_LIST_FIXTURES: readonly DeclaredListFixture[] = [
   { sourceId: 'hot-digital-gear', path: '/v2/apis/hot-digital-gear', host: 'opser.api.dgtle.com', upstreamPath: '/v2/news/index', file: 'opser.api.dgtle.com/v2/news/index.json', total: 6, first: { title: '新款旗舰相机上手体验', link: 'https://www.dgtle.com/news-1560001-1.html', hot_value: 321 } },
   { sourceId: 'hot-short-video-b', path: '/v2/apis/hot-short-video-b', host: 'www.kuaishou.com', upstreamPath: '/', file: 'www.kuaishou.com/index.html', query: { isHome: '1' }, total: 8, first: { title: '这家小面馆火了二十年', link: 'https://www.kuaishou.com/short-video/3x1abcd1efgh1jk', hot_value: 11023000 } },
   { sourceId: 'game-media-feed', path: '/v2/apis/game-media-feed', host: 'www.yystv.cn', upstreamPath: '/home/get_home_docs_by_page', file: 'www.yystv.cn/home/get_home_docs_by_page.json', total: 6, first: { title: '老游戏里的冬天：像素画师如何画雪', link: 'https://www.yystv.cn/p/1300' } },
+  { sourceId: 'hot-app-community', path: '/v2/apis/hot-app-community', host: 'api.coolapk.com', upstreamPath: '/v6/page/dataList', file: 'api.coolapk.com/v6/page/dataList.json', query: { url: '/feed/statList?cacheExpires=300', statType: 'day' }, total: 7, first: { title: '今天入手了新手机，分享一下第一天的使用感受 #数码#', link: 'https://www.coolapk.com/feed/61000000?shareKey=ZjE0&shareUid=0&shareFrom=com.coolapk.market_11.0', hot_value: 356 } },
 ];
 
 /** Serve every declared list's fixture (by query where one API serves several lists). */
