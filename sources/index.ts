@@ -19,6 +19,7 @@ import hotShortVideoA from './hot-short-video-a.ts';
 import hotShortVideoB from './hot-short-video-b.ts';
 import gameMediaFeed from './game-media-feed.ts';
 import hotAppCommunity from './hot-app-community.ts';
+import hotCampusForum from './hot-campus-forum.ts';
 import hotLifestyleA from './hot-lifestyle-a.ts';
 import hotVideoSite from './hot-video-site.ts';
 import hotQaSite from './hot-qa-site.ts';
@@ -104,6 +105,7 @@ export const sources: readonly AnySource[] = [
   hotShortVideoB,
   gameMediaFeed,
   hotAppCommunity,
+  hotCampusForum,
   hotLifestyleA,
   hotVideoSite,
   hotQaSite,

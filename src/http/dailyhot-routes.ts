@@ -28,6 +28,7 @@ export const DAILYHOT_ROUTES: readonly DailyHotRoute[] = [
   { name: 'kuaishou', path: '/hot-short-video-b', title: '快手', description: '快手，拥抱每一种生活', link: 'https://www.kuaishou.com/', source: 'hot-short-video-b', types: only('热榜') },
   { name: 'yystv', path: '/game-media-feed', title: '游研社', description: '游研社是以游戏内容为主的新媒体，出品内容包括大量游戏、动漫有关的研究文章和社长聊街机、社长说、游研剧场、老四强等系列视频内容。', link: 'https://www.yystv.cn/docs', source: 'game-media-feed', types: only('全部文章') },
   { name: 'coolapk', path: '/hot-app-community', title: '酷安', link: 'https://www.coolapk.com/', source: 'hot-app-community', types: only('热榜') },
+  { name: 'newsmth', path: '/hot-campus-forum', title: '水木社区', description: '水木社区是一个源于清华的高知社群。', link: 'https://www.newsmth.net/', source: 'hot-campus-forum', types: only('热门话题') },
   { name: 'douyin', path: '/hot-short-video-a', title: '抖音', description: '实时上升热点', link: 'https://www.douyin.com', source: 'hot-short-video-a', types: only('热榜') },
   { name: 'zhihu', path: '/hot-qa-site', title: '知乎', link: 'https://www.zhihu.com/hot', source: 'hot-qa-site', types: only('热榜') },
   { name: '36kr', path: '/hot-business-news', title: '36氪', link: 'https://m.36kr.com/hot-list-m', source: 'hot-business-news', types: { hot: { label: '人气榜' }, video: { label: '视频榜', params: { type: 'video' } }, comment: { label: '热议榜', params: { type: 'comment' } }, collect: { label: '收藏榜', params: { type: 'collect' } } } },

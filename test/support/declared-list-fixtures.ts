@@ -55,6 +55,7 @@ export const DECLARED_LIST_FIXTURES: readonly DeclaredListFixture[] = [
   { sourceId: 'hot-short-video-b', path: '/v2/apis/hot-short-video-b', host: 'www.kuaishou.com', upstreamPath: '/', file: 'www.kuaishou.com/index.html', query: { isHome: '1' }, total: 8, first: { title: '这家小面馆火了二十年', link: 'https://www.kuaishou.com/short-video/3x1abcd1efgh1jk', hot_value: 11023000 } },
   { sourceId: 'game-media-feed', path: '/v2/apis/game-media-feed', host: 'www.yystv.cn', upstreamPath: '/home/get_home_docs_by_page', file: 'www.yystv.cn/home/get_home_docs_by_page.json', total: 6, first: { title: '老游戏里的冬天：像素画师如何画雪', link: 'https://www.yystv.cn/p/1300' } },
   { sourceId: 'hot-app-community', path: '/v2/apis/hot-app-community', host: 'api.coolapk.com', upstreamPath: '/v6/page/dataList', file: 'api.coolapk.com/v6/page/dataList.json', query: { url: '/feed/statList?cacheExpires=300', statType: 'day' }, total: 7, first: { title: '今天入手了新手机，分享一下第一天的使用感受 #数码#', link: 'https://www.coolapk.com/feed/61000000?shareKey=ZjE0&shareUid=0&shareFrom=com.coolapk.market_11.0', hot_value: 356 } },
+  { sourceId: 'hot-campus-forum', path: '/v2/apis/hot-campus-forum', host: 'wap.newsmth.net', upstreamPath: '/wap/api/hot/global', file: 'wap.newsmth.net/wap/api/hot/global.json', total: 6, first: { title: '冬天北京哪里适合带娃玩', link: 'https://wap.newsmth.net/article/60a1b2c3d4e5f60718293a4b00?title=%E4%BA%B2%E5%AD%90&from=home' } },
 ];
 
 /** Serve every declared list's fixture (by query where one API serves several lists). */
