@@ -20,6 +20,7 @@ import hotShortVideoB from './hot-short-video-b.ts';
 import gameMediaFeed from './game-media-feed.ts';
 import hotAppCommunity from './hot-app-community.ts';
 import hotCampusForum from './hot-campus-forum.ts';
+import newsPortalCRank from './news-portal-c-rank.ts';
 import hotLifestyleA from './hot-lifestyle-a.ts';
 import hotVideoSite from './hot-video-site.ts';
 import hotQaSite from './hot-qa-site.ts';
@@ -106,6 +107,7 @@ export const sources: readonly AnySource[] = [
   gameMediaFeed,
   hotAppCommunity,
   hotCampusForum,
+  newsPortalCRank,
   hotLifestyleA,
   hotVideoSite,
   hotQaSite,
