@@ -21,6 +21,7 @@ import gameMediaFeed from './game-media-feed.ts';
 import hotAppCommunity from './hot-app-community.ts';
 import hotCampusForum from './hot-campus-forum.ts';
 import newsPortalCRank from './news-portal-c-rank.ts';
+import weatherAlarmFeed from './weather-alarm-feed.ts';
 import hotLifestyleA from './hot-lifestyle-a.ts';
 import hotVideoSite from './hot-video-site.ts';
 import hotQaSite from './hot-qa-site.ts';
@@ -108,6 +109,7 @@ export const sources: readonly AnySource[] = [
   hotAppCommunity,
   hotCampusForum,
   newsPortalCRank,
+  weatherAlarmFeed,
   hotLifestyleA,
   hotVideoSite,
   hotQaSite,
