@@ -22,6 +22,7 @@ import hotAppCommunity from './hot-app-community.ts';
 import hotCampusForum from './hot-campus-forum.ts';
 import newsPortalCRank from './news-portal-c-rank.ts';
 import weatherAlarmFeed from './weather-alarm-feed.ts';
+import gameGiveawayNews from './game-giveaway-news.ts';
 import hotLifestyleA from './hot-lifestyle-a.ts';
 import hotVideoSite from './hot-video-site.ts';
 import hotQaSite from './hot-qa-site.ts';
@@ -110,6 +111,7 @@ export const sources: readonly AnySource[] = [
   hotCampusForum,
   newsPortalCRank,
   weatherAlarmFeed,
+  gameGiveawayNews,
   hotLifestyleA,
   hotVideoSite,
   hotQaSite,

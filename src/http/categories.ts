@@ -22,6 +22,7 @@ const BY_SOURCE: Readonly<Record<string, Category>> = {
   'hot-campus-forum': 'Hot lists and rankings',
   'news-portal-c-rank': 'Hot lists and rankings',
   'weather-alarm-feed': 'Hot lists and rankings',
+  'game-giveaway-news': 'Hot lists and rankings',
   'hot-lifestyle-a': 'Hot lists and rankings',
   'hot-microblog': 'Hot lists and rankings',
   'hot-video-site': 'Hot lists and rankings',

@@ -58,6 +58,7 @@ export const DECLARED_LIST_FIXTURES: readonly DeclaredListFixture[] = [
   { sourceId: 'hot-campus-forum', path: '/v2/apis/hot-campus-forum', host: 'wap.newsmth.net', upstreamPath: '/wap/api/hot/global', file: 'wap.newsmth.net/wap/api/hot/global.json', total: 6, first: { title: '冬天北京哪里适合带娃玩', link: 'https://wap.newsmth.net/article/60a1b2c3d4e5f60718293a4b00?title=%E4%BA%B2%E5%AD%90&from=home' } },
   { sourceId: 'news-portal-c-rank', path: '/v2/apis/news-portal-c-rank', host: 'top.news.sina.com.cn', upstreamPath: '/ws/GetTopDataList.php', file: 'top.news.sina.com.cn/ws/GetTopDataList.php.txt', query: { top_type: 'day', top_cat: 'www_www_all_suda_suda' }, total: 6, first: { title: '多地迎来今冬首场降雪 交通出行受影响', link: 'https://news.sina.com.cn/c/2026-11-21/doc-ihemqyz0a1234567.shtml', hot_value: 1234567 } },
   { sourceId: 'weather-alarm-feed', path: '/v2/apis/weather-alarm-feed', host: 'www.nmc.cn', upstreamPath: '/rest/findAlarm', file: 'www.nmc.cn/rest/findAlarm.json', total: 6, first: { title: '广东省气象台发布大风蓝色预警', link: 'https://www.nmc.cn/publish/alarm/44000041600000_202611211000.html' } },
+  { sourceId: 'game-giveaway-news', path: '/v2/apis/game-giveaway-news', host: 'www.ithome.com', upstreamPath: '/zt/xijiayi', file: 'www.ithome.com/zt/xijiayi.html', total: 6, first: { title: 'Epic 喜加一：冒险解谜游戏限时免费领取', link: 'https://www.ithome.com/0/812/300.htm', hot_value: 128 } },
 ];
 
 /** Serve every declared list's fixture (by query where one API serves several lists). */
