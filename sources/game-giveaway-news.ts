@@ -23,7 +23,6 @@ export const list: HtmlList = {
   path: '/game-giveaway-news',
   pace: 'feed',
   html: '.newslist li',
-  request: { url: 'https://www.ithome.com/zt/xijiayi' },
   item: (el: Cheerio<AnyNode>) => {
     const href = el.find('a').attr('href');
     return {

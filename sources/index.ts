@@ -23,6 +23,7 @@ import hotCampusForum from './hot-campus-forum.ts';
 import newsPortalCRank from './news-portal-c-rank.ts';
 import weatherAlarmFeed from './weather-alarm-feed.ts';
 import gameGiveawayNews from './game-giveaway-news.ts';
+import gameIndustryNews from './game-industry-news.ts';
 import hotLifestyleA from './hot-lifestyle-a.ts';
 import hotVideoSite from './hot-video-site.ts';
 import hotQaSite from './hot-qa-site.ts';
@@ -112,6 +113,7 @@ export const sources: readonly AnySource[] = [
   newsPortalCRank,
   weatherAlarmFeed,
   gameGiveawayNews,
+  gameIndustryNews,
   hotLifestyleA,
   hotVideoSite,
   hotQaSite,

@@ -115,8 +115,8 @@ interface Common {
   /** Our path under /v2/apis (neutral words for brands). */
   path: string;
   pace: Pace;
-  /** The request; as a function, of the time and the chosen variant (see `variants`). */
-  request: ListRequest | ((now: Date, variant: string | undefined) => ListRequest);
+  /** The request; as a function, of the time and the chosen variant (see `variants`). A GET of the homepage when absent. */
+  request?: ListRequest | ((now: Date, variant: string | undefined) => ListRequest);
   /**
    * Variants of the list picked by one query parameter (e.g. a ranking's period), its values
    * and what each one is; the first is the default, the one the schedule keeps warm (the others
@@ -277,7 +277,7 @@ export function parseDeclared(d: ListDeclaration, raw: unknown, variant?: string
 }
 
 async function fetchDeclared(d: ListDeclaration, http: HttpClient, signal: AbortSignal, now: Date, variant: string | undefined): Promise<DeclaredItem[]> {
-  const req = typeof d.request === 'function' ? d.request(now, variant) : d.request;
+  const req = typeof d.request === 'function' ? d.request(now, variant) : (d.request ?? { url: d.homepage });
   const opts: HttpOptions = { signal, method: req.method ?? 'GET', searchParams: req.searchParams, json: req.json, form: req.form, allowStatus: req.allowStatus, ...(req.headers ? { headers: req.headers } : {}) };
   const res = await http.request(req.url, opts);
   const type = String(res.headers['content-type'] ?? '');

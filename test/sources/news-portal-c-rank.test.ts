@@ -18,7 +18,8 @@ it('news-portal-c-rank reads the script, its source and its Asia/Shanghai date a
 });
 
 it('news-portal-c-rank asks the sports section on its own host', () => {
-  const req = typeof list.request === 'function' ? list.request(new Date(Date.UTC(2026, 10, 20, 17, 0)), '7') : list.request;
+  if (typeof list.request !== 'function') throw new Error('news-portal-c-rank asks by the date: its request is a function');
+  const req = list.request(new Date(Date.UTC(2026, 10, 20, 17, 0)), '7');
   expect(req.url).toBe('https://top.sports.sina.com.cn/ws/GetTopDataList.php');
   expect(req.searchParams).toMatchObject({ top_cat: 'sports_suda', top_time: '20261121' });
 });

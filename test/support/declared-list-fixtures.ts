@@ -59,6 +59,7 @@ export const DECLARED_LIST_FIXTURES: readonly DeclaredListFixture[] = [
   { sourceId: 'news-portal-c-rank', path: '/v2/apis/news-portal-c-rank', host: 'top.news.sina.com.cn', upstreamPath: '/ws/GetTopDataList.php', file: 'top.news.sina.com.cn/ws/GetTopDataList.php.txt', query: { top_type: 'day', top_cat: 'www_www_all_suda_suda' }, total: 6, first: { title: '多地迎来今冬首场降雪 交通出行受影响', link: 'https://news.sina.com.cn/c/2026-11-21/doc-ihemqyz0a1234567.shtml', hot_value: 1234567 } },
   { sourceId: 'weather-alarm-feed', path: '/v2/apis/weather-alarm-feed', host: 'www.nmc.cn', upstreamPath: '/rest/findAlarm', file: 'www.nmc.cn/rest/findAlarm.json', total: 6, first: { title: '广东省气象台发布大风蓝色预警', link: 'https://www.nmc.cn/publish/alarm/44000041600000_202611211000.html' } },
   { sourceId: 'game-giveaway-news', path: '/v2/apis/game-giveaway-news', host: 'www.ithome.com', upstreamPath: '/zt/xijiayi', file: 'www.ithome.com/zt/xijiayi.html', total: 6, first: { title: 'Epic 喜加一：冒险解谜游戏限时免费领取', link: 'https://www.ithome.com/0/812/300.htm', hot_value: 128 } },
+  { sourceId: 'game-industry-news', path: '/v2/apis/game-industry-news', host: 'www.gameres.com', upstreamPath: '/', file: 'www.gameres.com/index.html', total: 6, first: { title: '2026 年移动游戏市场年度报告发布', link: 'https://www.gameres.com/512000.html' } },
 ];
 
 /** Serve every declared list's fixture (by query where one API serves several lists). */
