@@ -24,6 +24,7 @@ import newsPortalCRank from './news-portal-c-rank.ts';
 import weatherAlarmFeed from './weather-alarm-feed.ts';
 import gameGiveawayNews from './game-giveaway-news.ts';
 import gameIndustryNews from './game-industry-news.ts';
+import earthquakeFeed from './earthquake-feed.ts';
 import hotLifestyleA from './hot-lifestyle-a.ts';
 import hotVideoSite from './hot-video-site.ts';
 import hotQaSite from './hot-qa-site.ts';
@@ -114,6 +115,7 @@ export const sources: readonly AnySource[] = [
   weatherAlarmFeed,
   gameGiveawayNews,
   gameIndustryNews,
+  earthquakeFeed,
   hotLifestyleA,
   hotVideoSite,
   hotQaSite,

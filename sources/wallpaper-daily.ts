@@ -11,7 +11,7 @@ import { missingPath } from '../src/kernel/json-path.ts';
 import { escapeHtml, escapeMarkdown, markdownUrl, htmlUrl } from '../src/encoding/escape.ts';
 import { defineSource, type Row } from '../src/kernel/source.ts';
 import { addDays, DAY_MS, formatDate, formatDateTime, shanghaiMidnight } from '../src/kernel/time.ts';
-import { assignedObject } from './_shared/embedded-json.ts';
+import { assignedJson } from './_shared/embedded-json.ts';
 import { absoluteUrl, asArray, asRecord, asString, pick } from './_shared/hot-list.ts';
 
 export const PAGE_URL = 'https://global.bing.com/?setmkt=zh-cn';
@@ -64,7 +64,7 @@ function dayFromUtcStamp(stamp: string | undefined): string | undefined {
 
 /** The home page's `_model` story. */
 export function parsePage(html: string, now: Date): Wallpaper {
-  const model = assignedObject(html, 'var _model');
+  const model = assignedJson(html, 'var _model');
   if (!model) throw new SourceError('parse', 'the page has no readable `var _model = {…}`');
   const media = asRecord(asArray(asRecord(model)?.MediaContents)?.[0]);
   const content = asRecord(media?.ImageContent);

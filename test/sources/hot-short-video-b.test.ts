@@ -28,7 +28,7 @@ describe('hot-short-video-b page state', () => {
   });
 
   it('names the script assignment, the reference or the path that is missing', () => {
-    expect(() => parseDeclared(list, '<html><script>window.__INITIAL_STATE__={}</script></html>')).toThrow('www.kuaishou.com page has no script assigning a JSON object to window.__APOLLO_STATE__');
+    expect(() => parseDeclared(list, '<html><script>window.__INITIAL_STATE__={}</script></html>')).toThrow('www.kuaishou.com page has no script assigning JSON to window.__APOLLO_STATE__');
     expect(() => parseDeclared(list, '<script>window.__APOLLO_STATE__={"defaultClient":{"ROOT_QUERY":{}}};</script>')).toThrow('missing defaultClient.ROOT_QUERY["visionHotRank({"page":"home"})"]');
     expect(() => parseDeclared(list, page().replace('"items":[', '"entries":['))).toThrow(/^missing items \(an array\)/);
     expect(() => parseDeclared(list, '<html><title>安全验证</title></html>')).toThrow(/verification or login page/);

@@ -14,7 +14,7 @@ describeDeclaredList(list, (requests) => {
 it('news-portal-c-rank reads the script, its source and its Asia/Shanghai date and time', () => {
   const [first] = parseDeclared(list, readFixture('top.news.sina.com.cn/ws/GetTopDataList.php.txt'));
   expect(first).toMatchObject({ author: '新华社', published: '2026-11-21 08:30:00' });
-  expect(() => parseDeclared(list, 'var other = {};')).toThrow('news.sina.com.cn page has no script assigning a JSON object to var data');
+  expect(() => parseDeclared(list, 'var other = {};')).toThrow('news.sina.com.cn page has no script assigning JSON to var data');
 });
 
 it('news-portal-c-rank asks the sports section on its own host', () => {
