@@ -25,6 +25,7 @@ import weatherAlarmFeed from './weather-alarm-feed.ts';
 import gameGiveawayNews from './game-giveaway-news.ts';
 import gameIndustryNews from './game-industry-news.ts';
 import earthquakeFeed from './earthquake-feed.ts';
+import serverForumFeed from './server-forum-feed.ts';
 import hotLifestyleA from './hot-lifestyle-a.ts';
 import hotVideoSite from './hot-video-site.ts';
 import hotQaSite from './hot-qa-site.ts';
@@ -116,6 +117,7 @@ export const sources: readonly AnySource[] = [
   gameGiveawayNews,
   gameIndustryNews,
   earthquakeFeed,
+  serverForumFeed,
   hotLifestyleA,
   hotVideoSite,
   hotQaSite,

@@ -172,6 +172,8 @@ export interface JsonList extends Common {
 /** A list read from an HTML page: `items` is the selector of one item's element. */
 export interface HtmlList extends Common {
   html: string;
+  /** The page is an XML feed (RSS, Atom), parsed as XML: `link` is then an element with text. */
+  xml?: boolean;
   item(el: Cheerio<AnyNode>): MappedItem | undefined;
 }
 
@@ -246,7 +248,7 @@ export function parseDeclared(d: ListDeclaration, raw: unknown, variant?: string
   const base = d.base ?? d.homepage;
   if (isHtml(d)) {
     const html = typeof raw === 'string' ? raw : '';
-    const $ = load(html);
+    const $ = load(html, d.xml ? { xml: true } : undefined);
     const found = $(d.html);
     if (found.length === 0) {
       if (isChallengePage(html)) throw new SourceError('blocked', `${new URL(base).host} answered a verification or login page instead of the list`);
@@ -307,6 +309,11 @@ function variantParams(d: ListDeclaration): ParamSpecs | undefined {
   return { [d.variants.param]: { type: 'string', enum: names, default: names[0] as string, doc } };
 }
 
+function acceptOf(d: ListDeclaration): string {
+  if (isHtml(d) && d.xml) return 'application/rss+xml, application/atom+xml, application/xml;q=0.9, */*;q=0.8';
+  return isHtml(d) || d.embedded ? 'text/html,application/xhtml+xml' : 'application/json';
+}
+
 export function defineHotList(d: ListDeclaration): SourceDefinition<ParamSpecs, DeclaredItem[]> {
   const pace = PACES[d.pace];
   return defineSource({
@@ -318,7 +325,7 @@ export function defineHotList(d: ListDeclaration): SourceDefinition<ParamSpecs, 
     mode: 'scheduled',
     schedule: scheduleOf(d.id, d.pace),
     freshness: { ttlSec: pace.ttlSec, backoffCapSec: pace.backoffCapSec },
-    headers: (env) => ({ accept: isHtml(d) || d.embedded ? 'text/html,application/xhtml+xml' : 'application/json', ...(typeof d.headers === 'function' ? d.headers(env) : d.headers) }),
+    headers: (env) => ({ accept: acceptOf(d), ...(typeof d.headers === 'function' ? d.headers(env) : d.headers) }),
     ...(d.env ? { env: d.env } : {}),
     concurrency: 1,
     ...(d.variants ? { params: variantParams(d) } : {}),

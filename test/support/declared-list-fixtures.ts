@@ -61,6 +61,7 @@ export const DECLARED_LIST_FIXTURES: readonly DeclaredListFixture[] = [
   { sourceId: 'game-giveaway-news', path: '/v2/apis/game-giveaway-news', host: 'www.ithome.com', upstreamPath: '/zt/xijiayi', file: 'www.ithome.com/zt/xijiayi.html', total: 6, first: { title: 'Epic 喜加一：冒险解谜游戏限时免费领取', link: 'https://www.ithome.com/0/812/300.htm', hot_value: 128 } },
   { sourceId: 'game-industry-news', path: '/v2/apis/game-industry-news', host: 'www.gameres.com', upstreamPath: '/', file: 'www.gameres.com/index.html', total: 6, first: { title: '2026 年移动游戏市场年度报告发布', link: 'https://www.gameres.com/512000.html' } },
   { sourceId: 'earthquake-feed', path: '/v2/apis/earthquake-feed', host: 'news.ceic.ac.cn', upstreamPath: '/speedsearch.html', file: 'news.ceic.ac.cn/speedsearch.html', total: 6, first: { title: '四川甘孜州泸定县发生3.2级地震', link: 'https://news.ceic.ac.cn/CC20261121101530.html' } },
+  { sourceId: 'server-forum-feed', path: '/v2/apis/server-forum-feed', host: 'rss.nodeseek.com', upstreamPath: '/', file: 'rss.nodeseek.com/index.xml', total: 6, first: { title: '出一台香港 VPS，年付', link: 'https://www.nodeseek.com/post-520000-1' } },
 ];
 
 /** Serve every declared list's fixture (by query where one API serves several lists). */
