@@ -26,6 +26,7 @@ import gameGiveawayNews from './game-giveaway-news.ts';
 import gameIndustryNews from './game-industry-news.ts';
 import earthquakeFeed from './earthquake-feed.ts';
 import serverForumFeed from './server-forum-feed.ts';
+import hotLinuxForum from './hot-linux-forum.ts';
 import hotLifestyleA from './hot-lifestyle-a.ts';
 import hotVideoSite from './hot-video-site.ts';
 import hotQaSite from './hot-qa-site.ts';
@@ -118,6 +119,7 @@ export const sources: readonly AnySource[] = [
   gameIndustryNews,
   earthquakeFeed,
   serverForumFeed,
+  hotLinuxForum,
   hotLifestyleA,
   hotVideoSite,
   hotQaSite,

@@ -4,9 +4,8 @@
  * `description` and `dc:creator` or `author`. It gives no heat. Feed as read by imsyy/DailyHotApi
  * src/routes/nodeseek.ts; the elements are RSS 2.0's (https://www.rssboard.org/rss-specification).
  */
-import type { Cheerio } from 'cheerio';
-import type { AnyNode } from 'domhandler';
 import { defineHotList, type HtmlList } from './_shared/declared-list.ts';
+import { rssItem } from './_shared/feed-item.ts';
 
 export const list: HtmlList = {
   id: 'server-forum-feed',
@@ -18,17 +17,7 @@ export const list: HtmlList = {
   xml: true,
   html: 'channel > item',
   request: { url: 'https://rss.nodeseek.com/' },
-  item: (el: Cheerio<AnyNode>) => {
-    const published = Date.parse(el.children('pubDate').text());
-    return {
-      id: el.children('guid').text() || undefined,
-      title: el.children('title').text(),
-      link: el.children('link').text(),
-      author: el.children('dc\\:creator').text() || el.children('author').text(),
-      desc: el.children('description').text(),
-      time: Number.isNaN(published) ? undefined : published,
-    };
-  },
+  item: rssItem,
 };
 
 export default defineHotList(list);
