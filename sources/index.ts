@@ -27,6 +27,7 @@ import gameIndustryNews from './game-industry-news.ts';
 import earthquakeFeed from './earthquake-feed.ts';
 import serverForumFeed from './server-forum-feed.ts';
 import hotLinuxForum from './hot-linux-forum.ts';
+import intlNewspaperFeed from './intl-newspaper-feed.ts';
 import hotLifestyleA from './hot-lifestyle-a.ts';
 import hotVideoSite from './hot-video-site.ts';
 import hotQaSite from './hot-qa-site.ts';
@@ -120,6 +121,7 @@ export const sources: readonly AnySource[] = [
   earthquakeFeed,
   serverForumFeed,
   hotLinuxForum,
+  intlNewspaperFeed,
   hotLifestyleA,
   hotVideoSite,
   hotQaSite,

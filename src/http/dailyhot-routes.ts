@@ -36,6 +36,7 @@ export const DAILYHOT_ROUTES: readonly DailyHotRoute[] = [
   { name: 'earthquake', path: '/earthquake-feed', title: '中国地震台', link: 'https://news.ceic.ac.cn/', source: 'earthquake-feed', types: only('地震速报') },
   { name: 'nodeseek', path: '/server-forum-feed', title: 'NodeSeek', link: 'https://www.nodeseek.com/', source: 'server-forum-feed', types: only('最新') },
   { name: 'linuxdo', path: '/hot-linux-forum', title: 'Linux.do', description: 'Linux 技术社区热搜', link: 'https://linux.do/top/weekly', source: 'hot-linux-forum', types: only('热门文章') },
+  { name: 'nytimes', path: '/intl-newspaper-feed', title: '纽约时报', link: 'https://www.nytimes.com/', source: 'intl-newspaper-feed', types: { china: { label: '中文网' }, global: { label: '全球版', params: { edition: 'global' } } } },
   { name: 'douyin', path: '/hot-short-video-a', title: '抖音', description: '实时上升热点', link: 'https://www.douyin.com', source: 'hot-short-video-a', types: only('热榜') },
   { name: 'zhihu', path: '/hot-qa-site', title: '知乎', link: 'https://www.zhihu.com/hot', source: 'hot-qa-site', types: only('热榜') },
   { name: '36kr', path: '/hot-business-news', title: '36氪', link: 'https://m.36kr.com/hot-list-m', source: 'hot-business-news', types: { hot: { label: '人气榜' }, video: { label: '视频榜', params: { type: 'video' } }, comment: { label: '热议榜', params: { type: 'comment' } }, collect: { label: '收藏榜', params: { type: 'collect' } } } },
