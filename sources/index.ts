@@ -28,6 +28,7 @@ import earthquakeFeed from './earthquake-feed.ts';
 import serverForumFeed from './server-forum-feed.ts';
 import hotLinuxForum from './hot-linux-forum.ts';
 import intlNewspaperFeed from './intl-newspaper-feed.ts';
+import hotHostingForum from './hot-hosting-forum.ts';
 import hotLifestyleA from './hot-lifestyle-a.ts';
 import hotVideoSite from './hot-video-site.ts';
 import hotQaSite from './hot-qa-site.ts';
@@ -122,6 +123,7 @@ export const sources: readonly AnySource[] = [
   serverForumFeed,
   hotLinuxForum,
   intlNewspaperFeed,
+  hotHostingForum,
   hotLifestyleA,
   hotVideoSite,
   hotQaSite,

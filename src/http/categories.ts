@@ -28,6 +28,7 @@ const BY_SOURCE: Readonly<Record<string, Category>> = {
   'server-forum-feed': 'Hot lists and rankings',
   'hot-linux-forum': 'Hot lists and rankings',
   'intl-newspaper-feed': 'Hot lists and rankings',
+  'hot-hosting-forum': 'Hot lists and rankings',
   'hot-lifestyle-a': 'Hot lists and rankings',
   'hot-microblog': 'Hot lists and rankings',
   'hot-video-site': 'Hot lists and rankings',

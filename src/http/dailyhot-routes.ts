@@ -37,6 +37,7 @@ export const DAILYHOT_ROUTES: readonly DailyHotRoute[] = [
   { name: 'nodeseek', path: '/server-forum-feed', title: 'NodeSeek', link: 'https://www.nodeseek.com/', source: 'server-forum-feed', types: only('最新') },
   { name: 'linuxdo', path: '/hot-linux-forum', title: 'Linux.do', description: 'Linux 技术社区热搜', link: 'https://linux.do/top/weekly', source: 'hot-linux-forum', types: only('热门文章') },
   { name: 'nytimes', path: '/intl-newspaper-feed', title: '纽约时报', link: 'https://www.nytimes.com/', source: 'intl-newspaper-feed', types: { china: { label: '中文网' }, global: { label: '全球版', params: { edition: 'global' } } } },
+  { name: 'hostloc', path: '/hot-hosting-forum', title: '全球主机交流', link: 'https://hostloc.com/', source: 'hot-hosting-forum', types: { hot: { label: '最新热门' }, digest: { label: '最新精华', params: { view: 'digest' } }, new: { label: '最新回复', params: { view: 'new' } }, newthread: { label: '最新发表', params: { view: 'newthread' } } } },
   { name: 'douyin', path: '/hot-short-video-a', title: '抖音', description: '实时上升热点', link: 'https://www.douyin.com', source: 'hot-short-video-a', types: only('热榜') },
   { name: 'zhihu', path: '/hot-qa-site', title: '知乎', link: 'https://www.zhihu.com/hot', source: 'hot-qa-site', types: only('热榜') },
   { name: '36kr', path: '/hot-business-news', title: '36氪', link: 'https://m.36kr.com/hot-list-m', source: 'hot-business-news', types: { hot: { label: '人气榜' }, video: { label: '视频榜', params: { type: 'video' } }, comment: { label: '热议榜', params: { type: 'comment' } }, collect: { label: '收藏榜', params: { type: 'collect' } } } },
