@@ -16,6 +16,19 @@ import fuelPrice from './fuel-price.ts';
 import olympics from './olympics.ts';
 import hotMicroblog from './hot-microblog.ts';
 import hotShortVideoA from './hot-short-video-a.ts';
+import hotShortVideoB from './hot-short-video-b.ts';
+import gameMediaFeed from './game-media-feed.ts';
+import hotAppCommunity from './hot-app-community.ts';
+import hotCampusForum from './hot-campus-forum.ts';
+import newsPortalCRank from './news-portal-c-rank.ts';
+import weatherAlarmFeed from './weather-alarm-feed.ts';
+import gameGiveawayNews from './game-giveaway-news.ts';
+import gameIndustryNews from './game-industry-news.ts';
+import earthquakeFeed from './earthquake-feed.ts';
+import serverForumFeed from './server-forum-feed.ts';
+import hotLinuxForum from './hot-linux-forum.ts';
+import intlNewspaperFeed from './intl-newspaper-feed.ts';
+import hotHostingForum from './hot-hosting-forum.ts';
 import hotLifestyleA from './hot-lifestyle-a.ts';
 import hotVideoSite from './hot-video-site.ts';
 import hotQaSite from './hot-qa-site.ts';
@@ -98,6 +111,19 @@ export const sources: readonly AnySource[] = [
   // Hot lists and rankings
   hotMicroblog,
   hotShortVideoA,
+  hotShortVideoB,
+  gameMediaFeed,
+  hotAppCommunity,
+  hotCampusForum,
+  newsPortalCRank,
+  weatherAlarmFeed,
+  gameGiveawayNews,
+  gameIndustryNews,
+  earthquakeFeed,
+  serverForumFeed,
+  hotLinuxForum,
+  intlNewspaperFeed,
+  hotHostingForum,
   hotLifestyleA,
   hotVideoSite,
   hotQaSite,

@@ -2,7 +2,8 @@
  * The video site's ranking of the last days' videos (bilibili, "排行榜 · 全站"), beside its hot
  * search words (hot-video-site). https://api.bilibili.com/x/web-interface/ranking/v2 answers
  * `{code, data: {list: [{bvid, title, desc, pic, pubdate, owner: {name}, stat: {view}}]}}`;
- * `code` -352 or -412 is risk control. Format as read by imsyy/DailyHotApi src/routes/bilibili.ts.
+ * `code` -352 or -412 is risk control. `rid` picks a partition (0 is the whole site). Format and
+ * partitions as read by imsyy/DailyHotApi src/routes/bilibili.ts.
  */
 import { defineHotList, type JsonList } from './_shared/declared-list.ts';
 import { asString, pick } from './_shared/hot-list.ts';
@@ -10,12 +11,17 @@ import { asString, pick } from './_shared/hot-list.ts';
 export const list: JsonList = {
   id: 'video-site-rank',
   name: '哔哩哔哩排行榜',
-  description: "The video site's all-round ranking of recent videos: title, views as heat, cover, uploader, summary, publish time and the video link.",
+  description: "The video site's all-round ranking of recent videos (or, with `partition`, one partition's): title, views as heat, cover, uploader, summary, publish time and the video link.",
   homepage: 'https://www.bilibili.com/v/popular/rank/all',
   path: '/video-site-rank',
   trending: {},
   pace: 'feed',
-  request: { url: 'https://api.bilibili.com/x/web-interface/ranking/v2', searchParams: { rid: 0, type: 'all' } },
+  variants: {
+    param: 'partition',
+    doc: 'Which partition',
+    values: { '0': '全站', '1': '动画', '3': '音乐', '4': '游戏', '5': '娱乐', '188': '科技', '119': '鬼畜', '129': '舞蹈', '155': '时尚', '160': '生活', '168': '国创相关', '181': '影视' },
+  },
+  request: (_now, rid) => ({ url: 'https://api.bilibili.com/x/web-interface/ranking/v2', searchParams: { rid: rid ?? '0', type: 'all' } }),
   headers: { referer: 'https://www.bilibili.com/ranking/all' },
   okWhen: { field: 'code', is: 0, message: 'message' },
   items: ['data', 'list'],

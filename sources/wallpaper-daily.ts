@@ -11,6 +11,7 @@ import { missingPath } from '../src/kernel/json-path.ts';
 import { escapeHtml, escapeMarkdown, markdownUrl, htmlUrl } from '../src/encoding/escape.ts';
 import { defineSource, type Row } from '../src/kernel/source.ts';
 import { addDays, DAY_MS, formatDate, formatDateTime, shanghaiMidnight } from '../src/kernel/time.ts';
+import { assignedJson } from './_shared/embedded-json.ts';
 import { absoluteUrl, asArray, asRecord, asString, pick } from './_shared/hot-list.ts';
 
 export const PAGE_URL = 'https://global.bing.com/?setmkt=zh-cn';
@@ -42,31 +43,6 @@ export interface Wallpaper {
   updated_at: number;
 }
 
-/** The JSON object literal assigned to `var <name> =` in a page, found by brace matching (strings may hold `;` and `}`). */
-export function embeddedObject(html: string, name: string): unknown {
-  const m = new RegExp(`var\\s+${name}\\s*=\\s*\\{`).exec(html);
-  if (!m) return undefined;
-  const start = m.index + m[0].length - 1;
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < html.length; i++) {
-    const c = html[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) {
-      try {
-        return JSON.parse(html.slice(start, i + 1)) as unknown;
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
-}
-
 /** `OHR.Name_ZH-CN123` from a `/th?id=OHR.Name_ZH-CN123_1920x1080.jpg&…` path or an `urlbase`. */
 function imageBase(pathOrBase: string): string | undefined {
   const id = pathOrBase.startsWith('/th?') ? new URL(pathOrBase, BING).searchParams.get('id') : /[?&]id=([^&]+)/.exec(pathOrBase)?.[1];
@@ -88,7 +64,7 @@ function dayFromUtcStamp(stamp: string | undefined): string | undefined {
 
 /** The home page's `_model` story. */
 export function parsePage(html: string, now: Date): Wallpaper {
-  const model = embeddedObject(html, '_model');
+  const model = assignedJson(html, 'var _model');
   if (!model) throw new SourceError('parse', 'the page has no readable `var _model = {…}`');
   const media = asRecord(asArray(asRecord(model)?.MediaContents)?.[0]);
   const content = asRecord(media?.ImageContent);

@@ -13,7 +13,7 @@ import { missingPath, need } from '../../src/kernel/json-path.ts';
 import type { HttpClient, HttpOptions } from '../../src/kernel/http.ts';
 import { defineSource, type ColumnLabels, type EnvSpec, type FetchedSourceBase, type ParamSpecs, type SourceDefinition } from '../../src/kernel/source.ts';
 import { formatDateTime } from '../../src/kernel/time.ts';
-import { isChallengePage, nextData } from './embedded-json.ts';
+import { assignedState, isChallengePage, nextData } from './embedded-json.ts';
 import { load } from './html.ts';
 import { absoluteUrl, asArray, asNumber, asRecord, asString, dedupeByLink, epochMs, hotListRowsWith, migrateHotList, parseHeat, shanghaiTimeMs, validateHotList, type HotItem, type ItemUpgrade } from './hot-list.ts';
 
@@ -92,6 +92,8 @@ export interface ListRequest {
   searchParams?: HttpOptions['searchParams'];
   json?: unknown;
   form?: Record<string, string>;
+  /** Headers of this request only (a token computed at the time of the request), over the list's `headers`. */
+  headers?: Record<string, string>;
   /** Error statuses whose JSON body says why (a refusal): read by `refused`, then recorded as blocked. */
   allowStatus?: readonly number[];
 }
@@ -113,8 +115,8 @@ interface Common {
   /** Our path under /v2/apis (neutral words for brands). */
   path: string;
   pace: Pace;
-  /** The request; as a function, of the time and the chosen variant (see `variants`). */
-  request: ListRequest | ((now: Date, variant: string | undefined) => ListRequest);
+  /** The request; as a function, of the time and the chosen variant (see `variants`). A GET of the homepage when absent. */
+  request?: ListRequest | ((now: Date, variant: string | undefined) => ListRequest);
   /**
    * Variants of the list picked by one query parameter (e.g. a ranking's period), its values
    * and what each one is; the first is the default, the one the schedule keeps warm (the others
@@ -139,9 +141,20 @@ interface Common {
 
 /** A list read from JSON: `items` is the path of the item array, `refused` names a refusal answer. */
 export interface JsonList extends Common {
-  /** The JSON is the state a Next.js page embeds (`script#__NEXT_DATA__`), not the answer itself. */
-  embedded?: 'next-data';
+  /**
+   * The JSON is state a page embeds, not the answer itself: a Next.js page's
+   * `script#__NEXT_DATA__`, or the object a page script assigns to a name (`{ assigned:
+   * 'window.__APOLLO_STATE__' }`).
+   */
+  embedded?: 'next-data' | { assigned: string };
+  /**
+   * The part of the answer `items` starts from, where no fixed path reaches it (an entry of a
+   * normalised cache named by a reference); it throws a parse error naming what it missed.
+   */
+  within?(root: Record<string, unknown>): unknown;
   items: readonly (string | number)[];
+  /** Where the items are in the answer of a variant whose answer keeps them elsewhere (`items` for the others). */
+  itemsOf?: Readonly<Record<string, readonly (string | number)[]>>;
   /**
    * The status field of the answer and its value when all is well (`{ field: 'code', is: 0 }`):
    * any other value is a refusal (risk control, login), recorded as blocked with the value and,
@@ -159,6 +172,8 @@ export interface JsonList extends Common {
 /** A list read from an HTML page: `items` is the selector of one item's element. */
 export interface HtmlList extends Common {
   html: string;
+  /** The page is an XML feed (RSS, Atom), parsed as XML: `link` is then an element with text. */
+  xml?: boolean;
   item(el: Cheerio<AnyNode>): MappedItem | undefined;
 }
 
@@ -228,12 +243,12 @@ function refusalOf(d: JsonList, root: Record<string, unknown>): string | undefin
   return d.refused?.(root, 200);
 }
 
-/** The pure parse of a declared list: the upstream's answer (JSON value or HTML text) → our items. */
-export function parseDeclared(d: ListDeclaration, raw: unknown): DeclaredItem[] {
+/** The pure parse of a declared list: the upstream's answer (JSON value or HTML text) of a variant → our items. */
+export function parseDeclared(d: ListDeclaration, raw: unknown, variant?: string): DeclaredItem[] {
   const base = d.base ?? d.homepage;
   if (isHtml(d)) {
     const html = typeof raw === 'string' ? raw : '';
-    const $ = load(html);
+    const $ = load(html, d.xml ? { xml: true } : undefined);
     const found = $(d.html);
     if (found.length === 0) {
       if (isChallengePage(html)) throw new SourceError('blocked', `${new URL(base).host} answered a verification or login page instead of the list`);
@@ -241,15 +256,19 @@ export function parseDeclared(d: ListDeclaration, raw: unknown): DeclaredItem[] 
     }
     return collect(found.toArray().map((el) => d.item($(el))), base);
   }
-  if (d.embedded && typeof raw === 'string') return parseDeclared(d, nextData(raw, new URL(base).host));
+  if (d.embedded && typeof raw === 'string') {
+    const host = new URL(base).host;
+    return parseDeclared(d, d.embedded === 'next-data' ? nextData(raw, host) : assignedState(raw, d.embedded.assigned, host), variant);
+  }
+  const items = (variant !== undefined && d.itemsOf?.[variant]) || d.items;
   // A list at the root (`items: []`) is a bare array; any other answer is an object.
-  const atRoot = d.items.length === 0;
+  const atRoot = items.length === 0;
   const root = asRecord(raw) ?? (atRoot && Array.isArray(raw) ? {} : undefined);
   if (!root) throw missingPath(raw, '', atRoot ? 'a JSON array' : 'a JSON object');
   const refusal = refusalOf(d, root);
   if (refusal) throw new SourceError('blocked', refusal);
   if (atRoot && !Array.isArray(raw)) throw new SourceError('parse', 'answer is not a JSON array (the list was expected at its root)');
-  const entries = atRoot ? (raw as unknown[]) : arrayAt(root, d.items);
+  const entries = atRoot ? (raw as unknown[]) : arrayAt(d.within ? d.within(root) : root, items);
   return collect(
     entries.map((e) => {
       const r = asRecord(e);
@@ -260,11 +279,11 @@ export function parseDeclared(d: ListDeclaration, raw: unknown): DeclaredItem[] 
 }
 
 async function fetchDeclared(d: ListDeclaration, http: HttpClient, signal: AbortSignal, now: Date, variant: string | undefined): Promise<DeclaredItem[]> {
-  const req = typeof d.request === 'function' ? d.request(now, variant) : d.request;
-  const opts: HttpOptions = { signal, method: req.method ?? 'GET', searchParams: req.searchParams, json: req.json, form: req.form, allowStatus: req.allowStatus };
+  const req = typeof d.request === 'function' ? d.request(now, variant) : (d.request ?? { url: d.homepage });
+  const opts: HttpOptions = { signal, method: req.method ?? 'GET', searchParams: req.searchParams, json: req.json, form: req.form, allowStatus: req.allowStatus, ...(req.headers ? { headers: req.headers } : {}) };
   const res = await http.request(req.url, opts);
   const type = String(res.headers['content-type'] ?? '');
-  if (isHtml(d) || d.embedded) return parseDeclared(d, res.text());
+  if (isHtml(d) || d.embedded) return parseDeclared(d, res.text(), variant);
   if (/text\/html/i.test(type)) throw new SourceError('blocked', 'upstream answered an HTML page (verification or login) instead of JSON');
   let json: unknown;
   try {
@@ -278,7 +297,7 @@ async function fetchDeclared(d: ListDeclaration, http: HttpClient, signal: Abort
     const reason = root && d.refused?.(root, res.status);
     throw new SourceError('blocked', reason || `upstream answered HTTP ${res.status}`, { httpStatus: res.status });
   }
-  return parseDeclared(d, json);
+  return parseDeclared(d, json, variant);
 }
 
 /** The scheduled source of a declared list. */
@@ -288,6 +307,11 @@ function variantParams(d: ListDeclaration): ParamSpecs | undefined {
   const names = Object.keys(d.variants.values);
   const doc = `${d.variants.doc}: ${names.map((n) => `${n} (${d.variants!.values[n]})`).join(', ')}.`;
   return { [d.variants.param]: { type: 'string', enum: names, default: names[0] as string, doc } };
+}
+
+function acceptOf(d: ListDeclaration): string {
+  if (isHtml(d) && d.xml) return 'application/rss+xml, application/atom+xml, application/xml;q=0.9, */*;q=0.8';
+  return isHtml(d) || d.embedded ? 'text/html,application/xhtml+xml' : 'application/json';
 }
 
 export function defineHotList(d: ListDeclaration): SourceDefinition<ParamSpecs, DeclaredItem[]> {
@@ -301,7 +325,7 @@ export function defineHotList(d: ListDeclaration): SourceDefinition<ParamSpecs, 
     mode: 'scheduled',
     schedule: scheduleOf(d.id, d.pace),
     freshness: { ttlSec: pace.ttlSec, backoffCapSec: pace.backoffCapSec },
-    headers: (env) => ({ accept: isHtml(d) || d.embedded ? 'text/html,application/xhtml+xml' : 'application/json', ...(typeof d.headers === 'function' ? d.headers(env) : d.headers) }),
+    headers: (env) => ({ accept: acceptOf(d), ...(typeof d.headers === 'function' ? d.headers(env) : d.headers) }),
     ...(d.env ? { env: d.env } : {}),
     concurrency: 1,
     ...(d.variants ? { params: variantParams(d) } : {}),

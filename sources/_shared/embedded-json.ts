@@ -26,3 +26,46 @@ export function nextData(html: string, host: string): unknown {
     throw new SourceError('parse', `${host} page has a __NEXT_DATA__ script that is not valid JSON`);
   }
 }
+
+/**
+ * The JSON object or array literal a page script assigns to `target` (`var _model`,
+ * `window.__APOLLO_STATE__`, `const newdata`), found by bracket matching (strings may hold `;`,
+ * `}` and `]`, and the script may go on after it); undefined when there is no such assignment
+ * or it is not JSON.
+ */
+export function assignedJson(html: string, target: string): unknown {
+  const lhs = target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
+  const m = new RegExp(`${lhs}\\s*=\\s*[{[]`).exec(html);
+  if (!m) return undefined;
+  const start = m.index + m[0].length - 1;
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < html.length; i++) {
+    const c = html[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if ((c === '}' || c === ']') && --depth === 0) {
+      try {
+        return JSON.parse(html.slice(start, i + 1)) as unknown;
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The state a page script assigns to `target` (see assignedJson). A challenge page instead of
+ * the content is `blocked`; a page without the assignment (or with broken JSON) is `parse`,
+ * naming the assignment.
+ */
+export function assignedState(html: string, target: string, host: string): unknown {
+  const state = assignedJson(html, target);
+  if (state !== undefined) return state;
+  if (isChallengePage(html)) throw new SourceError('blocked', `${host} answered a verification or login page instead of the content`);
+  throw new SourceError('parse', `${host} page has no script assigning JSON to ${target}`);
+}

@@ -169,7 +169,8 @@ export function absoluteUrl(v: unknown, base: string): string | undefined {
   const s = asString(v)?.trim();
   if (!s) return undefined;
   try {
-    const u = new URL(s, base);
+    // Some sites send a whole URL percent-encoded ("https%3A%2F%2F…"), which would otherwise resolve as a relative path.
+    const u = new URL(/^https?%3A/i.test(s) ? decodeURIComponent(s) : s, base);
     return u.protocol === 'http:' || u.protocol === 'https:' ? u.toString() : undefined;
   } catch {
     return undefined;

@@ -148,9 +148,12 @@ describe('/dailyhot, the DailyHotApi drop-in', () => {
     expect(tv.res.status).toBe(200);
     expect(tv.body.type).toBe('电视剧');
     expect((await get('/dailyhot/baidu')).body.type).toBe('热搜');
-    const other = await get('/dailyhot/bilibili?type=188');
+    const tech = await get('/dailyhot/bilibili?type=188');
+    expect(tech.body.type).toBe('热榜 · 科技');
+    expect(upstream.hits('api.bilibili.com').at(-1)?.query.get('rid')).toBe('188');
+    const other = await get('/dailyhot/bilibili?type=999');
     expect(other.res.status).toBe(400);
-    expect(other.body.message).toMatch(/"type".*"0"/);
+    expect(other.body.message).toMatch(/"type".*"0".*"188"/);
     const week = await get('/dailyhot/smzdm?type=7');
     expect(week.body.type).toBe('周热门');
     expect(upstream.hits('post.smzdm.com').at(-1)?.query.get('unit')).toBe('7');

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Parser from 'rss-parser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import wallpaperDaily, { embeddedObject, parseArchive, parsePage, validateWallpaper } from '../../sources/wallpaper-daily.ts';
+import wallpaperDaily, { parseArchive, parsePage, validateWallpaper } from '../../sources/wallpaper-daily.ts';
+import { assignedJson } from '../../sources/_shared/embedded-json.ts';
 import { SourceError } from '../../src/kernel/errors.ts';
 import { TestClock } from '../support/clock.ts';
 import { describeConformance, readRecording } from '../support/conformance.ts';
@@ -42,7 +43,7 @@ describe('wallpaper-daily parse', () => {
     expect(d.description).toMatch(/^清晨的薄雾笼罩着漓江/);
     expect(d.main_text).toContain('花括号}不应打断解析');
     expect(validateWallpaper(d)).toBeUndefined();
-    expect(embeddedObject('<script>var _model = {"a":"};","b":{"c":1}};</script>', '_model')).toEqual({ a: '};', b: { c: 1 } });
+    expect(assignedJson('<script>var _model = {"a":"};","b":{"c":1}};</script>', 'var _model')).toEqual({ a: '};', b: { c: 1 } });
   });
 
   it('reads the archive: caption and credit split, the day from the UTC start', () => {

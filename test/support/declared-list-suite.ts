@@ -45,6 +45,8 @@ export function describeDeclaredList(list: ListDeclaration, more?: (requests: ()
     it('names the missing path or selector when the shape changes', () => {
       if ('html' in list) {
         expect(() => parseDeclared(list, '<html><body><p>改版了</p></body></html>')).toThrow(`selector "${list.html}" matched nothing`);
+      } else if (list.within) {
+        expect(() => parseDeclared(list, { moved: {} })).toThrow(/^missing \S+ \(an object\): the answer is an object with keys moved/);
       } else if (list.items.length === 0) {
         expect(() => parseDeclared(list, { topics: [] })).toThrow('answer is not a JSON array');
       } else {
