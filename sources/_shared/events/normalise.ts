@@ -6,10 +6,13 @@
  * with a unit character (十, 百, 千, 万, 亿) as digits: 一百 → 100, 三十七 → 37, and a few
  * spellings that headlines use interchangeably for one thing as one (侧翻 = 倾覆, 抢七 = G7).
  */
-import { Converter } from 'opencc-js/t2cn';
+import { lazyModule } from '../../../src/kernel/lazy-module.ts';
 import { titleKey } from '../../../src/kernel/title-key.ts';
 
-const toSimplified = Converter({ from: 't', to: 'cn' });
+// Its tables hold about 11 MiB: loaded when trending first merges, not at every start.
+const openccT2cn = lazyModule<typeof import('opencc-js/t2cn')>('opencc-js/t2cn');
+let converter: ((text: string) => string) | undefined;
+const toSimplified = (text: string): string => (converter ??= openccT2cn().Converter({ from: 't', to: 'cn' }))(text);
 
 const DIGIT: Record<string, number> = { 零: 0, 〇: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
 const UNIT: Record<string, number> = { 十: 10, 百: 100, 千: 1000 };
