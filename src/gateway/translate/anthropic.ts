@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { isObject, type JsonObject } from '../body.ts';
 import { errorBody, GatewayError, upstreamInvalidResponse } from '../errors.ts';
 import { dataUrl, isHttpUrl, parseDataUrl } from './media.ts';
-import { arrayAt, objectAt, optionalBooleanAt, optionalIntAt, optionalNumberAt, optionalStringAt, stringAt, untranslatable } from './narrow.ts';
+import { argumentsObjectAt, arrayAt, objectAt, optionalBooleanAt, optionalIntAt, optionalNumberAt, optionalStringAt, stringAt, untranslatable } from './narrow.ts';
 import {
   TranslationError,
   type ChatChunk,
@@ -447,17 +447,6 @@ function textContent(content: string | ChatTextPart[] | null | undefined): strin
   return typeof content === 'string' ? content : content.map((p) => p.text).join('');
 }
 
-function parseArguments(args: string, path: string): JsonObject {
-  if (args.trim() === '') return {};
-  try {
-    const parsed: unknown = JSON.parse(args);
-    if (isObject(parsed)) return parsed;
-  } catch {
-    // reported below
-  }
-  throw new TranslationError(`"${path}" must be a JSON object in text (the tool's arguments).`, path);
-}
-
 const THINKING_BUDGET = { minimal: 0, low: 1024, medium: 4096, high: 16384 } as const;
 
 export function writeAnthropicRequest(chat: ChatRequest, tools: ToolDropper): UpstreamRequest {
@@ -478,7 +467,7 @@ export function writeAnthropicRequest(chat: ChatRequest, tools: ToolDropper): Up
       const blocks: JsonObject[] = [];
       const text = textContent(m.content);
       if (text) blocks.push({ type: 'text', text });
-      m.tool_calls?.forEach((c, j) => blocks.push({ type: 'tool_use', id: c.id, name: c.function.name, input: parseArguments(c.function.arguments, `${path}.tool_calls[${j}].function.arguments`) }));
+      m.tool_calls?.forEach((c, j) => blocks.push({ type: 'tool_use', id: c.id, name: c.function.name, input: argumentsObjectAt(c.function.arguments, `${path}.tool_calls[${j}].function.arguments`) }));
       if (blocks.length) append('assistant', blocks);
     }
   });

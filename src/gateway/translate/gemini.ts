@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { isObject, type JsonObject } from '../body.ts';
 import { errorBody, GatewayError, upstreamInvalidResponse } from '../errors.ts';
 import { audioFormat, dataUrl, isHttpUrl, mimeTypeOfUrl, parseDataUrl } from './media.ts';
-import { arrayAt, objectAt, optionalIntAt, optionalNumberAt, optionalStringAt, stringAt, untranslatable } from './narrow.ts';
+import { argumentsObjectAt, arrayAt, objectAt, optionalIntAt, optionalNumberAt, optionalStringAt, stringAt, untranslatable } from './narrow.ts';
 import {
   TranslationError,
   type ChatChunk,
@@ -450,17 +450,6 @@ function toolResponse(content: string | ChatTextPart[]): JsonObject {
   return { result: text };
 }
 
-function parseArguments(args: string, path: string): JsonObject {
-  if (args.trim() === '') return {};
-  try {
-    const parsed: unknown = JSON.parse(args);
-    if (isObject(parsed)) return parsed;
-  } catch {
-    // reported below
-  }
-  throw new TranslationError(`"${path}" must be a JSON object in text (the function's arguments).`, path);
-}
-
 const THINKING_BUDGET = { minimal: 0, low: 1024, medium: 8192, high: 24576 } as const;
 
 /**
@@ -495,7 +484,7 @@ export function writeGeminiRequest(chat: ChatRequest, tools: ToolDropper): Upstr
       if (text) parts.push({ text });
       m.tool_calls?.forEach((c, j) => {
         names.set(c.id, c.function.name);
-        const call: JsonObject = { functionCall: { name: c.function.name, args: parseArguments(c.function.arguments, `${path}.tool_calls[${j}].function.arguments`) } };
+        const call: JsonObject = { functionCall: { name: c.function.name, args: argumentsObjectAt(c.function.arguments, `${path}.tool_calls[${j}].function.arguments`) } };
         if (signs) call.thoughtSignature = SKIP_THOUGHT_SIGNATURE;
         parts.push(call);
       });

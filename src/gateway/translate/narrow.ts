@@ -43,6 +43,18 @@ export function optionalBooleanAt(x: unknown, path: string): boolean | undefined
   return x;
 }
 
+/** A tool call's arguments, JSON text of an object ('' is no arguments), as the styles that take an object need them. */
+export function argumentsObjectAt(args: string, path: string): JsonObject {
+  if (args.trim() === '') return {};
+  try {
+    const parsed: unknown = JSON.parse(args);
+    if (isObject(parsed)) return parsed;
+  } catch {
+    // reported below
+  }
+  throw new TranslationError(`"${path}" must be a JSON object in text (the tool call's arguments).`, path);
+}
+
 /** A field this style has that cannot be carried to the other side without changing what the request means. */
 export function untranslatable(path: string, why: string): TranslationError {
   return new TranslationError(`"${path}" cannot be translated for the upstream serving this model: ${why}.`, path, 'unsupported_parameter');
