@@ -10,11 +10,10 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { StoredUsageRow } from '../../src/gateway/usage.ts';
-import { makeKey, postJson, startGateway, type Harness } from './helpers.ts';
+import { makeKey, postJson, type Harness, usageRowWhere } from './helpers.ts';
 import { ModelUpstream, sleep } from './model-upstream.ts';
+import { resetStyledUpstreams, startStyledGateway, stopStyledGateway, UPSTREAM_KEY } from './styled-gateway.ts';
 import { ANTHROPIC_USAGE, AnthropicUpstream, GeminiUpstream } from './vendor-upstreams.ts';
-
-const UPSTREAM_KEY = 'vendor-upstream-key';
 
 let anthropicUp: AnthropicUpstream;
 let geminiUp: GeminiUpstream;
@@ -24,49 +23,18 @@ let key: string;
 let keyId: string;
 let client: Anthropic;
 
-async function rowWhere(pred: (row: StoredUsageRow) => boolean): Promise<StoredUsageRow | undefined> {
-  for (let i = 0; i < 300; i++) {
-    const found = (await h.svc.gateway.usage.forKey(keyId, 1000)).find(pred);
-    if (found) return found;
-    await sleep(10);
-  }
-  return undefined;
-}
+const rowWhere = (pred: (row: StoredUsageRow) => boolean): Promise<StoredUsageRow | undefined> => usageRowWhere(h.svc, keyId, pred);
 
 beforeAll(async () => {
-  anthropicUp = await new AnthropicUpstream(UPSTREAM_KEY).start();
-  geminiUp = await new GeminiUpstream(UPSTREAM_KEY).start();
-  openaiUp = await new ModelUpstream().start();
-  h = await startGateway({
-    upstream: openaiUp,
-    env: {
-      AI_UPSTREAM_BASE_URL: '',
-      AI_UPSTREAM_API_KEY: UPSTREAM_KEY,
-      AI_UPSTREAMS: JSON.stringify([
-        { name: 'anthropic', url: anthropicUp.url, api: ['anthropic'], models: ['claude-*'] },
-        { name: 'gemini', url: geminiUp.url, api: ['gemini'], models: ['gemini-*'] },
-        { name: 'openai', url: openaiUp.url, api: ['openai'], models: ['gpt-*'] },
-      ]),
-    },
-  });
-  const made = await makeKey(h.svc);
-  key = made.key;
-  keyId = made.record.id;
+  ({ anthropicUp, geminiUp, openaiUp, h, key, keyId } = await startStyledGateway({ anthropic: ['claude-*'], gemini: ['gemini-*'], openai: ['gpt-*'] }));
   client = new Anthropic({ apiKey: key, baseURL: h.base, maxRetries: 0 });
 });
 
 afterAll(async () => {
-  await h?.close();
-  await anthropicUp?.stop();
-  await geminiUp?.stop();
-  await openaiUp?.stop();
+  await stopStyledGateway({ anthropicUp, geminiUp, openaiUp, h });
 });
 
-beforeEach(() => {
-  anthropicUp.reset();
-  geminiUp.reset();
-  openaiUp.reset();
-});
+beforeEach(() => resetStyledUpstreams({ anthropicUp, geminiUp, openaiUp }));
 
 const textOf = (m: Anthropic.Message): string => m.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
 

@@ -10,11 +10,10 @@ import { ApiError, GoogleGenAI, type Content } from '@google/genai';
 import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { StoredUsageRow } from '../../src/gateway/usage.ts';
-import { bearer, makeKey, postJson, startGateway, type Harness } from './helpers.ts';
+import { bearer, makeKey, postJson, startGateway, type Harness, usageRowWhere } from './helpers.ts';
 import { ModelUpstream, sleep } from './model-upstream.ts';
+import { resetStyledUpstreams, startStyledGateway, stopStyledGateway, UPSTREAM_KEY } from './styled-gateway.ts';
 import { AnthropicUpstream, GeminiUpstream } from './vendor-upstreams.ts';
-
-const UPSTREAM_KEY = 'vendor-upstream-key';
 
 let anthropicUp: AnthropicUpstream;
 let geminiUp: GeminiUpstream;
@@ -25,51 +24,20 @@ let key: string;
 let keyId: string;
 let ai: GoogleGenAI;
 
-async function rowWhere(pred: (row: StoredUsageRow) => boolean): Promise<StoredUsageRow | undefined> {
-  for (let i = 0; i < 300; i++) {
-    const found = (await h.svc.gateway.usage.forKey(keyId, 1000)).find(pred);
-    if (found) return found;
-    await sleep(10);
-  }
-  return undefined;
-}
+const rowWhere = (pred: (row: StoredUsageRow) => boolean): Promise<StoredUsageRow | undefined> => usageRowWhere(h.svc, keyId, pred);
 
 beforeAll(async () => {
-  anthropicUp = await new AnthropicUpstream(UPSTREAM_KEY).start();
-  geminiUp = await new GeminiUpstream(UPSTREAM_KEY).start();
-  openaiUp = await new ModelUpstream().start();
-  h = await startGateway({
-    upstream: openaiUp,
-    env: {
-      AI_UPSTREAM_BASE_URL: '',
-      AI_UPSTREAM_API_KEY: UPSTREAM_KEY,
-      AI_UPSTREAMS: JSON.stringify([
-        { name: 'anthropic', url: anthropicUp.url, api: ['anthropic'], models: ['claude-*'] },
-        { name: 'gemini', url: geminiUp.url, api: ['gemini'], models: ['gemini-*', 'text-embedding-004'] },
-        { name: 'openai', url: openaiUp.url, api: ['openai'], models: ['gpt-*', 'text-embedding-3-*'] },
-      ]),
-    },
-  });
+  ({ anthropicUp, geminiUp, openaiUp, h, key, keyId } = await startStyledGateway({ anthropic: ['claude-*'], gemini: ['gemini-*', 'text-embedding-004'], openai: ['gpt-*', 'text-embedding-3-*'] }));
   openaiOnly = await startGateway({ upstream: openaiUp, env: { AI_UPSTREAM_BASE_URL: '', AI_UPSTREAM_API_KEY: UPSTREAM_KEY, AI_UPSTREAMS: JSON.stringify([{ url: openaiUp.url, api: ['openai'] }]) } });
-  const made = await makeKey(h.svc);
-  key = made.key;
-  keyId = made.record.id;
   ai = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: h.base } });
 });
 
 afterAll(async () => {
-  await h?.close();
   await openaiOnly?.close();
-  await anthropicUp?.stop();
-  await geminiUp?.stop();
-  await openaiUp?.stop();
+  await stopStyledGateway({ anthropicUp, geminiUp, openaiUp, h });
 });
 
-beforeEach(() => {
-  anthropicUp.reset();
-  geminiUp.reset();
-  openaiUp.reset();
-});
+beforeEach(() => resetStyledUpstreams({ anthropicUp, geminiUp, openaiUp }));
 
 const WEATHER = { name: 'get_weather', description: 'Weather for a city', parametersJsonSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
 

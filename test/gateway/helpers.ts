@@ -57,6 +57,16 @@ export async function usageRows(svc: TestService, keyId: string, count = 1, time
   }
 }
 
+/** The first usage row of the key that `pred` accepts, once the settlement has written it (undefined after the timeout). */
+export async function usageRowWhere(svc: TestService, keyId: string, pred: (row: StoredUsageRow) => boolean, timeoutMs = 3000): Promise<StoredUsageRow | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = (await svc.gateway.usage.forKey(keyId, 1000)).find(pred);
+    if (found || Date.now() > deadline) return found;
+    await sleep(10);
+  }
+}
+
 export async function waitFor(cond: () => boolean, timeoutMs = 5000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (!cond()) {

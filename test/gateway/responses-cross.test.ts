@@ -11,8 +11,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { StoredUsageRow } from '../../src/gateway/usage.ts';
-import { bearer, makeKey, postJson, startGateway, type Harness } from './helpers.ts';
-import { sleep } from './model-upstream.ts';
+import { bearer, makeKey, postJson, startGateway, type Harness, usageRowWhere } from './helpers.ts';
 import { AnthropicUpstream, GeminiUpstream } from './vendor-upstreams.ts';
 
 let anthropic: AnthropicUpstream;
@@ -46,14 +45,7 @@ afterAll(async () => {
   await gemini?.stop();
 });
 
-async function rowWhere(pred: (row: StoredUsageRow) => boolean): Promise<StoredUsageRow | undefined> {
-  for (let i = 0; i < 200; i++) {
-    const found = (await h.svc.gateway.usage.forKey(keyId, 1000)).find(pred);
-    if (found) return found;
-    await sleep(10);
-  }
-  return undefined;
-}
+const rowWhere = (pred: (row: StoredUsageRow) => boolean): Promise<StoredUsageRow | undefined> => usageRowWhere(h.svc, keyId, pred);
 
 const weatherTool: OpenAI.Responses.Tool = { type: 'function', name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, strict: false };
 

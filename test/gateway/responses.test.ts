@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { joinUpstreamPath } from '../../src/gateway/upstream.ts';
 import type { StoredUsageRow } from '../../src/gateway/usage.ts';
-import { bearer, makeKey, postJson, startGateway, type Harness } from './helpers.ts';
+import { bearer, makeKey, postJson, startGateway, type Harness, usageRowWhere } from './helpers.ts';
 import { ModelUpstream, sleep } from './model-upstream.ts';
 
 let native: ModelUpstream;
@@ -29,14 +29,7 @@ let openai: OpenAI;
 const responsesCount = (u: ModelUpstream) => u.requests.filter((r) => r.path.startsWith('/v1/responses')).length;
 
 /** The usage row a request left, once it is written (after the answer went out). */
-async function rowWhere(pred: (row: StoredUsageRow) => boolean): Promise<StoredUsageRow | undefined> {
-  let found: StoredUsageRow | undefined;
-  for (let i = 0; i < 200 && !found; i++) {
-    found = (await h.svc.gateway.usage.forKey(keyId, 1000)).find(pred);
-    if (!found) await sleep(10);
-  }
-  return found;
-}
+const rowWhere = (pred: (row: StoredUsageRow) => boolean): Promise<StoredUsageRow | undefined> => usageRowWhere(h.svc, keyId, pred);
 
 beforeAll(async () => {
   native = await new ModelUpstream().start();
