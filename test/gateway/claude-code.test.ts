@@ -10,11 +10,10 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatTextStream, RefusingProxy } from './cli-support.ts';
 import { makeKey, startGateway, type Harness } from './helpers.ts';
 import { ModelUpstream } from './model-upstream.ts';
 import { AnthropicUpstream } from './vendor-upstreams.ts';
@@ -27,18 +26,6 @@ if (!installed) console.warn(`claude-code.test.ts skipped: Claude Code is not in
 
 const UPSTREAM_KEY = 'vendor-upstream-key';
 
-/** A chat-completions stream of one text answer, as OpenAI sends it. */
-function chatTextStream(res: http.ServerResponse, model: string, text: string): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream' });
-  const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) =>
-    res.write(`data: ${JSON.stringify({ id: 'chatcmpl-cc', object: 'chat.completion.chunk', created: 1735689600, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`);
-  chunk({ role: 'assistant', content: '' }, null);
-  for (const part of text.split(/(?= )/)) chunk({ content: part }, null);
-  chunk({}, 'stop');
-  res.write(`data: ${JSON.stringify({ id: 'chatcmpl-cc', object: 'chat.completion.chunk', created: 1735689600, model, choices: [], usage: { prompt_tokens: 900, completion_tokens: 4, total_tokens: 904 } })}\n\n`);
-  res.end('data: [DONE]\n\n');
-}
-
 interface Run {
   code: number | null;
   stdout: string;
@@ -48,8 +35,7 @@ interface Run {
 describe.skipIf(!installed)('Claude Code through the gateway', () => {
   let anthropicUp: AnthropicUpstream;
   let chatOnly: ModelUpstream;
-  let refusingProxy: http.Server;
-  let proxied = 0;
+  let refusingProxy: RefusingProxy;
   let h: Harness;
   let key: string;
   let home: string;
@@ -59,18 +45,12 @@ describe.skipIf(!installed)('Claude Code through the gateway', () => {
     chatOnly = await new ModelUpstream().start();
     chatOnly.script('POST', '/v1/chat/completions', (req, res) => {
       const body = JSON.parse(req.body.toString()) as { model: string; stream?: boolean };
-      if (body.stream) return chatTextStream(res, body.model, 'Hello from the chat upstream');
+      if (body.stream) return chatTextStream(res, body.model, 'Hello from the chat upstream', { words: true });
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ id: 'chatcmpl-cc', object: 'chat.completion', created: 1735689600, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: 'Hello from the chat upstream' }, finish_reason: 'stop' }], usage: { prompt_tokens: 900, completion_tokens: 4, total_tokens: 904 } }));
     });
     // Anything Claude Code would send past the gateway goes here, and is refused.
-    refusingProxy = http.createServer((_req, res) => res.writeHead(403).end());
-    refusingProxy.on('connect', (_req, socket) => {
-      proxied++;
-      socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
-    });
-    refusingProxy.on('request', () => proxied++);
-    await new Promise<void>((r) => refusingProxy.listen(0, '127.0.0.1', r));
+    refusingProxy = await new RefusingProxy().start();
     h = await startGateway({
       upstream: chatOnly,
       env: {
@@ -90,12 +70,12 @@ describe.skipIf(!installed)('Claude Code through the gateway', () => {
     await h?.close();
     await anthropicUp?.stop();
     await chatOnly?.stop();
-    await new Promise((r) => refusingProxy?.close(r));
+    await refusingProxy?.stop();
     if (home) fs.rmSync(home, { recursive: true, force: true });
   });
 
   function claude(model: string, credential: Record<string, string>): Promise<Run> {
-    const proxy = `http://127.0.0.1:${(refusingProxy.address() as AddressInfo).port}`;
+    const proxy = refusingProxy.url;
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: home,
@@ -147,7 +127,7 @@ describe.skipIf(!installed)('Claude Code through the gateway', () => {
     }
     // What Claude Code sends besides the conversation (all of it carried natively).
     expect(Object.keys(JSON.parse(sent[0]!.body.toString()) as object)).toEqual(expect.arrayContaining(['system', 'tools', 'thinking', 'metadata']));
-    expect(proxied).toBe(0);
+    expect(refusingProxy.count).toBe(0);
   });
 
   it('translated to a chat-completions upstream, the key as ANTHROPIC_AUTH_TOKEN (Bearer)', { timeout: 120_000 }, async () => {
@@ -159,6 +139,6 @@ describe.skipIf(!installed)('Claude Code through the gateway', () => {
     expect(main?.model).toBe('gpt-4o');
     expect(main?.messages[0]?.role).toBe('system');
     expect(main?.tools?.map((t) => t.function.name)).toContain('Bash');
-    expect(proxied).toBe(0);
+    expect(refusingProxy.count).toBe(0);
   });
 });

@@ -10,10 +10,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatTextStream, RefusingProxy } from './cli-support.ts';
 import { makeKey, startGateway, type Harness } from './helpers.ts';
 import { ModelUpstream } from './model-upstream.ts';
 import { AnthropicUpstream, GeminiUpstream } from './vendor-upstreams.ts';
@@ -23,18 +23,6 @@ const CODEX = path.join(CLI_DIR, 'node_modules', '.bin', 'codex');
 const installed = fs.existsSync(CODEX);
 if (!installed && process.env.REQUIRE_CODEX_CLI === '1') throw new Error(`REQUIRE_CODEX_CLI=1 but the Codex CLI is not installed at ${CODEX}`);
 if (!installed) console.warn(`codex-cli.test.ts skipped: the Codex CLI is not installed at ${CODEX} (.ci/run installs it; or set CODEX_CLI_DIR)`);
-
-/** A chat-completions stream of one text answer, as OpenAI sends it. */
-function chatTextStream(res: http.ServerResponse, model: string, text: string): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream' });
-  const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) =>
-    res.write(`data: ${JSON.stringify({ id: 'chatcmpl-x', object: 'chat.completion.chunk', created: 1735689600, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`);
-  chunk({ role: 'assistant', content: '' }, null);
-  for (const part of text.split(/(?= )/)) chunk({ content: part }, null);
-  chunk({}, 'stop');
-  res.write(`data: ${JSON.stringify({ id: 'chatcmpl-x', object: 'chat.completion.chunk', created: 1735689600, model, choices: [], usage: { prompt_tokens: 900, completion_tokens: 4, total_tokens: 904 } })}\n\n`);
-  res.end('data: [DONE]\n\n');
-}
 
 /** A Responses stream of one text answer, with the documented event sequence. */
 function responsesTextStream(res: http.ServerResponse, model: string, text: string): void {
@@ -60,7 +48,7 @@ describe.skipIf(!installed)('Codex CLI through the gateway', () => {
   let chatOnly: ModelUpstream;
   let anthropic: AnthropicUpstream;
   let gemini: GeminiUpstream;
-  let refusingProxy: http.Server;
+  let refusingProxy: RefusingProxy;
   let h: Harness;
   let key: string;
   let home: string;
@@ -73,9 +61,7 @@ describe.skipIf(!installed)('Codex CLI through the gateway', () => {
     native.script('POST', '/v1/responses', (req, res) => responsesTextStream(res, String(JSON.parse(req.body.toString()).model), 'PONG from native'));
     chatOnly.script('POST', '/v1/chat/completions', (req, res) => chatTextStream(res, String(JSON.parse(req.body.toString()).model), 'PONG from chat'));
     // Anything sent through it (telemetry, update checks) is refused and would show up as a failure.
-    refusingProxy = http.createServer((_req, res) => res.writeHead(403).end());
-    refusingProxy.on('connect', (_req, socket) => socket.destroy());
-    await new Promise<void>((r) => refusingProxy.listen(0, '127.0.0.1', r));
+    refusingProxy = await new RefusingProxy().start();
     h = await startGateway({
       upstream: native,
       env: {
@@ -115,13 +101,13 @@ describe.skipIf(!installed)('Codex CLI through the gateway', () => {
     await chatOnly?.stop();
     await anthropic?.stop();
     await gemini?.stop();
-    await new Promise((r) => refusingProxy?.close(r));
+    await refusingProxy?.stop();
     if (home) fs.rmSync(home, { recursive: true, force: true });
   });
 
   const codex = (model: string): Promise<{ stdout: string; stderr: string; code: number | null }> =>
     new Promise((resolve) => {
-      const proxy = `http://127.0.0.1:${(refusingProxy.address() as AddressInfo).port}`;
+      const proxy = refusingProxy.url;
       // stdin closed: with a pipe open, `codex exec` waits for more prompt on it.
       const child = spawn(CODEX, ['exec', '--skip-git-repo-check', '--ephemeral', '-s', 'read-only', '-m', model, 'Reply with the word PONG.'], {
         cwd: home,

@@ -10,11 +10,10 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatTextStream, RefusingProxy } from './cli-support.ts';
 import { makeKey, startGateway, type Harness } from './helpers.ts';
 import { ModelUpstream } from './model-upstream.ts';
 import { GeminiUpstream, valueFor } from './vendor-upstreams.ts';
@@ -27,18 +26,6 @@ if (!installed) console.warn(`gemini-cli.test.ts skipped: the Gemini CLI is not 
 
 const UPSTREAM_KEY = 'vendor-upstream-key';
 
-/** A chat-completions stream of one text answer, as OpenAI sends it. */
-function chatTextStream(res: http.ServerResponse, model: string, text: string): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream' });
-  const chunk = (delta: Record<string, unknown>, finish: string | null, extra: Record<string, unknown> = {}) =>
-    res.write(`data: ${JSON.stringify({ id: 'chatcmpl-g', object: 'chat.completion.chunk', created: 1735689600, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`);
-  chunk({ role: 'assistant', content: '' }, null);
-  chunk({ content: text }, null);
-  chunk({}, 'stop');
-  res.write(`data: ${JSON.stringify({ id: 'chatcmpl-g', object: 'chat.completion.chunk', created: 1735689600, model, choices: [], usage: { prompt_tokens: 900, completion_tokens: 4, total_tokens: 904 } })}\n\n`);
-  res.end('data: [DONE]\n\n');
-}
-
 interface Run {
   code: number | null;
   stdout: string;
@@ -48,8 +35,7 @@ interface Run {
 describe.skipIf(!installed)('Gemini CLI through the gateway', () => {
   let geminiUp: GeminiUpstream;
   let chatOnly: ModelUpstream;
-  let refusingProxy: http.Server;
-  let proxied = 0;
+  let refusingProxy: RefusingProxy;
   let h: Harness;
   let key: string;
   let home: string;
@@ -57,13 +43,7 @@ describe.skipIf(!installed)('Gemini CLI through the gateway', () => {
   beforeAll(async () => {
     geminiUp = await new GeminiUpstream(UPSTREAM_KEY).start();
     chatOnly = await new ModelUpstream().start();
-    refusingProxy = http.createServer((_req, res) => res.writeHead(403).end());
-    refusingProxy.on('connect', (_req, socket) => {
-      proxied++;
-      socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
-    });
-    refusingProxy.on('request', () => proxied++);
-    await new Promise<void>((r) => refusingProxy.listen(0, '127.0.0.1', r));
+    refusingProxy = await new RefusingProxy().start();
     h = await startGateway({
       upstream: chatOnly,
       env: {
@@ -93,12 +73,12 @@ describe.skipIf(!installed)('Gemini CLI through the gateway', () => {
     await h?.close();
     await geminiUp?.stop();
     await chatOnly?.stop();
-    await new Promise((r) => refusingProxy?.close(r));
+    await refusingProxy?.stop();
     if (home) fs.rmSync(home, { recursive: true, force: true });
   });
 
   function gemini(args: string[], target: { base: string; key: string } = { base: h.base, key }): Promise<Run> {
-    const proxy = `http://127.0.0.1:${(refusingProxy.address() as AddressInfo).port}`;
+    const proxy = refusingProxy.url;
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: home,
@@ -141,7 +121,7 @@ describe.skipIf(!installed)('Gemini CLI through the gateway', () => {
     const calls = generateCalls(geminiUp);
     expect(calls.map((c) => c.path)).toEqual(['/v1beta/models/gemini-2.5-flash:streamGenerateContent']);
     expect(geminiUp.requests.every((r) => r.headers['x-goog-api-key'] === UPSTREAM_KEY)).toBe(true);
-    expect(proxied).toBe(0);
+    expect(refusingProxy.count).toBe(0);
   });
 
   it('native without -m: the routing call gets JSON of its schema, then the chosen model answers', { timeout: 120_000 }, async () => {
@@ -152,7 +132,7 @@ describe.skipIf(!installed)('Gemini CLI through the gateway', () => {
     expect(calls[0]!.path).toMatch(/:generateContent$/);
     expect(calls[0]!.body.generationConfig?.responseJsonSchema).toBeDefined();
     expect(calls.at(-1)!.path).toMatch(/:streamGenerateContent$/);
-    expect(proxied).toBe(0);
+    expect(refusingProxy.count).toBe(0);
   });
 
   it('translated to a chat-only upstream, with -m and without (the routing schema as response_format)', { timeout: 180_000 }, async () => {
@@ -176,7 +156,7 @@ describe.skipIf(!installed)('Gemini CLI through the gateway', () => {
     expect(first.response_format?.type).toBe('json_schema');
     expect(first.response_format!.json_schema.schema.type).toBe('object');
     expect(first.response_format!.json_schema.schema.properties.complexity_score?.type).toBe('integer');
-    expect(proxied).toBe(0);
+    expect(refusingProxy.count).toBe(0);
   });
 
   /** Run with the CLI pointed at a second gateway whose only upstream speaks chat, so every Gemini model it picks is translated. */
