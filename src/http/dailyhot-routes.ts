@@ -6,6 +6,19 @@
  * sixty-aliases.ts), where no 60s path of the same name exists. `types` lists the `type` values we serve, the
  * route's default first; a value we do not serve is a 400 naming the ones we do.
  */
+import { badParam } from '../kernel/errors.ts';
+import { formatDate, isIsoDate } from '../kernel/time.ts';
+
+/** One list of a route: DailyHotApi's `type` text for it, our parameters, and its `title` where the list changes it. */
+export interface DailyHotVariant {
+  label: string;
+  title?: string;
+  params?: Readonly<Record<string, string>>;
+}
+
+/** Reads one query parameter of the request (its first value). */
+export type QueryReader = (name: string) => string | undefined;
+
 export interface DailyHotRoute {
   /** DailyHotApi's route name, e.g. `qq-news`. */
   name: string;
@@ -14,15 +27,47 @@ export interface DailyHotRoute {
   link: string;
   /** Our source id. */
   source: string;
-  /** Our route of its default variant (under /v2/apis): `/v2/apis/<name>` is an alias of it. */
+  /**
+   * Our route (under /v2/apis): `/v2/apis/<name>` is an alias of it, its path parameters filled
+   * from the default variant's params (`/tech-forum/:type` with `type: top`).
+   */
   path: string;
   /** `type` value → DailyHotApi's `type` text for it and our parameters (e.g. a board). */
-  types: Readonly<Record<string, { label: string; params?: Readonly<Record<string, string>> }>>;
+  types: Readonly<Record<string, DailyHotVariant>>;
+  /** DailyHotApi's `params` of the answer: the route's options and what they mean. */
+  options?: Readonly<Record<string, unknown>>;
+  /**
+   * For a route whose options are not one `type` (history's `month` and `day`, miyoushe's `game`
+   * and `type`): the variant the query picks (`types` is then unused); a bad value is a 400 naming it.
+   */
+  pick?(query: QueryReader, nowMs: number): DailyHotVariant;
 }
 
 const only = (label: string) => ({ default: { label } });
 
-export const DAILYHOT_ROUTES: readonly DailyHotRoute[] = [
+/** A whole number in [min, max] from the query, or the fallback when absent; a 400 naming the parameter otherwise. */
+function wholeIn(query: QueryReader, name: string, min: number, max: number, fallback: number): number {
+  const v = query(name)?.trim();
+  if (v === undefined || v === '') return fallback;
+  if (!/^\d{1,2}$/.test(v) || Number(v) < min || Number(v) > max) throw badParam(name, `a whole number from ${min} to ${max}`);
+  return Number(v);
+}
+
+/** history: `month` and `day` (today's in Asia/Shanghai by default) pick the day; `type` is its month-day. */
+function historyDay(query: QueryReader, nowMs: number): DailyHotVariant {
+  const [yyyy, mm, dd] = formatDate(nowMs).split('-').map(Number) as [number, number, number];
+  const month = wholeIn(query, 'month', 1, 12, mm);
+  const day = wholeIn(query, 'day', 1, 31, dd);
+  const label = `${month}-${day}`;
+  if (query('month') === undefined && query('day') === undefined) return { label };
+  const dayOf = (year: number) => `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+  // February 29th is a day of history in every year: outside leap years it is asked as 2024's.
+  const date = isIsoDate(dayOf(yyyy)) ? dayOf(yyyy) : dayOf(2024);
+  if (!isIsoDate(date)) throw badParam('day', `a day of month ${month}`);
+  return { label, params: { date } };
+}
+
+const DECLARED_LIST_ROUTES: readonly DailyHotRoute[] = [
   { name: 'bilibili', path: '/video-site-rank', title: '哔哩哔哩', description: '你所热爱的，就是你的生活', link: 'https://www.bilibili.com/v/popular/rank/all', source: 'video-site-rank', types: { '0': { label: '热榜 · 全站' }, '1': { label: '热榜 · 动画', params: { partition: '1' } }, '3': { label: '热榜 · 音乐', params: { partition: '3' } }, '4': { label: '热榜 · 游戏', params: { partition: '4' } }, '5': { label: '热榜 · 娱乐', params: { partition: '5' } }, '188': { label: '热榜 · 科技', params: { partition: '188' } }, '119': { label: '热榜 · 鬼畜', params: { partition: '119' } }, '129': { label: '热榜 · 舞蹈', params: { partition: '129' } }, '155': { label: '热榜 · 时尚', params: { partition: '155' } }, '160': { label: '热榜 · 生活', params: { partition: '160' } }, '168': { label: '热榜 · 国创相关', params: { partition: '168' } }, '181': { label: '热榜 · 影视', params: { partition: '181' } } } },
   { name: 'weibo', path: '/hot-microblog', title: '微博', description: '实时热点，每分钟更新一次', link: 'https://s.weibo.com/top/summary/', source: 'hot-microblog', types: only('热搜榜') },
   { name: 'kuaishou', path: '/hot-short-video-b', title: '快手', description: '快手，拥抱每一种生活', link: 'https://www.kuaishou.com/', source: 'hot-short-video-b', types: only('热榜') },
@@ -74,6 +119,14 @@ export const DAILYHOT_ROUTES: readonly DailyHotRoute[] = [
   { name: 'guokr', path: '/hot-science', title: '果壳', description: '科技有意思', link: 'https://www.guokr.com/', source: 'hot-science', types: only('热门文章') },
   { name: 'dgtle', path: '/hot-digital-gear', title: '数字尾巴', description: '致力于分享美好数字生活体验，囊括你闻所未闻的最丰富数码资讯，触所未触最抢鲜产品评测，随时随地感受尾巴们各式数字生活精彩图文、摄影感悟、旅行游记、爱物分享。', link: 'https://www.dgtle.com/', source: 'hot-digital-gear', types: only('热门文章') },
 ];
+
+/** Routes over lists we serve in our own shape (the view maps them; see dailyHotItem). */
+const OWN_SHAPE_ROUTES: readonly DailyHotRoute[] = [
+  { name: 'hackernews', path: '/tech-forum/:type', title: 'Hacker News', description: 'News about hacking and startups', link: 'https://news.ycombinator.com/', source: 'tech-forum', types: { default: { label: 'Popular', params: { type: 'top' } } } },
+  { name: 'history', path: '/today-in-history', title: '历史上的今天', link: 'https://baike.baidu.com/calendar', source: 'today-in-history', types: {}, options: { month: '月份', day: '日期' }, pick: historyDay },
+];
+
+export const DAILYHOT_ROUTES: readonly DailyHotRoute[] = [...DECLARED_LIST_ROUTES, ...OWN_SHAPE_ROUTES];
 
 /** The name DailyHotApi gives the query parameter that picks a list's variant (HelloGitHub's is `sort`). */
 export function typeParamOf(route: DailyHotRoute): 'type' | 'sort' {

@@ -14,7 +14,7 @@ import type { Registry } from '../kernel/registry.ts';
 import type { FetchedSource } from '../kernel/source.ts';
 import type { Store } from '../kernel/store.ts';
 import { applyAnswer, SERVICE_NAME } from './apis-router.ts';
-import { DAILYHOT_ROUTES, typeParamOf, type DailyHotRoute } from './dailyhot-routes.ts';
+import { DAILYHOT_ROUTES, typeParamOf, type DailyHotRoute, type DailyHotVariant, type QueryReader } from './dailyhot-routes.ts';
 import type { AppState } from './middleware.ts';
 
 export const DAILYHOT_PREFIX = '/dailyhot';
@@ -59,10 +59,12 @@ export function dailyHotItem(raw: unknown): DailyHotItem | undefined {
   };
 }
 
+/** The items of a stored list: the list itself, or its `list` or `items` (a day in history). */
 function itemsOf(data: unknown): unknown[] {
   if (Array.isArray(data)) return data;
-  const list = data && typeof data === 'object' ? (data as { list?: unknown }).list : undefined;
-  return Array.isArray(list) ? list : [];
+  const d = data && typeof data === 'object' ? (data as { list?: unknown; items?: unknown }) : {};
+  const items = d.list ?? d.items;
+  return Array.isArray(items) ? items : [];
 }
 
 /** `limit`: a positive whole number, as DailyHotApi's `parseInt` reads it. */
@@ -80,8 +82,10 @@ function readFlag(name: string, v: string | undefined, on: string): boolean {
   throw badParam(name, `"true" or "false"`);
 }
 
-/** The route's variant named by its `type` (or `sort`) parameter; routes with one list ignore it, as DailyHotApi does. */
-function variantOf(route: DailyHotRoute, asked: string | undefined): { label: string; params?: Readonly<Record<string, string>> } {
+/** The route's variant named by its `type` (or `sort`) parameter, or by its own options; routes with one list ignore `type`, as DailyHotApi does. */
+function variantOf(route: DailyHotRoute, query: QueryReader, nowMs: number): DailyHotVariant {
+  if (route.pick) return route.pick(query, nowMs);
+  const asked = query(typeParamOf(route));
   const types = route.types;
   if (types.default) return types.default;
   const names = Object.keys(types);
@@ -105,14 +109,14 @@ export function createDailyHotRouter(deps: { registry: Registry; engine: Engine;
     const route = byName.get(ctx.params.name ?? '');
     if (!route) throw new AppError(404, `No DailyHot route "${ctx.params.name}". GET ${DAILYHOT_PREFIX}/all lists the route names served here.`);
     const source = deps.registry.byId.get(route.source) as FetchedSource;
-    const q = (name: string) => {
+    const q: QueryReader = (name) => {
       const v = ctx.query[name];
       return Array.isArray(v) ? v[0] : v;
     };
     const limit = readLimit(q('limit'));
     const noCache = readFlag('cache', q('cache'), 'false');
     const rss = readFlag('rss', q('rss'), 'true');
-    const variant = variantOf(route, q(typeParamOf(route)));
+    const variant = variantOf(route, q, deps.engine.now());
     const params = parseParams(source.params, { ...variant.params }, deps.engine.now());
     const result = await deps.engine.read(source, params, { force: noCache });
     const all = itemsOf(result.data);
@@ -139,9 +143,10 @@ export function createDailyHotRouter(deps: { registry: Registry; engine: Engine;
     ctx.body = {
       code: 200,
       name: route.name,
-      title: route.title,
+      title: variant.title ?? route.title,
       type: variant.label,
       ...(route.description ? { description: route.description } : {}),
+      ...(route.options ? { params: route.options } : {}),
       link: route.link,
       total: data.length,
       updateTime: new Date(result.fetchedAt).toISOString(),

@@ -130,11 +130,12 @@ export function aliasPaths(a: SixtyAlias): string[] {
 
 /**
  * DailyHotApi's route names under /v2/apis (`/v2/apis/thepaper`), where 60s has no path of the
- * same name: aliases of our route of the list's default variant (see dailyhot-routes.ts).
+ * same name: aliases of our route of the list's default variant (see dailyhot-routes.ts), its path
+ * parameters filled from that variant's params.
  */
-export function dailyHotAliases(): { path: string; route: string }[] {
+export function dailyHotAliases(): { path: string; route: string; params: Readonly<Record<string, string>> }[] {
   const sixty = new Set(SIXTY_ALIASES.flatMap(aliasPaths));
-  return DAILYHOT_ROUTES.map((r) => ({ path: `${APIS_PREFIX}/${r.name}`, route: r.path })).filter((a) => !sixty.has(a.path));
+  return DAILYHOT_ROUTES.map((r) => ({ path: `${APIS_PREFIX}/${r.name}`, route: r.path, params: Object.values(r.types)[0]?.params ?? {} })).filter((a) => !sixty.has(a.path));
 }
 
 /** The alias paths of one of our routes, for the catalogue, OpenAPI and README. */
@@ -199,7 +200,7 @@ export function createAliasResolver(registry: Registry): AliasResolver {
   for (const a of dailyHotAliases()) {
     if (!routes.has(a.route)) continue;
     if (ours.has(a.path)) problems.push(`${a.path} would hide our own route`);
-    exact.set(a.path, { target: `${APIS_PREFIX}${a.route}`, alias: { sixty: a.path.slice(APIS_PREFIX.length), route: a.route } });
+    exact.set(a.path, { target: `${APIS_PREFIX}${fillPath(a.route, a.params)}`, alias: { sixty: a.path.slice(APIS_PREFIX.length), route: a.route } });
   }
   if (problems.length) throw new Error(`Invalid 60s aliases (src/http/sixty-aliases.ts):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
 

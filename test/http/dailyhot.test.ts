@@ -24,6 +24,9 @@ const ITEM_KEYS = ['id', 'title', 'cover', 'author', 'desc', 'hot', 'timestamp',
 
 type Json = Record<string, unknown>;
 
+/** The query a route's conformance check sends where its default depends on the day (the fixture holds November and December). */
+const SAMPLE_QUERY: Readonly<Record<string, string>> = { history: '?month=11&day=21' };
+
 /** Whether an answer is a `RouterData` of DailyHotApi's types, item by item. */
 function expectRouterData(body: Json, name: string): void {
   for (const k of Object.keys(body)) expect(ROUTER_KEYS, `${name}: key ${k}`).toContain(k);
@@ -81,7 +84,7 @@ describe('/dailyhot, the DailyHotApi drop-in', () => {
 
   for (const route of DAILYHOT_ROUTES) {
     it(`${route.name} answers DailyHotApi's RouterData`, async () => {
-      const { res, body } = await get(`/dailyhot/${route.name}`);
+      const { res, body } = await get(`/dailyhot/${route.name}${SAMPLE_QUERY[route.name] ?? ''}`);
       expect(res.status, JSON.stringify(body)).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expectRouterData(body, route.name);
@@ -100,6 +103,31 @@ describe('/dailyhot, the DailyHotApi drop-in', () => {
       url: 'https://www.thepaper.cn/newsDetail_forward_31234001',
       mobileUrl: 'https://m.thepaper.cn/newsDetail_forward_31234001',
     });
+  });
+
+  it('answers hackernews from our stored front page: score as heat, the author, the post time', async () => {
+    const { body } = await get('/dailyhot/hackernews');
+    expect(body).toMatchObject({ name: 'hackernews', title: 'Hacker News', type: 'Popular' });
+    const first = (body.data as Json[])[0]!;
+    expect(first).toMatchObject({ id: expect.any(Number), author: expect.any(String), hot: expect.any(Number), timestamp: expect.any(Number) });
+    const own = (await get('/v2/apis/tech-forum/top')).body.data as Json[];
+    expect(body.data).toHaveLength(own.length);
+    expect(first).toMatchObject({ id: own[0]!.id, title: own[0]!.title, url: own[0]!.link, hot: own[0]!.score });
+  });
+
+  it("answers history for its month and day, with its params, and names a bad one", async () => {
+    const { body } = await get('/dailyhot/history?month=11&day=21');
+    expect(body).toMatchObject({ name: 'history', type: '11-21', params: { month: '月份', day: '日期' } });
+    const own = (await get('/v2/apis/today-in-history?date=11-21')).body.data as { items: Json[] };
+    expect((body.data as Json[]).map((i) => i.title)).toEqual(own.items.map((i) => i.title));
+    expect((body.data as Json[])[0]).toMatchObject({ title: own.items[0]!.title, desc: own.items[0]!.description, url: own.items[0]!.link });
+    const badMonth = await get('/dailyhot/history?month=13&day=1');
+    expect(badMonth.res.status).toBe(400);
+    expect(badMonth.body.message).toMatch(/"month"/);
+    const badDay = await get('/dailyhot/history?month=11&day=31');
+    expect(badDay.res.status).toBe(400);
+    expect(badDay.body.message).toMatch(/"day"/);
+    expect((await get('/dailyhot/history?month=2&day=29')).res.status).not.toBe(400);
   });
 
   it('lists its routes at /all in its registry shape', async () => {
@@ -168,9 +196,12 @@ describe('/dailyhot, the DailyHotApi drop-in', () => {
     expect(alias.res.status).toBe(200);
     expect(alias.body).toEqual(own.body);
     expect((await get('/v2/apis/tieba?encoding=json')).body).toEqual((await get('/v2/apis/search-a/forum')).body);
+    // A route with a path parameter: the alias is its default variant's path.
+    expect((await get('/v2/apis/hackernews')).body).toEqual((await get('/v2/apis/tech-forum/top')).body);
     const catalogue = (await get('/v2/apis')).body.data as { endpoints: { path: string; id: string; aliases: string[] }[] };
     for (const route of DAILYHOT_ROUTES) {
       const entry = catalogue.endpoints.find((e) => e.path === `/v2/apis${route.path}`);
+      expect(entry, route.name).toBeDefined();
       expect(entry?.id, route.name).toBe(route.source);
       expect(entry?.aliases, route.name).toContain(`/v2/apis/${route.name}`);
     }
