@@ -99,6 +99,7 @@ import hotShoppingDeals from './hot-shopping-deals.ts';
 import hotTechPark from './hot-tech-park.ts';
 import hotScience from './hot-science.ts';
 import hotDigitalGear from './hot-digital-gear.ts';
+import hotProductLaunch from './hot-product-launch.ts';
 
 export const sources: readonly AnySource[] = [
   // Periodic information
@@ -168,6 +169,7 @@ export const sources: readonly AnySource[] = [
   hotTechPark,
   hotScience,
   hotDigitalGear,
+  hotProductLaunch,
   trending,
   timeline,
   // Utilities

@@ -74,6 +74,7 @@ const BY_SOURCE: Readonly<Record<string, Category>> = {
   'hot-tech-park': 'Hot lists and rankings',
   'hot-science': 'Hot lists and rankings',
   'hot-digital-gear': 'Hot lists and rankings',
+  'hot-product-launch': 'Hot lists and rankings',
   trending: 'Hot lists and rankings',
   timeline: 'Hot lists and rankings',
 

@@ -65,6 +65,7 @@ export const DECLARED_LIST_FIXTURES: readonly DeclaredListFixture[] = [
   { sourceId: 'hot-linux-forum', path: '/v2/apis/hot-linux-forum', host: 'linux.do', upstreamPath: '/top.rss', file: 'linux.do/top.rss', query: { period: 'weekly' }, total: 6, first: { title: '分享一个好用的终端配置', link: 'https://linux.do/t/topic/1200000' } },
   { sourceId: 'intl-newspaper-feed', path: '/v2/apis/intl-newspaper-feed', host: 'cn.nytimes.com', upstreamPath: '/rss/', file: 'cn.nytimes.com/rss/index.xml', total: 6, first: { title: '寒潮席卷北半球，多国发布预警', link: 'https://cn.nytimes.com/world/20261120/story-0/' } },
   { sourceId: 'hot-hosting-forum', path: '/v2/apis/hot-hosting-forum', host: 'hostloc.com', upstreamPath: '/forum.php', file: 'hostloc.com/forum.php.xml', query: { mod: 'guide', view: 'hot', rss: '1' }, total: 6, first: { title: '出一台美西 VPS', link: 'https://hostloc.com/thread-1400000-1-1.html' } },
+  { sourceId: 'hot-product-launch', path: '/v2/apis/hot-product-launch', host: 'www.producthunt.com', upstreamPath: '/', file: 'www.producthunt.com/index.html', total: 7, first: { title: 'DeskPilot', link: 'https://www.producthunt.com/products/deskpilot', hot_value: 612 } },
 ];
 
 /** Serve every declared list's fixture (by query where one API serves several lists). */
