@@ -100,6 +100,7 @@ import hotTechPark from './hot-tech-park.ts';
 import hotScience from './hot-science.ts';
 import hotDigitalGear from './hot-digital-gear.ts';
 import hotProductLaunch from './hot-product-launch.ts';
+import hotReverseForum from './hot-reverse-forum.ts';
 
 export const sources: readonly AnySource[] = [
   // Periodic information
@@ -170,6 +171,7 @@ export const sources: readonly AnySource[] = [
   hotScience,
   hotDigitalGear,
   hotProductLaunch,
+  hotReverseForum,
   trending,
   timeline,
   // Utilities

@@ -75,6 +75,7 @@ const BY_SOURCE: Readonly<Record<string, Category>> = {
   'hot-science': 'Hot lists and rankings',
   'hot-digital-gear': 'Hot lists and rankings',
   'hot-product-launch': 'Hot lists and rankings',
+  'hot-reverse-forum': 'Hot lists and rankings',
   trending: 'Hot lists and rankings',
   timeline: 'Hot lists and rankings',
 

@@ -198,11 +198,19 @@ function unmirrorUrl(url: string, mirror: string | undefined): string {
 }
 
 const CHARSET_IN_META = /<meta[^>]+charset\s*=\s*["']?([\w-]+)/i;
+/** The XML declaration's encoding (`<?xml version="1.0" encoding="gbk"?>`), which a feed declares itself by whatever type it is served as. */
+const ENCODING_IN_XML_DECLARATION = /^(?:\uFEFF|\xEF\xBB\xBF)?\s*<\?xml[^>]*?\sencoding\s*=\s*["']([\w.:-]+)["']/;
 
+/**
+ * The body as text, in the charset of (first found) `forced`, the Content-Type header, the XML
+ * declaration, or for HTML and XML a `<meta charset>`; UTF-8 otherwise.
+ */
 export function decodeBody(body: Buffer, contentType: string | undefined, forced?: string): string {
   let charset = forced ?? /charset\s*=\s*["']?([\w-]+)/i.exec(contentType ?? '')?.[1];
+  const head = charset ? '' : body.subarray(0, 2048).toString('latin1');
+  charset ??= ENCODING_IN_XML_DECLARATION.exec(head)?.[1];
   if (!charset && /html|xml/i.test(contentType ?? '')) {
-    charset = CHARSET_IN_META.exec(body.subarray(0, 2048).toString('latin1'))?.[1];
+    charset = CHARSET_IN_META.exec(head)?.[1];
   }
   const label = (charset ?? 'utf-8').toLowerCase();
   // GB2312 pages routinely contain GBK characters; decoding as the superset loses nothing.

@@ -42,6 +42,16 @@ describe('http client', () => {
     expect(decodeBody(gbk, undefined, 'gb2312')).toBe('今日金价');
   });
 
+  it("decodes a feed in the encoding its XML declaration names, unless the header names one", () => {
+    const gbk = Buffer.from([0xbd, 0xf1, 0xc8, 0xd5, 0xbd, 0xf0, 0xbc, 0xdb]); // 今日金价
+    const feed = Buffer.concat([Buffer.from('<?xml version="1.0" encoding="gbk"?>\n<rss><title>'), gbk, Buffer.from('</title></rss>')]);
+    expect(decodeBody(feed, 'application/xml')).toContain('<title>今日金价</title>');
+    expect(decodeBody(feed, 'application/octet-stream')).toContain('<title>今日金价</title>');
+    expect(decodeBody(feed, undefined)).toContain('<title>今日金价</title>');
+    expect(decodeBody(feed, 'application/xml; charset=utf-8')).not.toContain('今日金价');
+    expect(decodeBody(Buffer.from('<?xml version="1.0"?><rss><title>今日</title></rss>'), 'application/xml')).toContain('今日');
+  });
+
   it('retries idempotent requests on 5xx but not POST, and never retries 403/404', async () => {
     let n = 0;
     upstream.serve('flaky.example.test', '/get', () => (++n < 3 ? { status: 503, headers: { 'retry-after': '0' } } : { body: { ok: true } }));

@@ -16,6 +16,8 @@ export interface DeclaredListFixture {
   file: string;
   /** A query value the upstream request must carry, where one API serves several lists. */
   query?: Record<string, string>;
+  /** Response headers over the file's own type (a feed whose charset only its XML declaration names). */
+  headers?: Record<string, string>;
   total: number;
   first: { title: string; link: string; hot_value?: number };
 }
@@ -66,6 +68,7 @@ export const DECLARED_LIST_FIXTURES: readonly DeclaredListFixture[] = [
   { sourceId: 'intl-newspaper-feed', path: '/v2/apis/intl-newspaper-feed', host: 'cn.nytimes.com', upstreamPath: '/rss/', file: 'cn.nytimes.com/rss/index.xml', total: 6, first: { title: '寒潮席卷北半球，多国发布预警', link: 'https://cn.nytimes.com/world/20261120/story-0/' } },
   { sourceId: 'hot-hosting-forum', path: '/v2/apis/hot-hosting-forum', host: 'hostloc.com', upstreamPath: '/forum.php', file: 'hostloc.com/forum.php.xml', query: { mod: 'guide', view: 'hot', rss: '1' }, total: 6, first: { title: '出一台美西 VPS', link: 'https://hostloc.com/thread-1400000-1-1.html' } },
   { sourceId: 'hot-product-launch', path: '/v2/apis/hot-product-launch', host: 'www.producthunt.com', upstreamPath: '/', file: 'www.producthunt.com/index.html', total: 7, first: { title: 'DeskPilot', link: 'https://www.producthunt.com/products/deskpilot', hot_value: 612 } },
+  { sourceId: 'hot-reverse-forum', path: '/v2/apis/hot-reverse-forum', host: 'www.52pojie.cn', upstreamPath: '/forum.php', file: 'www.52pojie.cn/forum.php.xml', headers: { 'content-type': 'application/xml' }, query: { mod: 'guide', view: 'hot', rss: '1' }, total: 6, first: { title: '[原创] 某安卓应用的协议分析笔记', link: 'https://www.52pojie.cn/thread-1900001-1-1.html' } },
 ];
 
 /** Serve every declared list's fixture (by query where one API serves several lists). */
@@ -76,7 +79,7 @@ export function serveDeclaredLists(upstream: Upstream, fixtures: readonly Declar
     const [{ host, upstreamPath }] = group as [DeclaredListFixture];
     upstream.serve(host, upstreamPath, (req) => {
       const f = group.find((g) => Object.entries(g.query ?? {}).every(([k, v]) => req.query.get(k) === v));
-      return f ? upstream.fileReply(f.file) : { status: 404, body: 'no fixture for this query' };
+      return f ? upstream.fileReply(f.file, f.headers) : { status: 404, body: 'no fixture for this query' };
     });
   }
 }

@@ -8,14 +8,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeBody } from '../../src/kernel/http.ts';
 import { parseDeclared, type DeclaredItem, type ListDeclaration } from '../../sources/_shared/declared-list.ts';
 import { DECLARED_LIST_FIXTURES, serveDeclaredLists, type DeclaredListFixture } from './declared-list-fixtures.ts';
 import type { Envelope } from './hot-list-endpoint.ts';
 import { startService, type TestService } from './service.ts';
 import { FIXTURE_DIR, Upstream, type UpstreamRequest } from './upstream.ts';
 
+/** A fixture's JSON value or text, decoded as the kernel's HTTP client decodes an answer (a feed in the charset its XML declaration names). */
 export function readFixture(file: string): unknown {
-  const text = fs.readFileSync(path.join(FIXTURE_DIR, file), 'utf8');
+  const text = decodeBody(fs.readFileSync(path.join(FIXTURE_DIR, file)), undefined);
   return file.endsWith('.json') ? (JSON.parse(text) as unknown) : text;
 }
 
