@@ -101,6 +101,7 @@ import hotScience from './hot-science.ts';
 import hotDigitalGear from './hot-digital-gear.ts';
 import hotProductLaunch from './hot-product-launch.ts';
 import hotReverseForum from './hot-reverse-forum.ts';
+import gameCommunityNews from './game-community-news.ts';
 
 export const sources: readonly AnySource[] = [
   // Periodic information
@@ -172,6 +173,7 @@ export const sources: readonly AnySource[] = [
   hotDigitalGear,
   hotProductLaunch,
   hotReverseForum,
+  gameCommunityNews,
   trending,
   timeline,
   // Utilities

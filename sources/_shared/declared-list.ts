@@ -98,6 +98,16 @@ export interface ListRequest {
   allowStatus?: readonly number[];
 }
 
+/** One query parameter that picks a variant of a list: its values and what each one is, the default first. */
+export interface VariantChoice {
+  param: string;
+  doc: string;
+  values: Readonly<Record<string, string>>;
+}
+
+/** The value of each variant parameter of a request (empty for a list without variants). */
+export type Choices = Readonly<Record<string, string>>;
+
 /** Per-list choices of the generic renderings (text, markdown, html, rss). */
 export interface ListView<I extends DeclaredItem> {
   /** The heat label of a row (the heat by default). */
@@ -115,14 +125,18 @@ interface Common {
   /** Our path under /v2/apis (neutral words for brands). */
   path: string;
   pace: Pace;
-  /** The request; as a function, of the time and the chosen variant (see `variants`). A GET of the homepage when absent. */
-  request?: ListRequest | ((now: Date, variant: string | undefined) => ListRequest);
+  /**
+   * The request; as a function, of the time, the chosen variant (see `variants`) and, for a list
+   * of several choices, every choice by its parameter. A GET of the homepage when absent.
+   */
+  request?: ListRequest | ((now: Date, variant: string | undefined, chosen?: Choices) => ListRequest);
   /**
    * Variants of the list picked by one query parameter (e.g. a ranking's period), its values
    * and what each one is; the first is the default, the one the schedule keeps warm (the others
-   * are fetched when asked for, then cached and refreshed like it).
+   * are fetched when asked for, then cached and refreshed like it). A list of independent
+   * choices (a game and a kind of news) gives one per parameter: `variant` is then the first's.
    */
-  variants?: { param: string; doc: string; values: Readonly<Record<string, string>> };
+  variants?: VariantChoice | readonly VariantChoice[];
   /** Request headers besides `accept` (JSON, or HTML for pages), which the helper sets. */
   headers?: FetchedSourceBase<Record<string, never>, unknown>['headers'];
   env?: readonly EnvSpec[];
@@ -166,7 +180,8 @@ export interface JsonList extends Common {
    * `status` is the HTTP status (an error status of `request.allowStatus`, or 200).
    */
   refused?(root: Record<string, unknown>, status: number): string | undefined;
-  item(e: Record<string, unknown>, root: Record<string, unknown>): MappedItem | undefined;
+  /** One entry → our item; `chosen` holds the request's variant parameters (a link that depends on the game asked for). */
+  item(e: Record<string, unknown>, root: Record<string, unknown>, chosen: Choices): MappedItem | undefined;
 }
 
 /** A list read from an HTML page: `items` is the selector of one item's element. */
@@ -244,7 +259,7 @@ function refusalOf(d: JsonList, root: Record<string, unknown>): string | undefin
 }
 
 /** The pure parse of a declared list: the upstream's answer (JSON value or HTML text) of a variant → our items. */
-export function parseDeclared(d: ListDeclaration, raw: unknown, variant?: string): DeclaredItem[] {
+export function parseDeclared(d: ListDeclaration, raw: unknown, variant?: string, chosen: Choices = {}): DeclaredItem[] {
   const base = d.base ?? d.homepage;
   if (isHtml(d)) {
     const html = typeof raw === 'string' ? raw : '';
@@ -258,7 +273,7 @@ export function parseDeclared(d: ListDeclaration, raw: unknown, variant?: string
   }
   if (d.embedded && typeof raw === 'string') {
     const host = new URL(base).host;
-    return parseDeclared(d, d.embedded === 'next-data' ? nextData(raw, host) : assignedState(raw, d.embedded.assigned, host), variant);
+    return parseDeclared(d, d.embedded === 'next-data' ? nextData(raw, host) : assignedState(raw, d.embedded.assigned, host), variant, chosen);
   }
   const items = (variant !== undefined && d.itemsOf?.[variant]) || d.items;
   // A list at the root (`items: []`) is a bare array; any other answer is an object.
@@ -272,18 +287,20 @@ export function parseDeclared(d: ListDeclaration, raw: unknown, variant?: string
   return collect(
     entries.map((e) => {
       const r = asRecord(e);
-      return r ? d.item(r, root) : undefined;
+      return r ? d.item(r, root, chosen) : undefined;
     }),
     base,
   );
 }
 
-async function fetchDeclared(d: ListDeclaration, http: HttpClient, signal: AbortSignal, now: Date, variant: string | undefined): Promise<DeclaredItem[]> {
-  const req = typeof d.request === 'function' ? d.request(now, variant) : (d.request ?? { url: d.homepage });
+async function fetchDeclared(d: ListDeclaration, http: HttpClient, signal: AbortSignal, now: Date, chosen: Choices): Promise<DeclaredItem[]> {
+  const first = choicesOf(d)[0];
+  const variant = first ? chosen[first.param] : undefined;
+  const req = typeof d.request === 'function' ? d.request(now, variant, chosen) : (d.request ?? { url: d.homepage });
   const opts: HttpOptions = { signal, method: req.method ?? 'GET', searchParams: req.searchParams, json: req.json, form: req.form, allowStatus: req.allowStatus, ...(req.headers ? { headers: req.headers } : {}) };
   const res = await http.request(req.url, opts);
   const type = String(res.headers['content-type'] ?? '');
-  if (isHtml(d) || d.embedded) return parseDeclared(d, res.text(), variant);
+  if (isHtml(d) || d.embedded) return parseDeclared(d, res.text(), variant, chosen);
   if (/text\/html/i.test(type)) throw new SourceError('blocked', 'upstream answered an HTML page (verification or login) instead of JSON');
   let json: unknown;
   try {
@@ -297,16 +314,20 @@ async function fetchDeclared(d: ListDeclaration, http: HttpClient, signal: Abort
     const reason = root && d.refused?.(root, res.status);
     throw new SourceError('blocked', reason || `upstream answered HTTP ${res.status}`, { httpStatus: res.status });
   }
-  return parseDeclared(d, json, variant);
+  return parseDeclared(d, json, variant, chosen);
 }
 
-/** The scheduled source of a declared list. */
-/** The parameter of a list's variants, in the kernel's terms. */
-function variantParams(d: ListDeclaration): ParamSpecs | undefined {
-  if (!d.variants) return undefined;
-  const names = Object.keys(d.variants.values);
-  const doc = `${d.variants.doc}: ${names.map((n) => `${n} (${d.variants!.values[n]})`).join(', ')}.`;
-  return { [d.variants.param]: { type: 'string', enum: names, default: names[0] as string, doc } };
+const choicesOf = (d: ListDeclaration): readonly VariantChoice[] => (d.variants === undefined ? [] : 'param' in d.variants ? [d.variants] : d.variants);
+
+/** The parameters of a list's variants, in the kernel's terms. */
+function variantParams(d: ListDeclaration): ParamSpecs {
+  const specs: ParamSpecs = {};
+  for (const c of choicesOf(d)) {
+    const names = Object.keys(c.values);
+    const doc = `${c.doc}: ${names.map((n) => `${n} (${c.values[n]})`).join(', ')}.`;
+    specs[c.param] = { type: 'string', enum: names, default: names[0] as string, doc };
+  }
+  return specs;
 }
 
 function acceptOf(d: ListDeclaration): string {
@@ -314,6 +335,7 @@ function acceptOf(d: ListDeclaration): string {
   return isHtml(d) || d.embedded ? 'text/html,application/xhtml+xml' : 'application/json';
 }
 
+/** The scheduled source of a declared list. */
 export function defineHotList(d: ListDeclaration): SourceDefinition<ParamSpecs, DeclaredItem[]> {
   const pace = PACES[d.pace];
   return defineSource({
@@ -330,7 +352,7 @@ export function defineHotList(d: ListDeclaration): SourceDefinition<ParamSpecs, 
     concurrency: 1,
     ...(d.variants ? { params: variantParams(d) } : {}),
     ...(d.trending ? { trending: d.trending } : {}),
-    fetch: (ctx, params) => fetchDeclared(d, ctx.http, ctx.signal, ctx.now(), d.variants ? String(params[d.variants.param]) : undefined),
+    fetch: (ctx, params) => fetchDeclared(d, ctx.http, ctx.signal, ctx.now(), Object.fromEntries(choicesOf(d).map((c) => [c.param, String(params[c.param])]))),
     validate: (data: DeclaredItem[]) => validateHotList(data, d.min ?? 5),
     migrate: migrateHotList<DeclaredItem>(d.upgrade),
     view: {

@@ -8,6 +8,7 @@
  */
 import { badParam } from '../kernel/errors.ts';
 import { formatDate, isIsoDate } from '../kernel/time.ts';
+import { GAMES, KINDS } from '../../sources/game-community-news.ts';
 
 /** One list of a route: DailyHotApi's `type` text for it, our parameters, and its `title` where the list changes it. */
 export interface DailyHotVariant {
@@ -44,6 +45,9 @@ export interface DailyHotRoute {
 }
 
 const only = (label: string) => ({ default: { label } });
+
+/** miyoushe's games by `gids`, as its `game` option names them. */
+const GAME_NAMES = Object.fromEntries(Object.entries(GAMES).map(([gid, g]) => [gid, g.name]));
 
 /** A whole number in [min, max] from the query, or the fallback when absent; a 400 naming the parameter otherwise. */
 function wholeIn(query: QueryReader, name: string, min: number, max: number, fallback: number): number {
@@ -118,9 +122,26 @@ const DECLARED_LIST_ROUTES: readonly DailyHotRoute[] = [
   { name: 'geekpark', path: '/hot-tech-park', title: '极客公园', description: '极客公园聚焦互联网领域，跟踪新鲜的科技新闻动态，关注极具创新精神的科技产品。', link: 'https://www.geekpark.net/', source: 'hot-tech-park', types: only('热门文章') },
   { name: 'guokr', path: '/hot-science', title: '果壳', description: '科技有意思', link: 'https://www.guokr.com/', source: 'hot-science', types: only('热门文章') },
   { name: 'dgtle', path: '/hot-digital-gear', title: '数字尾巴', description: '致力于分享美好数字生活体验，囊括你闻所未闻的最丰富数码资讯，触所未触最抢鲜产品评测，随时随地感受尾巴们各式数字生活精彩图文、摄影感悟、旅行游记、爱物分享。', link: 'https://www.dgtle.com/', source: 'hot-digital-gear', types: only('热门文章') },
+  { name: 'miyoushe', path: '/game-community-news', title: '米游社 · 崩坏3', link: 'https://www.miyoushe.com/', source: 'game-community-news', types: { '1': { label: '最新公告' } }, options: { game: { name: '游戏分类', type: GAME_NAMES }, type: { name: '榜单分类', type: KINDS } }, pick: gameCommunityList },
   { name: 'producthunt', path: '/hot-product-launch', title: 'Product Hunt', description: 'The best new products, every day', link: 'https://www.producthunt.com/', source: 'hot-product-launch', types: only('Today') },
   { name: '52pojie', path: '/hot-reverse-forum', title: '吾爱破解', link: 'https://www.52pojie.cn/', source: 'hot-reverse-forum', types: { hot: { label: '人气热门' }, digest: { label: '精华采撷', params: { view: 'digest' } }, newthread: { label: '技术分享', params: { view: 'newthread' } }, tech: { label: '新鲜出炉', params: { view: 'tech' } } } },
 ];
+
+/** One of a route's named values from the query (the first by default); a 400 naming the parameter and the values otherwise. */
+function oneOf(query: QueryReader, name: string, values: Readonly<Record<string, string>>): [string, string] {
+  const asked = query(name)?.trim() || (Object.keys(values)[0] as string);
+  const label = values[asked];
+  if (label === undefined) throw badParam(name, `one of ${Object.keys(values).map((n) => `"${n}"`).join(', ')} (the values served here)`);
+  return [asked, label];
+}
+
+/** miyoushe: `game` and `type` pick the game and the kind of news, which its `title` and `type` name. */
+function gameCommunityList(query: QueryReader): DailyHotVariant {
+  const [game, gameName] = oneOf(query, 'game', GAME_NAMES);
+  const [kind, kindName] = oneOf(query, 'type', KINDS);
+  return { title: `米游社 · ${gameName}`, label: `最新${kindName}`, params: { game, type: kind } };
+}
+
 
 /** Routes over lists we serve in our own shape (the view maps them; see dailyHotItem). */
 const OWN_SHAPE_ROUTES: readonly DailyHotRoute[] = [

@@ -67,6 +67,9 @@ describe('/dailyhot, the DailyHotApi drop-in', () => {
     await upstream.start();
     serveNamedFixtures(upstream);
     serveDeclaredLists(upstream);
+    upstream.serve('bbs-api-static.miyoushe.com', '/painter/wapi/getNewsList', (req) =>
+      req.query.get('gids') === '8' && req.query.get('type') === '3' ? upstream.fileReply('bbs-api-static.miyoushe.com/painter/wapi/getNewsList-gids-8-type-3.json') : upstream.fileReply('bbs-api-static.miyoushe.com/painter/wapi/getNewsList-gids-1.json'),
+    );
     svc = await startService({ upstream });
   });
   afterAll(async () => {
@@ -128,6 +131,20 @@ describe('/dailyhot, the DailyHotApi drop-in', () => {
     expect(badDay.res.status).toBe(400);
     expect(badDay.body.message).toMatch(/"day"/);
     expect((await get('/dailyhot/history?month=2&day=29')).res.status).not.toBe(400);
+  });
+
+  it('answers miyoushe for its game and type, naming them in title and type, with its params', async () => {
+    const first = await get('/dailyhot/miyoushe');
+    expect(first.body).toMatchObject({ title: '米游社 · 崩坏3', type: '最新公告', params: { game: { name: '游戏分类' }, type: { name: '榜单分类', type: { '1': '公告', '2': '活动', '3': '资讯' } } } });
+    const zzz = await get('/dailyhot/miyoushe?game=8&type=3');
+    expect(zzz.body).toMatchObject({ title: '米游社 · 绝区零', type: '最新资讯' });
+    expect((zzz.body.data as Json[])[0]).toMatchObject({ url: 'https://www.miyoushe.com/zzz/article/64000001', mobileUrl: 'https://m.miyoushe.com/zzz/#/article/64000001' });
+    const asked = upstream.hits('bbs-api-static.miyoushe.com').at(-1)?.query;
+    expect([asked?.get('gids'), asked?.get('type')]).toEqual(['8', '3']);
+    const bad = await get('/dailyhot/miyoushe?game=7');
+    expect(bad.res.status).toBe(400);
+    expect(bad.body.message).toMatch(/"game".*"1".*"8"/);
+    expect((await get('/dailyhot/miyoushe?type=9')).body.message).toMatch(/"type"/);
   });
 
   it('lists its routes at /all in its registry shape', async () => {

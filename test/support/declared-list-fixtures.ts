@@ -69,6 +69,7 @@ export const DECLARED_LIST_FIXTURES: readonly DeclaredListFixture[] = [
   { sourceId: 'hot-hosting-forum', path: '/v2/apis/hot-hosting-forum', host: 'hostloc.com', upstreamPath: '/forum.php', file: 'hostloc.com/forum.php.xml', query: { mod: 'guide', view: 'hot', rss: '1' }, total: 6, first: { title: '出一台美西 VPS', link: 'https://hostloc.com/thread-1400000-1-1.html' } },
   { sourceId: 'hot-product-launch', path: '/v2/apis/hot-product-launch', host: 'www.producthunt.com', upstreamPath: '/', file: 'www.producthunt.com/index.html', total: 7, first: { title: 'DeskPilot', link: 'https://www.producthunt.com/products/deskpilot', hot_value: 612 } },
   { sourceId: 'hot-reverse-forum', path: '/v2/apis/hot-reverse-forum', host: 'www.52pojie.cn', upstreamPath: '/forum.php', file: 'www.52pojie.cn/forum.php.xml', headers: { 'content-type': 'application/xml' }, query: { mod: 'guide', view: 'hot', rss: '1' }, total: 6, first: { title: '[原创] 某安卓应用的协议分析笔记', link: 'https://www.52pojie.cn/thread-1900001-1-1.html' } },
+  { sourceId: 'game-community-news', path: '/v2/apis/game-community-news', host: 'bbs-api-static.miyoushe.com', upstreamPath: '/painter/wapi/getNewsList', file: 'bbs-api-static.miyoushe.com/painter/wapi/getNewsList-gids-1.json', query: { gids: '1', type: '1' }, total: 6, first: { title: '《崩坏3》新版本更新说明', link: 'https://www.miyoushe.com/bh3/article/63000001', hot_value: 876543 } },
 ];
 
 /** Serve every declared list's fixture (by query where one API serves several lists). */
