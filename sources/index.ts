@@ -102,6 +102,7 @@ import hotDigitalGear from './hot-digital-gear.ts';
 import hotProductLaunch from './hot-product-launch.ts';
 import hotReverseForum from './hot-reverse-forum.ts';
 import gameCommunityNews from './game-community-news.ts';
+import hotItCommunity from './hot-it-community.ts';
 
 export const sources: readonly AnySource[] = [
   // Periodic information
@@ -174,6 +175,7 @@ export const sources: readonly AnySource[] = [
   hotProductLaunch,
   hotReverseForum,
   gameCommunityNews,
+  hotItCommunity,
   trending,
   timeline,
   // Utilities

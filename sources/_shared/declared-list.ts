@@ -105,6 +105,13 @@ export interface VariantChoice {
   values: Readonly<Record<string, string>>;
 }
 
+/** What a list's `prepare` step may use: the source's HTTP client (its headers, limits and mirror), the run's signal and time. */
+export interface PrepareContext {
+  http: HttpClient;
+  signal: AbortSignal;
+  now: Date;
+}
+
 /** The value of each variant parameter of a request (empty for a list without variants). */
 export type Choices = Readonly<Record<string, string>>;
 
@@ -137,6 +144,13 @@ interface Common {
    * choices (a game and a kind of news) gives one per parameter: `variant` is then the first's.
    */
   variants?: VariantChoice | readonly VariantChoice[];
+  /**
+   * A step before each request, for upstreams that want something fetched first (a token, the
+   * day's signing keys) and the request signed with it: it gets the request and the source's HTTP
+   * client, and returns the request to send. What it fetches it keeps itself (see kept-value.ts),
+   * so a service asks for it once in a while, not before every list.
+   */
+  prepare?(req: ListRequest, ctx: PrepareContext): Promise<ListRequest>;
   /** Request headers besides `accept` (JSON, or HTML for pages), which the helper sets. */
   headers?: FetchedSourceBase<Record<string, never>, unknown>['headers'];
   env?: readonly EnvSpec[];
@@ -296,7 +310,8 @@ export function parseDeclared(d: ListDeclaration, raw: unknown, variant?: string
 async function fetchDeclared(d: ListDeclaration, http: HttpClient, signal: AbortSignal, now: Date, chosen: Choices): Promise<DeclaredItem[]> {
   const first = choicesOf(d)[0];
   const variant = first ? chosen[first.param] : undefined;
-  const req = typeof d.request === 'function' ? d.request(now, variant, chosen) : (d.request ?? { url: d.homepage });
+  const asked = typeof d.request === 'function' ? d.request(now, variant, chosen) : (d.request ?? { url: d.homepage });
+  const req = d.prepare ? await d.prepare(asked, { http, signal, now }) : asked;
   const opts: HttpOptions = { signal, method: req.method ?? 'GET', searchParams: req.searchParams, json: req.json, form: req.form, allowStatus: req.allowStatus, ...(req.headers ? { headers: req.headers } : {}) };
   const res = await http.request(req.url, opts);
   const type = String(res.headers['content-type'] ?? '');

@@ -77,6 +77,7 @@ const BY_SOURCE: Readonly<Record<string, Category>> = {
   'hot-product-launch': 'Hot lists and rankings',
   'hot-reverse-forum': 'Hot lists and rankings',
   'game-community-news': 'Hot lists and rankings',
+  'hot-it-community': 'Hot lists and rankings',
   trending: 'Hot lists and rankings',
   timeline: 'Hot lists and rankings',
 

@@ -123,6 +123,7 @@ const DECLARED_LIST_ROUTES: readonly DailyHotRoute[] = [
   { name: 'guokr', path: '/hot-science', title: '果壳', description: '科技有意思', link: 'https://www.guokr.com/', source: 'hot-science', types: only('热门文章') },
   { name: 'dgtle', path: '/hot-digital-gear', title: '数字尾巴', description: '致力于分享美好数字生活体验，囊括你闻所未闻的最丰富数码资讯，触所未触最抢鲜产品评测，随时随地感受尾巴们各式数字生活精彩图文、摄影感悟、旅行游记、爱物分享。', link: 'https://www.dgtle.com/', source: 'hot-digital-gear', types: only('热门文章') },
   { name: 'miyoushe', path: '/game-community-news', title: '米游社 · 崩坏3', link: 'https://www.miyoushe.com/', source: 'game-community-news', types: { '1': { label: '最新公告' } }, options: { game: { name: '游戏分类', type: GAME_NAMES }, type: { name: '榜单分类', type: KINDS } }, pick: gameCommunityList },
+  { name: '51cto', path: '/hot-it-community', title: '51CTO', link: 'https://www.51cto.com/', source: 'hot-it-community', types: only('推荐榜') },
   { name: 'producthunt', path: '/hot-product-launch', title: 'Product Hunt', description: 'The best new products, every day', link: 'https://www.producthunt.com/', source: 'hot-product-launch', types: only('Today') },
   { name: '52pojie', path: '/hot-reverse-forum', title: '吾爱破解', link: 'https://www.52pojie.cn/', source: 'hot-reverse-forum', types: { hot: { label: '人气热门' }, digest: { label: '精华采撷', params: { view: 'digest' } }, newthread: { label: '技术分享', params: { view: 'newthread' } }, tech: { label: '新鲜出炉', params: { view: 'tech' } } } },
 ];

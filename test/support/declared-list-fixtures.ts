@@ -70,6 +70,7 @@ export const DECLARED_LIST_FIXTURES: readonly DeclaredListFixture[] = [
   { sourceId: 'hot-product-launch', path: '/v2/apis/hot-product-launch', host: 'www.producthunt.com', upstreamPath: '/', file: 'www.producthunt.com/index.html', total: 7, first: { title: 'DeskPilot', link: 'https://www.producthunt.com/products/deskpilot', hot_value: 612 } },
   { sourceId: 'hot-reverse-forum', path: '/v2/apis/hot-reverse-forum', host: 'www.52pojie.cn', upstreamPath: '/forum.php', file: 'www.52pojie.cn/forum.php.xml', headers: { 'content-type': 'application/xml' }, query: { mod: 'guide', view: 'hot', rss: '1' }, total: 6, first: { title: '[原创] 某安卓应用的协议分析笔记', link: 'https://www.52pojie.cn/thread-1900001-1-1.html' } },
   { sourceId: 'game-community-news', path: '/v2/apis/game-community-news', host: 'bbs-api-static.miyoushe.com', upstreamPath: '/painter/wapi/getNewsList', file: 'bbs-api-static.miyoushe.com/painter/wapi/getNewsList-gids-1.json', query: { gids: '1', type: '1' }, total: 6, first: { title: '《崩坏3》新版本更新说明', link: 'https://www.miyoushe.com/bh3/article/63000001', hot_value: 876543 } },
+  { sourceId: 'hot-it-community', path: '/v2/apis/hot-it-community', host: 'api-media.51cto.com', upstreamPath: '/index/index/recommend', file: 'api-media.51cto.com/index/index/recommend.json', query: { page: '1', page_size: '50', token: '5f3c9a1e2b7d4c8e9a0b1c2d3e4f5a6b' }, total: 7, first: { title: 'Kubernetes 集群升级的十个坑', link: 'https://www.51cto.com/article/800001.html' } },
 ];
 
 /** Serve every declared list's fixture (by query where one API serves several lists). */
