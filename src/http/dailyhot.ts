@@ -59,12 +59,22 @@ export function dailyHotItem(raw: unknown): DailyHotItem | undefined {
   };
 }
 
-/** The items of a stored list: the list itself, or its `list` or `items` (a day in history). */
+/** Where a stored list keeps its items: the list itself, or its `list` or `items` (a day in history). */
+function itemsField(data: unknown): 'list' | 'items' | undefined {
+  const d = data && typeof data === 'object' ? (data as Record<string, unknown>) : {};
+  return Array.isArray(d.list) ? 'list' : Array.isArray(d.items) ? 'items' : undefined;
+}
+
 function itemsOf(data: unknown): unknown[] {
   if (Array.isArray(data)) return data;
-  const d = data && typeof data === 'object' ? (data as { list?: unknown; items?: unknown }) : {};
-  const items = d.list ?? d.items;
-  return Array.isArray(items) ? items : [];
+  const field = itemsField(data);
+  return field ? ((data as Record<string, unknown[]>)[field] as unknown[]) : [];
+}
+
+/** The stored data with only these of its items, in its own shape (which its renderings read). */
+function withItems(data: unknown, items: unknown[]): unknown {
+  const field = itemsField(data);
+  return Array.isArray(data) || !field ? items : { ...(data as object), [field]: items };
 }
 
 /** `limit`: a positive whole number, as DailyHotApi's `parseInt` reads it. */
@@ -123,7 +133,8 @@ export function createDailyHotRouter(deps: { registry: Registry; engine: Engine;
     const shown = limit !== undefined && all.length > limit ? all.slice(0, limit) : all;
 
     if (rss) {
-      const limited: ReadResult = shown === all ? result : { ...result, data: shown, payload: JSON.stringify(shown), hash: `l${shown.length}-${result.hash}` };
+      const data = withItems(result.data, shown);
+      const limited: ReadResult = shown === all ? result : { ...result, data, payload: JSON.stringify(data), hash: `l${shown.length}-${result.hash}` };
       const out = await render(limited, 'rss', {
         store: deps.store,
         http: deps.engine.http(source),

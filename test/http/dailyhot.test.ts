@@ -124,6 +124,9 @@ describe('/dailyhot, the DailyHotApi drop-in', () => {
     const own = (await get('/v2/apis/today-in-history?date=11-21')).body.data as { items: Json[] };
     expect((body.data as Json[]).map((i) => i.title)).toEqual(own.items.map((i) => i.title));
     expect((body.data as Json[])[0]).toMatchObject({ title: own.items[0]!.title, desc: own.items[0]!.description, url: own.items[0]!.link });
+    const feed = await svc.get('/dailyhot/history?month=11&day=21&rss=true&limit=2');
+    expect(feed.status).toBe(200);
+    expect((await readFeed(await feed.text())).items).toHaveLength(2);
     const badMonth = await get('/dailyhot/history?month=13&day=1');
     expect(badMonth.res.status).toBe(400);
     expect(badMonth.body.message).toMatch(/"month"/);
