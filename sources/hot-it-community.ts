@@ -1,6 +1,7 @@
 /**
  * The IT community's recommended articles (51CTO 推荐榜). Its API wants a token and a signature:
- * https://api-media.51cto.com/api/token-get answers `{data: {data: {token}}}` (kept for an hour);
+ * https://api-media.51cto.com/api/token-get answers `{data: {data: {token}}}` (kept for an hour,
+ * fetched again after an answer that refuses or cannot be read);
  * https://api-media.51cto.com/index/index/recommend?page&page_size&limit_time&name_en then also
  * carries `timestamp` (ms), `token` and `sign` = md5(md5(<path>) + md5(<its parameter names,
  * sorted, comma-joined> + md5(token) + timestamp)), and answers `{data: {data: {list: [{source_id,
@@ -40,7 +41,10 @@ export const list: JsonList = {
   path: '/hot-it-community',
   pace: 'feed',
   request: { url: `${API}/${LIST_PATH}`, searchParams: { page: 1, page_size: 50, limit_time: 0, name_en: '' } },
-  prepare: async (req, ctx) => signed(req, await token.get(ctx.http, ctx.signal, ctx.now.getTime()), ctx.now.getTime()),
+  prepare: {
+    request: async (req, ctx) => signed(req, await token.get(ctx.http, ctx.signal, ctx.now.getTime()), ctx.now.getTime()),
+    forget: (http) => token.forget(http),
+  },
   items: ['data', 'data', 'list'],
   item: (e) => ({ id: e.source_id, title: e.title, link: e.url, cover: e.cover, desc: e.abstract, time: e.pubdate }),
 };

@@ -112,6 +112,16 @@ export interface PrepareContext {
   now: Date;
 }
 
+export interface Preparation {
+  /** The request to send, made from the declared one with what was fetched first. */
+  request(req: ListRequest, ctx: PrepareContext): Promise<ListRequest>;
+  /**
+   * Drops what it keeps when the upstream refused the prepared request or answered it with
+   * something unreadable (the token or keys may have changed): the next run fetches them again.
+   */
+  forget(http: HttpClient): void;
+}
+
 /** The value of each variant parameter of a request (empty for a list without variants). */
 export type Choices = Readonly<Record<string, string>>;
 
@@ -146,11 +156,10 @@ interface Common {
   variants?: VariantChoice | readonly VariantChoice[];
   /**
    * A step before each request, for upstreams that want something fetched first (a token, the
-   * day's signing keys) and the request signed with it: it gets the request and the source's HTTP
-   * client, and returns the request to send. What it fetches it keeps itself (see kept-value.ts),
-   * so a service asks for it once in a while, not before every list.
+   * day's signing keys) and the request signed with it. What it fetches it keeps itself (see
+   * kept-value.ts), so a service asks for it once in a while, not before every list.
    */
-  prepare?(req: ListRequest, ctx: PrepareContext): Promise<ListRequest>;
+  prepare?: Preparation;
   /** Request headers besides `accept` (JSON, or HTML for pages), which the helper sets. */
   headers?: FetchedSourceBase<Record<string, never>, unknown>['headers'];
   env?: readonly EnvSpec[];
@@ -311,7 +320,7 @@ async function fetchDeclared(d: ListDeclaration, http: HttpClient, signal: Abort
   const first = choicesOf(d)[0];
   const variant = first ? chosen[first.param] : undefined;
   const asked = typeof d.request === 'function' ? d.request(now, variant, chosen) : (d.request ?? { url: d.homepage });
-  const req = d.prepare ? await d.prepare(asked, { http, signal, now }) : asked;
+  const req = d.prepare ? await d.prepare.request(asked, { http, signal, now }) : asked;
   const opts: HttpOptions = { signal, method: req.method ?? 'GET', searchParams: req.searchParams, json: req.json, form: req.form, allowStatus: req.allowStatus, ...(req.headers ? { headers: req.headers } : {}) };
   const res = await http.request(req.url, opts);
   const type = String(res.headers['content-type'] ?? '');
@@ -367,7 +376,15 @@ export function defineHotList(d: ListDeclaration): SourceDefinition<ParamSpecs, 
     concurrency: 1,
     ...(d.variants ? { params: variantParams(d) } : {}),
     ...(d.trending ? { trending: d.trending } : {}),
-    fetch: (ctx, params) => fetchDeclared(d, ctx.http, ctx.signal, ctx.now(), Object.fromEntries(choicesOf(d).map((c) => [c.param, String(params[c.param])]))),
+    fetch: async (ctx, params) => {
+      const chosen = Object.fromEntries(choicesOf(d).map((c) => [c.param, String(params[c.param])]));
+      try {
+        return await fetchDeclared(d, ctx.http, ctx.signal, ctx.now(), chosen);
+      } catch (err) {
+        if (d.prepare && err instanceof SourceError && (err.kind === 'blocked' || err.kind === 'parse')) d.prepare.forget(ctx.http);
+        throw err;
+      }
+    },
     validate: (data: DeclaredItem[]) => validateHotList(data, d.min ?? 5),
     migrate: migrateHotList<DeclaredItem>(d.upgrade),
     view: {

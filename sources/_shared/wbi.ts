@@ -9,7 +9,7 @@
  * query (%20 for spaces, upper-case hex), followed by the mixin key.
  */
 import { need } from '../../src/kernel/json-path.ts';
-import type { ListRequest, PrepareContext } from './declared-list.ts';
+import type { Preparation } from './declared-list.ts';
 import { md5 } from './digest.ts';
 import { asString } from './hot-list.ts';
 import { keptPerClient } from './kept-value.ts';
@@ -50,8 +50,11 @@ export function wbiParams(params: Readonly<Record<string, string | number | bool
 
 const keys = keptPerClient(3600_000, async (http, signal) => mixinKeyOfNav(await http.json(NAV, { signal })));
 
-/** A declared list's `prepare` step: the request signed with today's keys. */
-export async function wbiSigned(req: ListRequest, ctx: PrepareContext): Promise<ListRequest> {
-  const key = await keys.get(ctx.http, ctx.signal, ctx.now.getTime());
-  return { ...req, searchParams: wbiParams(req.searchParams ?? {}, key, Math.round(ctx.now.getTime() / 1000)) };
-}
+/** A declared list's `prepare` step: the request signed with today's keys (fetched again after a refusal). */
+export const wbiSigned: Preparation = {
+  async request(req, ctx) {
+    const key = await keys.get(ctx.http, ctx.signal, ctx.now.getTime());
+    return { ...req, searchParams: wbiParams(req.searchParams ?? {}, key, Math.round(ctx.now.getTime() / 1000)) };
+  },
+  forget: (http) => keys.forget(http),
+};

@@ -30,6 +30,8 @@ describe('video-site-rank: the WBI signature', () => {
     const upstream = new Upstream();
     let svc: TestService;
     let nav = 0;
+    /** The keys the site uses today (the documented example first, then others after a change of day). */
+    let today = { img: DOC.img, sub: DOC.sub };
     /** What the site checks, by the documented rule: a fresh wts and w_rid = md5(sorted query without w_rid + mixin key). */
     const validSignature = (req: UpstreamRequest): boolean => {
       const q = new URLSearchParams(req.query);
@@ -37,13 +39,14 @@ describe('video-site-rank: the WBI signature', () => {
       const wts = Number(q.get('wts'));
       q.delete('w_rid');
       const sorted = [...q.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
-      return Math.abs(wts - Date.now() / 1000) < 300 && wRid === createHash('md5').update(sorted + DOC.mixin).digest('hex');
+      return Math.abs(wts - Date.now() / 1000) < 300 && wRid === createHash('md5').update(sorted + mixinKey(today.img, today.sub)).digest('hex');
     };
     beforeAll(async () => {
       await upstream.start();
       upstream.serve('api.bilibili.com', '/x/web-interface/nav', () => {
         nav += 1;
-        return upstream.fileReply('api.bilibili.com/x/web-interface/nav.json');
+        if (today.img === DOC.img) return upstream.fileReply('api.bilibili.com/x/web-interface/nav.json');
+        return { body: { code: -101, message: '账号未登录', ttl: 1, data: { isLogin: false, wbi_img: { img_url: `https://i0.hdslb.com/bfs/wbi/${today.img}.png`, sub_url: `https://i0.hdslb.com/bfs/wbi/${today.sub}.png` } } } };
       });
       upstream.serve('api.bilibili.com', '/x/web-interface/ranking/v2', (req) =>
         validSignature(req) ? upstream.fileReply('api.bilibili.com/x/web-interface/ranking/v2.json') : { body: { code: 0, message: '0', ttl: 1, data: { v_voucher: 'voucher_test' } } },
@@ -64,6 +67,17 @@ describe('video-site-rank: the WBI signature', () => {
       expect(asked.map((r) => r.query.get('rid'))).toEqual(['0', '188']);
       for (const r of asked) expect(r.query.get('w_rid')).toMatch(/^[0-9a-f]{32}$/);
       expect(nav).toBe(1);
+    });
+
+    it('fetches the keys again after the site refused a request signed with yesterday’s', async () => {
+      today = { img: 'a'.repeat(32), sub: '0123456789abcdef0123456789abcdef' };
+      const before = nav;
+      const refused = await svc.get('/v2/apis/video-site-rank?partition=1');
+      expect(refused.status).toBeGreaterThanOrEqual(500);
+      expect(nav).toBe(before);
+      const next = await svc.get('/v2/apis/video-site-rank?partition=3');
+      expect(next.status).toBe(200);
+      expect(nav).toBe(before + 1);
     });
 
     it('records an unsigned or wrongly signed answer (a v_voucher) as blocked', () => {
