@@ -6,11 +6,10 @@
  * named by an encoded id (bookPageId below), the site's own scheme. Format as read by
  * imsyy/DailyHotApi src/routes/weread.ts and src/utils/getToken/weread.ts.
  */
-import { createHash } from 'node:crypto';
+import { md5 } from './_shared/digest.ts';
 import { defineHotList, type JsonList } from './_shared/declared-list.ts';
 import { asRecord, asString } from './_shared/hot-list.ts';
 
-const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 
 /**
  * The id in a book page's URL: a prefix from the md5 of the book id, a kind (3: digits, sent in

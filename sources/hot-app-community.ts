@@ -6,10 +6,9 @@
  * for the moment of the request (appToken below). Format, headers and token as read by
  * imsyy/DailyHotApi src/routes/coolapk.ts, src/utils/getToken/coolapk.ts and src/router.types.d.ts.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { md5 } from './_shared/digest.ts';
 import { defineHotList, type JsonList } from './_shared/declared-list.ts';
-
-const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 
 /** The package name and the app's key in its token URL (public, in the app and DailyHotApi's code). */
 const PACKAGE = 'com.coolapk.market';

@@ -10,13 +10,12 @@
  * (SOURCE_BOXOFFICE_A_SIGN_KEY, SOURCE_BOXOFFICE_A_GUARD_SALT) so that a rotation upstream is
  * fixed without a release.
  */
-import { createHash } from 'node:crypto';
+import { md5 } from '../_shared/digest.ts';
 
 export const DEFAULT_SIGN_KEY = 'A013F70DB97834C0A5492378BD76C53A';
 export const DEFAULT_GUARD_SALT = '581409236';
 const SHORT_UA = 'Mozilla/5.0 Chrome/140.0.0.0 Safari/537.36';
 
-export const md5 = (s: string) => createHash('md5').update(s, 'utf8').digest('hex');
 
 export interface Signed {
   query: Record<string, string>;
