@@ -196,9 +196,10 @@ describe('/dailyhot, the DailyHotApi drop-in', () => {
     expect(tv.res.status).toBe(200);
     expect(tv.body.type).toBe('电视剧');
     expect((await get('/dailyhot/baidu')).body.type).toBe('热搜');
-    const tech = await get('/dailyhot/bilibili?type=188');
+    const tech = await get('/dailyhot/bilibili?type=36');
     expect(tech.body.type).toBe('热榜 · 科技');
-    expect(upstream.hits('api.bilibili.com').at(-1)?.query.get('rid')).toBe('188');
+    expect(upstream.hits('api.bilibili.com').at(-1)?.query.get('tid')).toBe('36');
+    expect((await get('/dailyhot/bilibili?type=188')).body.type).toBe('热榜 · 数码');
     const other = await get('/dailyhot/bilibili?type=999');
     expect(other.res.status).toBe(400);
     expect(other.body.message).toMatch(/"type".*"0".*"188"/);

@@ -65,6 +65,7 @@ describe('video-site-rank: the WBI signature', () => {
       expect((await svc.get('/v2/apis/video-site-rank?partition=188')).status).toBe(200);
       const asked = upstream.hits('api.bilibili.com', '/x/web-interface/ranking/v2');
       expect(asked.map((r) => r.query.get('rid'))).toEqual(['0', '188']);
+      expect(asked.map((r) => r.query.get('tid'))).toEqual(['0', '188']);
       for (const r of asked) expect(r.query.get('w_rid')).toMatch(/^[0-9a-f]{32}$/);
       expect(nav).toBe(1);
     });
