@@ -9,6 +9,7 @@ import { isObject, parseJsonObject, readBody, requiredString, type JsonObject } 
 import type { GatewayCall } from '../call.ts';
 import { badRequest, GatewayError } from '../errors.ts';
 import { estimatePrompt } from '../estimate.ts';
+import { TOKEN_COUNT_HEADER } from '../response-headers.ts';
 import { forwardStyled } from '../styled.ts';
 import { DroppedTools } from '../translate/index.ts';
 import { ANTHROPIC_VERSION, anthropicCodec } from '../translate/anthropic.ts';
@@ -73,7 +74,7 @@ function estimatedCount(call: GatewayCall, body: JsonObject): void {
   const text = JSON.stringify(chat);
   call.ctx.status = 200;
   call.ctx.body = { input_tokens: estimatePrompt(Buffer.byteLength(text), chat, 'openai').tokens };
-  call.ctx.set('x-gateway-token-count', 'estimated');
+  call.ctx.set(TOKEN_COUNT_HEADER, 'estimated');
 }
 
 export async function countMessageTokens(call: GatewayCall): Promise<void> {

@@ -15,6 +15,8 @@ import type { GatewayCall } from '../call.ts';
 import { badRequest, GatewayError, upstreamInvalidResponse } from '../errors.ts';
 import { estimatePrompt } from '../estimate.ts';
 import { modelPermitted } from '../policy.ts';
+import { withPublicNames, type ListLayout } from '../public-models.ts';
+import { TOKEN_COUNT_HEADER } from '../response-headers.ts';
 import { forwardStyled } from '../styled.ts';
 import { ANTHROPIC_VERSION } from '../translate/anthropic.ts';
 import { spokenStyles } from '../translate/index.ts';
@@ -91,7 +93,7 @@ export async function countTokens(call: GatewayCall, params: readonly string[]):
     up = await call.send({ accepts: speaksGemini, prepare: (spec) => nativeAttempt(call, spec, model, 'countTokens', raw) });
   } catch (err) {
     if (!(err instanceof GatewayError && err.code === 'unsupported_api_style')) throw err;
-    call.ctx.set('x-gateway-token-count', 'estimated');
+    call.ctx.set(TOKEN_COUNT_HEADER, 'estimated');
     call.ctx.body = { totalTokens: estimatePrompt(Buffer.byteLength(JSON.stringify(counted)), counted, 'gemini').tokens };
     return;
   }
@@ -181,7 +183,15 @@ function listedIds(body: unknown): string[] {
   return body.data.flatMap((m) => (isObject(m) && typeof m.id === 'string' ? [m.id] : []));
 }
 
-/** GET /v1beta/models: the list of a Gemini upstream, else another style's in Gemini's shape; filtered by the key. */
+/** Gemini's model list layout: `{name: "models/ID", …}`. */
+const GEMINI_LIST: ListLayout<unknown> = { idOf: modelName, entryOf: geminiModel };
+
+/** The ids of another style's list with their public names, permitted to the key. */
+function publicIds(call: GatewayCall, body: unknown): string[] {
+  return withPublicNames(listedIds(body), call.deps.settings.upstreams, { idOf: (id) => id, entryOf: (id) => id });
+}
+
+/** GET /v1beta/models: the list of a Gemini upstream, else another style's in Gemini's shape; public names, filtered by the key. */
 export async function listGeminiModels(call: GatewayCall): Promise<void> {
   const patterns = call.key.models;
   const permitted = (id: string | undefined): boolean => id !== undefined && (patterns.length === 0 || modelPermitted(patterns, id));
@@ -191,11 +201,14 @@ export async function listGeminiModels(call: GatewayCall): Promise<void> {
   } catch (err) {
     if (!(err instanceof GatewayError && err.code === 'unsupported_api_style')) throw err;
     up = await sendForeignList(call);
-    return call.relay(up, { usage: 'none', rewrite: (body) => ({ models: listedIds(body).filter(permitted).map(geminiModel) }) });
+    return call.relay(up, { usage: 'none', rewrite: (body) => ({ models: publicIds(call, body).filter(permitted).map(geminiModel) }) });
   }
   await call.relay(up, {
     usage: 'none',
-    rewrite: (body) => (isObject(body) && Array.isArray(body.models) && patterns.length > 0 ? { ...body, models: body.models.filter((m) => permitted(modelName(m))) } : body),
+    rewrite: (body) => {
+      if (!isObject(body) || !Array.isArray(body.models)) return body;
+      return { ...body, models: withPublicNames(body.models, call.deps.settings.upstreams, GEMINI_LIST).filter((m) => permitted(modelName(m))) };
+    },
   });
 }
 
@@ -212,7 +225,7 @@ export async function getGeminiModel(call: GatewayCall, params: readonly string[
     return call.relay(up, {
       usage: 'none',
       rewrite: (body) => {
-        if (!listedIds(body).includes(model)) throw new GatewayError(404, `The model "${model}" does not exist. GET /v1beta/models lists the models this key may use.`, { type: 'invalid_request_error', code: 'model_not_found', param: 'model' });
+        if (!publicIds(call, body).includes(model)) throw new GatewayError(404, `The model "${model}" does not exist. GET /v1beta/models lists the models this key may use.`, { type: 'invalid_request_error', code: 'model_not_found', param: 'model' });
         return geminiModel(model);
       },
     });

@@ -1,14 +1,15 @@
 /**
  * GET /v1/models (the upstream list, filtered by the key's permitted models), GET
- * /v1/models/{model}, and the billing views computed from the key: /v1/dashboard/billing/subscription
+ * /v1/models/{model} (both in Anthropic's layout for a request carrying `anthropic-version`,
+ * as Anthropic's clients send it), and the billing views computed from the key: /v1/dashboard/billing/subscription
  * and /v1/dashboard/billing/usage (OpenAI's legacy shapes, as one-api and new-api serve them).
  */
-import { isObject } from '../body.ts';
+import { isObject, type JsonObject } from '../body.ts';
 import type { GatewayCall } from '../call.ts';
 import { budgetSpent, creditLeft, nextPeriodStart } from '../credit.ts';
 import { badRequest, GatewayError } from '../errors.ts';
 import { modelPermitted } from '../policy.ts';
-import type { UpstreamSpec } from '../upstream-settings.ts';
+import { withPublicNames, type ListLayout } from '../public-models.ts';
 import { DAY_MS } from '../../kernel/time.ts';
 
 function modelNotFound(model: string): GatewayError {
@@ -18,18 +19,28 @@ function modelNotFound(model: string): GatewayError {
 /** What dashboards show for an unlimited key (new-api's constant). */
 export const UNLIMITED_USD = 100_000_000;
 
-/**
- * The upstream's list as callers know it: upstream-own names of aliased models replaced by the
- * public names, and every model named (not by a pattern) in an upstream's `models` added.
- */
-function withPublicNames(data: unknown[], upstreams: readonly UpstreamSpec[]): unknown[] {
-  const own = new Set(upstreams.flatMap((u) => Object.values(u.aliases)));
-  const named = [...new Set(upstreams.flatMap((u) => u.models.filter((m) => !m.includes('*'))))];
-  if (own.size === 0 && named.length === 0) return data;
-  const kept = data.filter((m) => !(isObject(m) && typeof m.id === 'string' && own.has(m.id) && !named.includes(m.id)));
-  const listed = new Set(kept.map((m) => (isObject(m) ? m.id : undefined)));
-  const added = named.filter((id) => !listed.has(id)).map((id) => ({ id, object: 'model', created: 0, owned_by: 'gateway' }));
-  return [...kept, ...added];
+/** OpenAI's model list layout: `{id, object, created, owned_by}`. */
+const OPENAI_LIST: ListLayout<unknown> = {
+  idOf: (m) => (isObject(m) && typeof m.id === 'string' ? m.id : undefined),
+  entryOf: (id) => ({ id, object: 'model', created: 0, owned_by: 'gateway' }),
+};
+
+/** Whether the caller is an Anthropic client (its SDKs send `anthropic-version` with every request). */
+function anthropicClient(call: GatewayCall): boolean {
+  return call.ctx.get('anthropic-version') !== '';
+}
+
+/** An OpenAI model list entry as Anthropic's ModelInfo (`created` in seconds becomes `created_at`). */
+function anthropicModel(m: unknown): unknown {
+  if (!isObject(m) || typeof m.id !== 'string') return m;
+  const created = typeof m.created === 'number' && m.created > 0 ? m.created : 0;
+  return { type: 'model', id: m.id, display_name: m.id, created_at: new Date(created * 1000).toISOString() };
+}
+
+/** Anthropic's list page: every permitted model on one page. */
+function anthropicList(data: unknown[]): JsonObject {
+  const ids = data.flatMap((m) => (isObject(m) && typeof m.id === 'string' ? [m.id] : []));
+  return { data: data.map(anthropicModel), has_more: false, first_id: ids[0] ?? null, last_id: ids.at(-1) ?? null };
 }
 
 export async function listModels(call: GatewayCall): Promise<void> {
@@ -40,8 +51,9 @@ export async function listModels(call: GatewayCall): Promise<void> {
     usage: 'none',
     rewrite: (body) => {
       if (!isObject(body) || !Array.isArray(body.data)) return body;
-      const data = withPublicNames(body.data, upstreams);
-      return { ...body, data: patterns.length === 0 ? data : data.filter((m) => isObject(m) && typeof m.id === 'string' && modelPermitted(patterns, m.id)) };
+      const named = withPublicNames(body.data, upstreams, OPENAI_LIST);
+      const data = patterns.length === 0 ? named : named.filter((m) => isObject(m) && typeof m.id === 'string' && modelPermitted(patterns, m.id));
+      return anthropicClient(call) ? anthropicList(data) : { ...body, data };
     },
   });
 }
@@ -63,9 +75,9 @@ export async function retrieveModel(call: GatewayCall, params: readonly string[]
   await call.relay(up, {
     usage: 'none',
     rewrite: (body) => {
-      const entry = isObject(body) && Array.isArray(body.data) ? withPublicNames(body.data, call.deps.settings.upstreams).find((m) => isObject(m) && m.id === model) : undefined;
+      const entry = isObject(body) && Array.isArray(body.data) ? withPublicNames(body.data, call.deps.settings.upstreams, OPENAI_LIST).find((m) => isObject(m) && m.id === model) : undefined;
       if (entry === undefined) throw modelNotFound(model);
-      return entry;
+      return anthropicClient(call) ? anthropicModel(entry) : entry;
     },
   });
 }

@@ -59,7 +59,4 @@ export class DroppedTools implements ToolDropper {
   }
 }
 
-/** The response header that names the built-in tools left out of a translated request. */
-export const DROPPED_TOOLS_HEADER = 'x-gateway-dropped-tools';
-
 export { type ApiStyle } from './types.ts';
