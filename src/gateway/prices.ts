@@ -12,6 +12,7 @@
  *   tiers                         [{"above": N, ...any of the token prices above}]: the prices of a request whose
  *                                 prompt is more than N tokens (all its tokens, output included), e.g. Gemini 2.5 Pro above 200k
  *   image                         per image: a number, or {"SIZE/QUALITY": n, "SIZE": n, "default": n}
+ *                                 (`auto` or no size or quality: priced as image-quality.ts says)
  *   audio_in_second               per second of audio sent (transcription, translation)
  *   audio_out_second              per second of audio generated (speech)
  *   video_second, video_call      per second of generated video, or per video request
@@ -23,6 +24,7 @@
  */
 import fs from 'node:fs';
 import { ConfigError } from '../config.ts';
+import { pricedImageChoice, type ImageChoice } from './image-quality.ts';
 
 /** The token prices a tier overrides. */
 export interface TokenPrices {
@@ -303,11 +305,17 @@ export class PriceTable {
     return (size && quality ? p[`${size}/${quality}`] : undefined) ?? (size ? p[size] : undefined) ?? (quality ? p[quality] : undefined) ?? p.default ?? 0;
   }
 
+  /** The price of one image of `model` at the size and quality asked (`auto` as the vendor documents it). */
+  private modelImagePrice(model: string | null, e: PriceEntry, asked: ImageChoice): number {
+    const { size, quality } = pricedImageChoice(model, asked);
+    return this.imagePrice(e, size, quality);
+  }
+
   /** The cost in USD of what a request of `model` consumed. */
   cost(model: string | null, c: Consumption): number {
     const e = this.lookup(model);
     const units =
-      (c.images ? c.images.count * this.imagePrice(e, c.images.size, c.images.quality) : 0) +
+      (c.images ? c.images.count * this.modelImagePrice(model, e, c.images) : 0) +
       c.audioInSeconds * (e.audio_in_second ?? 0) +
       c.audioOutSeconds * (e.audio_out_second ?? 0) +
       c.videoSeconds * (e.video_second ?? 0) +
