@@ -8,6 +8,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { StoredUsageRow } from '../../src/gateway/usage.ts';
 import { makeKey, postJson, type Harness, usageRowWhere } from './helpers.ts';
@@ -239,6 +240,25 @@ describe('count_tokens', () => {
     const estimated = await client.messages.countTokens({ model: 'gpt-4o', ...params });
     expect(estimated.input_tokens).toBeGreaterThan(5);
     expect(estimated.input_tokens).toBeLessThan(60);
+    expect(openaiUp.requests).toHaveLength(0);
+  });
+
+  // Claude's vision guide ("Evaluate image size", "Calculate image costs"): width × height / 750
+  // tokens, after scaling down to a long edge of at most 1568 pixels and at most ~1,600 tokens.
+  it('the estimate counts an image by Anthropic\'s rule, not OpenAI\'s tiles', async () => {
+    const image = (width: number, height: number) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: PNG.sync.write(new PNG({ width, height })).toString('base64') } });
+    const count = async (content: Anthropic.ContentBlockParam[]) => (await client.messages.countTokens({ model: 'gpt-4o', messages: [{ role: 'user', content }] })).input_tokens;
+    const text = await count([{ type: 'text', text: 'What is this?' }]);
+    // What an image adds: its tokens, and a few for the JSON that wraps it.
+    const added = async (width: number, height: number) => (await count([image(width, height), { type: 'text', text: 'What is this?' }])) - text;
+    const near = (n: number) => ({ asymmetricMatch: (x: number) => x >= n && x <= n + 30, toString: () => `${n} to ${n + 30}` });
+    // 1000×1000: 1,334 tokens by Anthropic's rule (OpenAI's tiles would say 765).
+    expect(await added(1000, 1000)).toEqual(near(1334));
+    // 200×200: 54; 3000×2000 is scaled down to the ~1,600-token limit.
+    expect(await added(200, 200)).toEqual(near(54));
+    expect(await added(3000, 2000)).toEqual(near(1600));
+    // An image by URL (size unknown): the most an image can cost.
+    expect((await count([{ type: 'image', source: { type: 'url', url: 'https://img.example/cat.png' } }, { type: 'text', text: 'What is this?' }])) - text).toBeGreaterThanOrEqual(1600);
     expect(openaiUp.requests).toHaveLength(0);
   });
 });
