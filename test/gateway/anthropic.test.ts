@@ -179,6 +179,37 @@ describe('built-in tools', () => {
   });
 });
 
+describe('thinking and output budgets to an OpenAI chat upstream', () => {
+  const sent = (): Record<string, unknown> => JSON.parse(openaiUp.last('/v1/chat/completions')!.body.toString()) as Record<string, unknown>;
+  // Claude Code's main requests: streamed, thinking on, max_tokens 32,000, temperature 1.
+  const claudeCode = { stream: true as const, max_tokens: 32_000, thinking: { type: 'enabled' as const, budget_tokens: 10_000 }, temperature: 1, messages: [{ role: 'user' as const, content: 'hi' }] };
+
+  it('a model without reasoning: thinking left out and named, max_tokens brought down to the model\'s maximum output', async () => {
+    const res = await client.messages.create({ model: 'gpt-4o', ...claudeCode }).withResponse();
+    const types: string[] = [];
+    for await (const event of res.data) types.push(event.type);
+    expect(types.at(-1)).toBe('message_stop');
+    expect(res.response.headers.get('x-gateway-dropped-fields')).toBe('reasoning_effort');
+    expect(sent()).toMatchObject({ model: 'gpt-4o', max_tokens: 16_384, temperature: 1 });
+    expect(sent()).not.toHaveProperty('reasoning_effort');
+  });
+
+  it('a reasoning model: thinking as reasoning_effort, the budget as max_completion_tokens, other sampling left out and named', async () => {
+    const warmer = { ...claudeCode, temperature: 0.3 };
+    const res = await client.messages.create({ model: 'gpt-5-mini', ...warmer }).withResponse();
+    for await (const _ of res.data) void _;
+    expect(res.response.headers.get('x-gateway-dropped-fields')).toBe('temperature');
+    expect(sent()).toMatchObject({ model: 'gpt-5-mini', reasoning_effort: 'medium', max_completion_tokens: 32_000 });
+    expect(sent()).not.toHaveProperty('max_tokens');
+    expect(sent()).not.toHaveProperty('temperature');
+    // A model of no OpenAI family (another vendor behind an OpenAI-compatible API) gets the request as translated.
+    const plain = await client.messages.create({ model: 'gpt-oss-120b', ...claudeCode }).withResponse();
+    for await (const _ of plain.data) void _;
+    expect(plain.response.headers.get('x-gateway-dropped-fields')).toBeNull();
+    expect(sent()).toMatchObject({ model: 'gpt-oss-120b', max_tokens: 32_000, reasoning_effort: 'medium' });
+  });
+});
+
 describe('@anthropic-ai/sdk: messages.stream', () => {
   it('native: the upstream event sequence as it comes; usage from message_start and message_delta', async () => {
     const stream = client.messages.stream({ model: 'claude-sonnet-4-6', max_tokens: 100, messages: [{ role: 'user', content: 'Say hi' }] });
