@@ -1,6 +1,7 @@
 /**
  * The model lists as each official client reads them: `@anthropic-ai/sdk` lists and retrieves
- * models with its key in `x-api-key` (Anthropic's layout back), `@google/genai` lists public
+ * models with its key in `x-api-key` (Anthropic's layout back), from an upstream of any style;
+ * `@google/genai` lists public
  * (alias) names filtered by the key, natively and from an OpenAI-style upstream; and every
  * header the gateway sets is exposed to browsers by CORS.
  */
@@ -13,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_HEADERS } from '../../src/gateway/response-headers.ts';
 import { makeKey, startGateway, type Harness } from './helpers.ts';
 import { ModelUpstream } from './model-upstream.ts';
-import { GeminiUpstream } from './vendor-upstreams.ts';
+import { AnthropicUpstream, GeminiUpstream } from './vendor-upstreams.ts';
 
 const UPSTREAM_KEY = 'vendor-upstream-key';
 const SRC = path.resolve(import.meta.dirname, '../../src');
@@ -65,6 +66,34 @@ describe('GET /v1/models for Anthropic clients', () => {
     expect((await openai.models.list()).data.map((m) => m.object)).toEqual(['model', 'model']);
     const wrong = new Anthropic({ apiKey: 'sk-wrong', baseURL: openaiOnly.base, maxRetries: 0 });
     await expect(wrong.models.list()).rejects.toBeInstanceOf(Anthropic.AuthenticationError);
+  });
+});
+
+describe('GET /v1/models from upstreams of other styles', () => {
+  it('an Anthropic-only upstream\'s list for the Anthropic and OpenAI clients; a Gemini-only one\'s for OpenAI\'s, with public names', async () => {
+    const anthropicUp = await new AnthropicUpstream(UPSTREAM_KEY).start();
+    const env = (upstreams: unknown[]): Record<string, string> => ({ AI_UPSTREAM_BASE_URL: '', AI_UPSTREAM_API_KEY: UPSTREAM_KEY, AI_UPSTREAMS: JSON.stringify(upstreams) });
+    const claudeOnly = await startGateway({ upstream: openaiUp, env: env([{ url: anthropicUp.url, api: ['anthropic'] }]) });
+    const geminiOnly = await startGateway({ upstream: openaiUp, env: env([{ url: geminiUp.url, api: ['gemini'], models: { 'gemini-fast': 'gemini-2.5-flash', 'gemini-2.5-pro': 'gemini-2.5-pro' } }]) });
+    try {
+      const k = await makeKey(claudeOnly.svc);
+      const ids: string[] = [];
+      for await (const m of new Anthropic({ apiKey: k.key, baseURL: claudeOnly.base, maxRetries: 0 }).models.list()) ids.push(m.id);
+      expect(ids).toEqual(anthropicUp.models);
+      expect(anthropicUp.last('/v1/models')!.headers).toMatchObject({ 'x-api-key': UPSTREAM_KEY, 'anthropic-version': expect.any(String) });
+      const openaiList = await new OpenAI({ apiKey: k.key, baseURL: `${claudeOnly.base}/v1`, maxRetries: 0 }).models.list();
+      expect(openaiList.data.map((m) => [m.id, m.object, m.owned_by])).toEqual(anthropicUp.models.map((id) => [id, 'model', 'anthropic']));
+      const g = await makeKey(geminiOnly.svc);
+      const geminiList = await new OpenAI({ apiKey: g.key, baseURL: `${geminiOnly.base}/v1`, maxRetries: 0 }).models.list();
+      const geminiIds = geminiList.data.map((m) => m.id);
+      expect(geminiIds).toEqual(expect.arrayContaining(['gemini-2.5-pro', 'gemini-fast']));
+      expect(geminiIds).not.toContain('gemini-2.5-flash');
+      expect(await new OpenAI({ apiKey: g.key, baseURL: `${geminiOnly.base}/v1`, maxRetries: 0 }).models.retrieve('gemini-fast')).toMatchObject({ id: 'gemini-fast', object: 'model' });
+    } finally {
+      await geminiOnly.close();
+      await claudeOnly.close();
+      await anthropicUp.stop();
+    }
   });
 });
 

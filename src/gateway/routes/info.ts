@@ -1,5 +1,6 @@
 /**
- * GET /v1/models (the upstream list, filtered by the key's permitted models), GET
+ * GET /v1/models (the list of an upstream in the style it speaks, with the public model names,
+ * filtered by the key's permitted models), GET
  * /v1/models/{model} (both in Anthropic's layout for a request carrying `anthropic-version`,
  * as Anthropic's clients send it), and the billing views computed from the key: /v1/dashboard/billing/subscription
  * and /v1/dashboard/billing/usage (OpenAI's legacy shapes, as one-api and new-api serve them).
@@ -9,6 +10,7 @@ import type { GatewayCall } from '../call.ts';
 import { budgetSpent, creditLeft, nextPeriodStart } from '../credit.ts';
 import { badRequest, GatewayError } from '../errors.ts';
 import { modelPermitted } from '../policy.ts';
+import { modelListAttempt, openAiModels, type OpenAiModel } from '../model-list.ts';
 import { withPublicNames, type ListLayout } from '../public-models.ts';
 import { DAY_MS } from '../../kernel/time.ts';
 
@@ -20,8 +22,8 @@ function modelNotFound(model: string): GatewayError {
 export const UNLIMITED_USD = 100_000_000;
 
 /** OpenAI's model list layout: `{id, object, created, owned_by}`. */
-const OPENAI_LIST: ListLayout<unknown> = {
-  idOf: (m) => (isObject(m) && typeof m.id === 'string' ? m.id : undefined),
+const OPENAI_LIST: ListLayout<OpenAiModel> = {
+  idOf: (m) => m.id,
   entryOf: (id) => ({ id, object: 'model', created: 0, owned_by: 'gateway' }),
 };
 
@@ -31,30 +33,29 @@ function anthropicClient(call: GatewayCall): boolean {
 }
 
 /** An OpenAI model list entry as Anthropic's ModelInfo (`created` in seconds becomes `created_at`). */
-function anthropicModel(m: unknown): unknown {
-  if (!isObject(m) || typeof m.id !== 'string') return m;
+function anthropicModel(m: OpenAiModel): JsonObject {
   const created = typeof m.created === 'number' && m.created > 0 ? m.created : 0;
   return { type: 'model', id: m.id, display_name: m.id, created_at: new Date(created * 1000).toISOString() };
 }
 
 /** Anthropic's list page: every permitted model on one page. */
-function anthropicList(data: unknown[]): JsonObject {
-  const ids = data.flatMap((m) => (isObject(m) && typeof m.id === 'string' ? [m.id] : []));
-  return { data: data.map(anthropicModel), has_more: false, first_id: ids[0] ?? null, last_id: ids.at(-1) ?? null };
+function anthropicList(data: OpenAiModel[]): JsonObject {
+  return { data: data.map(anthropicModel), has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
+}
+
+/** The model list of the first upstream that answers, in the style it speaks, read as OpenAI's entries with the public names. */
+async function publicModels(call: GatewayCall, use: (models: OpenAiModel[], body: unknown) => unknown): Promise<void> {
+  const up = await call.send({ method: 'GET', accepts: () => true, prepare: modelListAttempt });
+  const style = up.attempt?.style ?? 'openai';
+  await call.relay(up, { usage: 'none', rewrite: (body) => use(withPublicNames(openAiModels(style, body), call.deps.settings.upstreams, OPENAI_LIST), body) });
 }
 
 export async function listModels(call: GatewayCall): Promise<void> {
   const patterns = call.key.models;
-  const upstreams = call.deps.settings.upstreams;
-  const up = await call.send({ method: 'GET', path: '/v1/models' });
-  await call.relay(up, {
-    usage: 'none',
-    rewrite: (body) => {
-      if (!isObject(body) || !Array.isArray(body.data)) return body;
-      const named = withPublicNames(body.data, upstreams, OPENAI_LIST);
-      const data = patterns.length === 0 ? named : named.filter((m) => isObject(m) && typeof m.id === 'string' && modelPermitted(patterns, m.id));
-      return anthropicClient(call) ? anthropicList(data) : { ...body, data };
-    },
+  await publicModels(call, (models, body) => {
+    const data = patterns.length === 0 ? models : models.filter((m) => modelPermitted(patterns, m.id));
+    if (anthropicClient(call)) return anthropicList(data);
+    return isObject(body) && Array.isArray(body.data) ? { ...body, data } : { object: 'list', data };
   });
 }
 
@@ -71,14 +72,10 @@ export async function retrieveModel(call: GatewayCall, params: readonly string[]
     throw badRequest('The model id in the path is not valid URL encoding.', 'model');
   }
   call.permitModel(model);
-  const up = await call.send({ method: 'GET', path: '/v1/models' });
-  await call.relay(up, {
-    usage: 'none',
-    rewrite: (body) => {
-      const entry = isObject(body) && Array.isArray(body.data) ? withPublicNames(body.data, call.deps.settings.upstreams, OPENAI_LIST).find((m) => isObject(m) && m.id === model) : undefined;
-      if (entry === undefined) throw modelNotFound(model);
-      return anthropicClient(call) ? anthropicModel(entry) : entry;
-    },
+  await publicModels(call, (models) => {
+    const entry = models.find((m) => m.id === model);
+    if (entry === undefined) throw modelNotFound(model);
+    return anthropicClient(call) ? anthropicModel(entry) : entry;
   });
 }
 
