@@ -1,9 +1,9 @@
 /**
  * GET /v1/models (the list of an upstream in the style it speaks, with the public model names,
- * filtered by the key's permitted models), GET
- * /v1/models/{model} (both in Anthropic's layout for a request carrying `anthropic-version`,
- * as Anthropic's clients send it), and the billing views computed from the key: /v1/dashboard/billing/subscription
- * and /v1/dashboard/billing/usage (OpenAI's legacy shapes, as one-api and new-api serve them).
+ * filtered by the key's permitted models) and GET /v1/models/{model}, both in Anthropic's layout
+ * for a request carrying `anthropic-version` (as Anthropic's clients send it); and the billing
+ * views computed from the key: /v1/dashboard/billing/subscription and
+ * /v1/dashboard/billing/usage (OpenAI's legacy shapes, as one-api and new-api serve them).
  */
 import { isObject, type JsonObject } from '../body.ts';
 import type { GatewayCall } from '../call.ts';
