@@ -64,6 +64,13 @@ const GPT_IMAGE_1 = {
   default: 0.042,
 };
 
+const GPT_IMAGE_1_MINI = {
+  '1024x1024/low': 0.005, '1024x1024/medium': 0.011, '1024x1024/high': 0.036,
+  '1024x1536/low': 0.006, '1024x1536/medium': 0.015, '1024x1536/high': 0.052,
+  '1536x1024/low': 0.006, '1536x1024/medium': 0.015, '1536x1024/high': 0.052,
+  default: 0.011,
+};
+
 /**
  * List prices (USD) of common models as published by their vendors; override with AI_PRICES.
  * Sources (checked 2026-11-26):
@@ -122,6 +129,7 @@ export const DEFAULT_PRICES: Readonly<Record<string, PriceEntry>> = {
   'text-embedding-3-small*': { input: 0.02 },
   'text-embedding-3-large*': { input: 0.13 },
   'gpt-image-1*': { input: 5, output: 40, image: GPT_IMAGE_1 },
+  'gpt-image-1-mini*': { input: 2, output: 8, image: GPT_IMAGE_1_MINI },
   'dall-e-3*': { image: { '1024x1024/standard': 0.04, '1024x1024/hd': 0.08, '1024x1792/standard': 0.08, '1792x1024/standard': 0.08, '1024x1792/hd': 0.12, '1792x1024/hd': 0.12, default: 0.04 } },
   'dall-e-2*': { image: { '256x256': 0.016, '512x512': 0.018, '1024x1024': 0.02, default: 0.02 } },
   'whisper-1*': { audio_in_second: 0.0001 },

@@ -126,6 +126,15 @@ describe('the price table', () => {
   });
 });
 
+describe('images (platform.openai.com/docs/pricing, image generation per quality and size)', () => {
+  it('gpt-image-1-mini has its own prices (was priced as gpt-image-1, 4.6× at high)', () => {
+    const image = (size: string, quality: string) => prices.cost('gpt-image-1-mini', { ...NOTHING_CONSUMED, images: { count: 1, size, quality } });
+    expect(image('1024x1024', 'high')).toBe(0.036);
+    expect(image('1536x1024', 'low')).toBe(0.006);
+    expect(image('1024x1024', 'auto')).toBe(0.036);
+  });
+});
+
 describe('through the gateway: the official clients, the usage row and the key\'s spend', () => {
   let h: Harness;
   beforeAll(async () => {
