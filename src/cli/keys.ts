@@ -23,7 +23,7 @@ import type { KeyPatch, KeyRecord, KeyStore } from '../gateway/keys.ts';
 import { levelsFromSettings, type Levels } from '../gateway/levels.ts';
 import { gatewaySettings } from '../gateway/settings.ts';
 import { openPgGatewayStore, openSqliteGatewayStore, type GatewayStore } from '../gateway/store.ts';
-import type { StoredUsageRow } from '../gateway/usage.ts';
+import { namedTokenParts, rowTokens, type StoredUsageRow } from '../gateway/usage.ts';
 
 const USAGE = `Usage: npm run keys -- <command>
 
@@ -109,14 +109,8 @@ function toJson(k: KeyRecord, levels: Levels) {
 
 /** The parts of a request's tokens the upstream reported: " (cached 4, reasoning 3)", or nothing. */
 function tokenParts(r: StoredUsageRow): string {
-  const parts = [
-    ['cached', r.cachedTokens],
-    ['cache writes', r.cacheWriteTokens],
-    ['reasoning', r.reasoningTokens],
-    ['audio in', r.audioInputTokens],
-    ['audio out', r.audioOutputTokens],
-  ].filter(([, n]) => (n as number) > 0);
-  return parts.length ? ` (${parts.map(([name, n]) => `${name} ${n}`).join(', ')})` : '';
+  const parts = namedTokenParts(rowTokens(r));
+  return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
 

@@ -4,7 +4,8 @@
  * spaces and tabs around a header value, RFC 9110 §5.5, before any server code sees it; every
  * other stray character, including non-ASCII spaces, is refused.) On `/v1beta` the Google
  * client's `x-goog-api-key` header and `?key=` are accepted too, and on the Anthropic routes
- * the Anthropic client's `x-api-key` header, with the same strict format.
+ * (`/v1/messages…`, and `/v1/models…`, which Anthropic's API serves too) the Anthropic client's
+ * `x-api-key` header, with the same strict format.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { maskSecret } from '../kernel/log.ts';
@@ -24,6 +25,13 @@ function occurrences(rawHeaders: readonly string[], name: string): number {
   let n = 0;
   for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === name) n++;
   return n;
+}
+
+const ANTHROPIC_MODEL_ROUTES = /^\/v1\/models(?:\/|$)/;
+
+/** Where a route takes its key from: its family's headers, and `x-api-key` on the model list that Anthropic's clients read too. */
+export function authFamilyOf(path: string, family: AuthFamily): AuthFamily {
+  return family === 'openai' && ANTHROPIC_MODEL_ROUTES.test(path) ? 'anthropic' : family;
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The billable units of the media routes, read from the request (to reserve) and from the
- * answer (to settle): images by count, size and quality; seconds of audio in (uploads, at
+ * answer (to settle): images by count, size and quality (the answer's, when it reports them;
+ * `auto` priced as image-quality.ts says); seconds of audio in (uploads, at
  * 16,000 bytes per second unless the answer reports its duration) and out (speech, at 15
  * characters of input text per second); seconds of video (`seconds`, default 4) or one call;
  * music tasks; rerank searches.
@@ -8,6 +9,7 @@
 import { isObject, nonNegativeInt, type JsonObject } from './body.ts';
 import type { Units } from './call.ts';
 import { AUDIO_BYTES_PER_SECOND } from './estimate.ts';
+import { answeredImage } from './image-quality.ts';
 
 export const SPEECH_CHARS_PER_SECOND = 15;
 export const DEFAULT_VIDEO_SECONDS = 4;
@@ -33,6 +35,13 @@ export function requestedImages(fields: JsonObject): Partial<Units> {
 /** Images in an images answer (`data` array); `undefined` when it does not say. */
 export function answeredImages(answer: unknown): number | undefined {
   return isObject(answer) && Array.isArray(answer.data) ? answer.data.length : undefined;
+}
+
+/** The images asked for, corrected by what a successful answer says it made: how many, their size and quality. */
+export function imagesFromAnswer(asked: Units['images'], answer: unknown): Units['images'] {
+  if (!asked) return asked;
+  const count = answeredImages(answer);
+  return { ...asked, ...(count !== undefined ? { count } : {}), ...answeredImage(answer) };
 }
 
 export function speechSeconds(input: unknown): Partial<Units> {

@@ -9,20 +9,29 @@
  *   2048×2048, its shorter side brought down to 768, and it costs 85 + 170 per 512-pixel tile);
  *   the size is read from the PNG, JPEG, GIF or WebP header; unknown size (a remote URL, an
  *   unreadable header): 765 tokens, the cost of a 1024×1024 image;
- * - Gemini images: 258 tokens when both sides are at most 384 pixels, else 258 per 768×768
- *   tile; unknown size: 258;
+ * - Anthropic images (Anthropic-style requests; Claude's vision guide, "Evaluate image size"):
+ *   width × height / 750 tokens, after the image is scaled down (aspect kept) until its long
+ *   edge is at most 1568 pixels and it is at most ~1,600 tokens; unknown size: 1,600;
+ * - Gemini images (Gemini-style requests; Gemini's token counting guide): 258 tokens when both
+ *   sides are at most 384 pixels, else 258 per 768×768 tile; unknown size: 258;
  * - audio: its duration (a WAV header's byte rate, else 16,000 bytes per second = 128 kbit/s)
  *   at 10 tokens per second (OpenAI) or 32 per second (Gemini); video (Gemini): 263 tokens per
  *   second at 125,000 bytes per second; any other inline file: 1,000 tokens.
  */
 import { isObject } from './body.ts';
 
-export type MediaRule = 'openai' | 'gemini';
+/** Whose documented rules count the media of a request: those of the style it is written in. */
+export type MediaRule = 'openai' | 'anthropic' | 'gemini';
 
-export const TOKENS_PER_UNKNOWN_IMAGE = { openai: 765, gemini: 258 } as const;
+const ANTHROPIC_MAX_LONG_EDGE = 1568;
+const ANTHROPIC_PIXELS_PER_TOKEN = 750;
+const ANTHROPIC_MAX_IMAGE_TOKENS = 1600;
+
+export const TOKENS_PER_UNKNOWN_IMAGE = { openai: 765, anthropic: ANTHROPIC_MAX_IMAGE_TOKENS, gemini: 258 } as const;
 export const AUDIO_BYTES_PER_SECOND = 16_000;
 const VIDEO_BYTES_PER_SECOND = 125_000;
-const AUDIO_TOKENS_PER_SECOND = { openai: 10, gemini: 32 } as const;
+// Anthropic models take no audio: a translated request's audio is counted at OpenAI's rate.
+const AUDIO_TOKENS_PER_SECOND = { openai: 10, anthropic: 10, gemini: 32 } as const;
 const VIDEO_TOKENS_PER_SECOND = 263;
 const OTHER_FILE_TOKENS = 1_000;
 
@@ -92,6 +101,20 @@ export function openAiImageTokens(size: { width: number; height: number } | unde
   return 85 + 170 * Math.ceil(w / 512) * Math.ceil(h / 512);
 }
 
+export function anthropicImageTokens(size: { width: number; height: number } | undefined): number {
+  if (!size || size.width <= 0 || size.height <= 0) return TOKENS_PER_UNKNOWN_IMAGE.anthropic;
+  const fit = Math.min(1, ANTHROPIC_MAX_LONG_EDGE / Math.max(size.width, size.height));
+  const pixels = size.width * fit * (size.height * fit);
+  return Math.min(ANTHROPIC_MAX_IMAGE_TOKENS, Math.ceil(pixels / ANTHROPIC_PIXELS_PER_TOKEN));
+}
+
+/** An image's tokens by the rule of the request's style (`detail` is OpenAI's). */
+export function imageTokens(rule: MediaRule, size: { width: number; height: number } | undefined, detail?: unknown): number {
+  if (rule === 'anthropic') return anthropicImageTokens(size);
+  if (rule === 'gemini') return geminiImageTokens(size);
+  return openAiImageTokens(size, detail);
+}
+
 export function geminiImageTokens(size: { width: number; height: number } | undefined): number {
   if (!size || size.width <= 0 || size.height <= 0) return TOKENS_PER_UNKNOWN_IMAGE.gemini;
   if (size.width <= 384 && size.height <= 384) return 258;
@@ -128,7 +151,7 @@ export function audioSeconds(data: string): number {
 
 function mediaTokens(mime: string, data: string, rule: MediaRule, detail?: unknown): number {
   const kind = mime.split('/')[0]?.toLowerCase();
-  if (kind === 'image') return rule === 'openai' ? openAiImageTokens(mediaSize(data), detail) : geminiImageTokens(mediaSize(data));
+  if (kind === 'image') return imageTokens(rule, mediaSize(data), detail);
   if (kind === 'audio') return Math.ceil(audioSeconds(data) * AUDIO_TOKENS_PER_SECOND[rule]);
   if (kind === 'video') return Math.ceil((base64Bytes(data) / VIDEO_BYTES_PER_SECOND) * VIDEO_TOKENS_PER_SECOND);
   return OTHER_FILE_TOKENS;
@@ -182,8 +205,7 @@ export function estimatePrompt(rawLength: number, body: unknown, rule: MediaRule
     if (imgUrl !== undefined) {
       const detail = isObject(img) ? img.detail : undefined;
       const m = DATA_URL.exec(imgUrl);
-      if (m) take(imgUrl.length, openAiImageTokens(mediaSize(imgUrl.slice(m[0].length)), detail));
-      else take(imgUrl.length, openAiImageTokens(undefined, detail));
+      take(imgUrl.length, imageTokens(rule, m ? mediaSize(imgUrl.slice(m[0].length)) : undefined, detail));
     }
     // OpenAI audio part: {input_audio: {data, format}}.
     const audio = x.input_audio;

@@ -10,7 +10,7 @@ import type { Config } from '../config.ts';
 import type { CreateLimiter } from '../kernel/limiter.ts';
 import type { Logger } from '../kernel/log.ts';
 import { clientIp, setHeaders, type AppContext, type AppState } from '../http/middleware.ts';
-import { extractKey, unknownKey } from './auth.ts';
+import { authFamilyOf, extractKey, unknownKey } from './auth.ts';
 import { GatewayCall, type GatewayDeps } from './call.ts';
 import { errorBody, GatewayError, insufficientQuota, internalError, invalidApiKey, ipNotAllowed, storeUnavailable, unknownUrl, upstreamNotConfigured, type GatewayFamily } from './errors.ts';
 import { KEY_PATTERN, type KeyRecord, type KeyStore } from './keys.ts';
@@ -20,6 +20,7 @@ import { creditLeft } from './credit.ts';
 import { ipPermitted } from './policy.ts';
 import { loadPrices, type PriceTable } from './prices.ts';
 import { familyOf, matchRoute } from './routes/index.ts';
+import { GATEWAY_HEADERS } from './response-headers.ts';
 import { gatewaySettings } from './settings.ts';
 import type { GatewayStore } from './store.ts';
 import { ClientGone } from './upstream.ts';
@@ -56,8 +57,7 @@ const EXPOSED_HEADERS = [
   'x-ratelimit-limit-tokens',
   'x-ratelimit-remaining-tokens',
   'x-ratelimit-reset-tokens',
-  'x-gateway-dropped-tools',
-  'x-gateway-fallback-model',
+  ...GATEWAY_HEADERS,
 ].join(', ');
 
 const CORS_HEADERS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': EXPOSED_HEADERS };
@@ -174,7 +174,7 @@ function serverBase(ctx: AppContext): string {
 }
 
 async function authenticate(ctx: AppContext, family: GatewayFamily, deps: GatewayDeps): Promise<KeyRecord> {
-  const presented = extractKey(ctx.req.headers, ctx.querystring ? new URLSearchParams(ctx.querystring) : NO_QUERY, family, ctx.req.rawHeaders);
+  const presented = extractKey(ctx.req.headers, ctx.querystring ? new URLSearchParams(ctx.querystring) : NO_QUERY, authFamilyOf(ctx.path, family), ctx.req.rawHeaders);
   let key: KeyRecord | undefined;
   try {
     key = KEY_PATTERN.test(presented) ? await deps.keys.findByKey(presented) : undefined;

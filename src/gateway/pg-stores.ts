@@ -13,7 +13,7 @@ import { creditColumns, KEY_INSERT_COLUMNS, keyDigest, mintKey, patchColumns, re
 import { MIN_PEPPER_LENGTH } from './pepper.ts';
 import type { TaskOwner, TaskStore } from './tasks.ts';
 import { DAY_MS } from '../kernel/time.ts';
-import { settleParams, SETTLE_KEY_SQL, TOKEN_SUMS, tokenTotals, toStoredUsage, USAGE_INSERT_COLUMNS, usageValues, type DailySpend, type TokenSumsRow, type DbUsageRow, type StoredUsageRow, type UsageLog, type UsageRow } from './usage.ts';
+import { KEYS_PER_QUERY, settleParams, SETTLE_KEY_SQL, TOKEN_SUMS, tokenTotals, toStoredUsage, USAGE_INSERT_COLUMNS, usageValues, type DailySpend, type TokenSumsRow, type TokenTotals, type DbUsageRow, type StoredUsageRow, type UsageLog, type UsageRow } from './usage.ts';
 
 /** gateway/schema.ts in PostgreSQL terms (ms times as BIGINT). */
 export const pgGatewayMigrations: readonly Migration[] = [
@@ -282,6 +282,20 @@ export class PgUsageLog implements UsageLog {
 
   async forKey(keyId: string, limit = 100): Promise<StoredUsageRow[]> {
     return (await this.pool.query<DbUsageRow>('SELECT * FROM gateway_usage WHERE key_id = $1 ORDER BY id DESC LIMIT $2', [keyId, limit])).rows.map(toStoredUsage);
+  }
+
+  async tokensByKey(keyIds: readonly string[], from: number): Promise<Map<string, TokenTotals>> {
+    const out = new Map<string, TokenTotals>();
+    for (let i = 0; i < keyIds.length; i += KEYS_PER_QUERY) {
+      const rows = (
+        await this.pool.query<{ key_id: string } & TokenSumsRow>(`SELECT key_id, ${TOKEN_SUMS} FROM gateway_usage WHERE key_id = ANY($1) AND created_at >= $2 GROUP BY key_id`, [
+          keyIds.slice(i, i + KEYS_PER_QUERY),
+          from,
+        ])
+      ).rows;
+      for (const r of rows) out.set(r.key_id, tokenTotals(r));
+    }
+    return out;
   }
 }
 

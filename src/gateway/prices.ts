@@ -12,6 +12,7 @@
  *   tiers                         [{"above": N, ...any of the token prices above}]: the prices of a request whose
  *                                 prompt is more than N tokens (all its tokens, output included), e.g. Gemini 2.5 Pro above 200k
  *   image                         per image: a number, or {"SIZE/QUALITY": n, "SIZE": n, "default": n}
+ *                                 (`auto` or no size or quality: priced as image-quality.ts says)
  *   audio_in_second               per second of audio sent (transcription, translation)
  *   audio_out_second              per second of audio generated (speech)
  *   video_second, video_call      per second of generated video, or per video request
@@ -23,6 +24,7 @@
  */
 import fs from 'node:fs';
 import { ConfigError } from '../config.ts';
+import { pricedImageChoice, type ImageChoice } from './image-quality.ts';
 
 /** The token prices a tier overrides. */
 export interface TokenPrices {
@@ -60,6 +62,13 @@ const GPT_IMAGE_1 = {
   '1024x1536/low': 0.016, '1024x1536/medium': 0.063, '1024x1536/high': 0.25,
   '1536x1024/low': 0.016, '1536x1024/medium': 0.063, '1536x1024/high': 0.25,
   default: 0.042,
+};
+
+const GPT_IMAGE_1_MINI = {
+  '1024x1024/low': 0.005, '1024x1024/medium': 0.011, '1024x1024/high': 0.036,
+  '1024x1536/low': 0.006, '1024x1536/medium': 0.015, '1024x1536/high': 0.052,
+  '1536x1024/low': 0.006, '1536x1024/medium': 0.015, '1536x1024/high': 0.052,
+  default: 0.011,
 };
 
 /**
@@ -120,6 +129,7 @@ export const DEFAULT_PRICES: Readonly<Record<string, PriceEntry>> = {
   'text-embedding-3-small*': { input: 0.02 },
   'text-embedding-3-large*': { input: 0.13 },
   'gpt-image-1*': { input: 5, output: 40, image: GPT_IMAGE_1 },
+  'gpt-image-1-mini*': { input: 2, output: 8, image: GPT_IMAGE_1_MINI },
   'dall-e-3*': { image: { '1024x1024/standard': 0.04, '1024x1024/hd': 0.08, '1024x1792/standard': 0.08, '1792x1024/standard': 0.08, '1024x1792/hd': 0.12, '1792x1024/hd': 0.12, default: 0.04 } },
   'dall-e-2*': { image: { '256x256': 0.016, '512x512': 0.018, '1024x1024': 0.02, default: 0.02 } },
   'whisper-1*': { audio_in_second: 0.0001 },
@@ -303,11 +313,17 @@ export class PriceTable {
     return (size && quality ? p[`${size}/${quality}`] : undefined) ?? (size ? p[size] : undefined) ?? (quality ? p[quality] : undefined) ?? p.default ?? 0;
   }
 
+  /** The price of one image of `model` at the size and quality asked (`auto` as the vendor documents it). */
+  private modelImagePrice(model: string | null, e: PriceEntry, asked: ImageChoice): number {
+    const { size, quality } = pricedImageChoice(model, asked);
+    return this.imagePrice(e, size, quality);
+  }
+
   /** The cost in USD of what a request of `model` consumed. */
   cost(model: string | null, c: Consumption): number {
     const e = this.lookup(model);
     const units =
-      (c.images ? c.images.count * this.imagePrice(e, c.images.size, c.images.quality) : 0) +
+      (c.images ? c.images.count * this.modelImagePrice(model, e, c.images) : 0) +
       c.audioInSeconds * (e.audio_in_second ?? 0) +
       c.audioOutSeconds * (e.audio_out_second ?? 0) +
       c.videoSeconds * (e.video_second ?? 0) +

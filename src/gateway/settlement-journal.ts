@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../kernel/log.ts';
 import { storeUnavailableError } from '../kernel/store-unavailable.ts';
-import type { DailySpend, StoredUsageRow, UsageLog, UsageRow } from './usage.ts';
+import type { DailySpend, StoredUsageRow, TokenTotals, UsageLog, UsageRow } from './usage.ts';
 
 interface Entry {
   at: number;
@@ -73,6 +73,10 @@ export class DurableUsageLog implements UsageLog {
 
   dailySpend(keyId: string, from: number, to: number): Promise<DailySpend[]> {
     return this.inner.dailySpend(keyId, from, to);
+  }
+
+  tokensByKey(keyIds: readonly string[], from: number): Promise<Map<string, TokenTotals>> {
+    return this.inner.tokensByKey(keyIds, from);
   }
 
   /** Try the waiting settlements now (the timer does this with backoff). */

@@ -12,7 +12,8 @@ import type { GatewayCall } from './call.ts';
 import { GatewayError, upstreamAuthFailed, upstreamBadGateway, upstreamInvalidResponse } from './errors.ts';
 import { MAX_RETRY_WAIT_MS } from './limits.ts';
 import { waitDrainOrClose } from './stream.ts';
-import { clientCodec, DroppedTools, DROPPED_TOOLS_HEADER, spokenStyles, upstreamRoute } from './translate/index.ts';
+import { clientCodec, DroppedTools, spokenStyles, upstreamRoute } from './translate/index.ts';
+import { DROPPED_FIELDS_HEADER, DROPPED_TOOLS_HEADER, FALLBACK_MODEL_HEADER } from './response-headers.ts';
 import type { ApiStyle, ChatChunk, ChatRequest, ChatUsage, ClientCodec, ClientRequest, UpstreamCodec } from './translate/types.ts';
 import { ClientGone, classifyUpstreamFailure, discardBody, headerValue, type UpstreamResponse } from './upstream.ts';
 import type { PreparedAttempt } from './upstream-pool.ts';
@@ -245,12 +246,13 @@ export async function forwardStyled(call: GatewayCall, req: StyledRequest): Prom
     if (model !== req.model) {
       // Billed at the model that answered.
       call.model = model;
-      call.ctx.set('x-gateway-fallback-model', model);
+      call.ctx.set(FALLBACK_MODEL_HEADER, model);
     }
     up = answer;
   }
   if (!up) throw upstreamBadGateway(502);
   if (dropped.names.length) call.ctx.set(DROPPED_TOOLS_HEADER, dropped.names.join(', '));
+  if (dropped.fields.length) call.ctx.set(DROPPED_FIELDS_HEADER, dropped.fields.join(', '));
   const tag = up.attempt?.tag as Attempt | undefined;
   if (!tag || tag.native) return req.relayNative(up);
   if (up.status >= 400 || up.status < 200) return translatedError(call, up, tag.codec);

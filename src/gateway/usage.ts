@@ -148,6 +148,23 @@ export interface TokenSumsRow {
   ao: number | string;
 }
 
+/** The parts of some tokens that are above 0, named as the key command and the console show them: ["cached 4", "reasoning 3"]. */
+export function namedTokenParts(t: TokenTotals): string[] {
+  const parts: [string, number][] = [
+    ['cached', t.cached],
+    ['cache writes', t.cacheWrite],
+    ['reasoning', t.reasoning],
+    ['audio in', t.audioIn],
+    ['audio out', t.audioOut],
+  ];
+  return parts.filter(([, n]) => n > 0).map(([name, n]) => `${name} ${n}`);
+}
+
+/** One stored request's tokens as totals. */
+export function rowTokens(r: StoredUsageRow): TokenTotals {
+  return { prompt: r.promptTokens, completion: r.completionTokens, cached: r.cachedTokens, cacheWrite: r.cacheWriteTokens, reasoning: r.reasoningTokens, audioIn: r.audioInputTokens, audioOut: r.audioOutputTokens };
+}
+
 export function tokenTotals(r: TokenSumsRow): TokenTotals {
   return { prompt: Number(r.p), completion: Number(r.c), cached: Number(r.ca), cacheWrite: Number(r.cw), reasoning: Number(r.r), audioIn: Number(r.ai), audioOut: Number(r.ao) };
 }
@@ -238,7 +255,12 @@ export interface UsageLog {
   forKey(keyId: string, limit?: number): Promise<StoredUsageRow[]>;
   /** A key's spend per UTC day and model in [from, to) (ms). */
   dailySpend(keyId: string, from: number, to: number): Promise<DailySpend[]>;
+  /** The tokens of each of these keys since `from` (ms), with their parts; keys without requests are absent. */
+  tokensByKey(keyIds: readonly string[], from: number): Promise<Map<string, TokenTotals>>;
 }
+
+/** Keys per tokensByKey query (SQL parameter lists stay small). */
+export const KEYS_PER_QUERY = 500;
 
 /**
  * The key update of a settlement (named parameters: @tokens @cost @at @day @month @id). The
@@ -346,5 +368,17 @@ export class SqliteUsageLog implements UsageLog {
       )
       .all(keyId, from, to) as ({ day: number; model: string | null; cost: number } & TokenSumsRow)[];
     return rows.map((r) => ({ day: r.day, model: r.model, costMicros: r.cost, tokens: tokenTotals(r) }));
+  }
+
+  async tokensByKey(keyIds: readonly string[], from: number): Promise<Map<string, TokenTotals>> {
+    const out = new Map<string, TokenTotals>();
+    for (let i = 0; i < keyIds.length; i += KEYS_PER_QUERY) {
+      const ids = keyIds.slice(i, i + KEYS_PER_QUERY);
+      const rows = this.db
+        .prepare(`SELECT key_id, ${TOKEN_SUMS} FROM gateway_usage WHERE key_id IN (${ids.map(() => '?').join(', ')}) AND created_at >= ? GROUP BY key_id`)
+        .all(...ids, from) as ({ key_id: string } & TokenSumsRow)[];
+      for (const r of rows) out.set(r.key_id, tokenTotals(r));
+    }
+    return out;
   }
 }

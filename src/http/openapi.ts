@@ -53,7 +53,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   { method: 'get', path: '/v1beta/models/{model}', summary: 'One model, if this key may use it (Gemini style)', family: 'gemini', passThrough: true },
   { method: 'post', path: '/v1/images/edits', summary: 'Edit an uploaded image according to a prompt', family: 'openai' },
   { method: 'get', path: '/v1/music/tasks/{task_id}', summary: 'Progress and result of a music task', family: 'openai' },
-  { method: 'get', path: '/v1/models', summary: 'Models this key may use (also checks a key)', family: 'openai' },
+  { method: 'get', path: '/v1/models', summary: 'Models this key may use (also checks a key); Anthropic\'s layout for a request with anthropic-version', family: 'openai' },
   { method: 'get', path: '/v1/dashboard/billing/subscription', summary: 'Quota and expiry of the calling key', family: 'openai' },
   { method: 'get', path: '/v1/models/{model}', summary: 'One model, if this key may use it', family: 'openai', passThrough: true },
   { method: 'get', path: '/v1/dashboard/billing/usage', summary: 'Usage of the calling key', family: 'openai', passThrough: true },
@@ -356,7 +356,7 @@ function gatewayOperation(r: GatewayRoute): JsonObject {
     tags: ['AI gateway'],
     summary: r.summary,
     ...(r.passThrough ? { description: 'Authenticated and limited like every /v1 route, then forwarded to the upstream model gateway as it is.' } : {}),
-    security: r.family === 'gemini' ? [{ bearer: [] }, { googApiKey: [] }, { queryKey: [] }] : r.family === 'anthropic' ? [{ bearer: [] }, { anthropicApiKey: [] }] : [{ bearer: [] }],
+    security: r.family === 'gemini' ? [{ bearer: [] }, { googApiKey: [] }, { queryKey: [] }] : r.family === 'anthropic' || r.path.startsWith('/v1/models') ? [{ bearer: [] }, { anthropicApiKey: [] }] : [{ bearer: [] }],
     ...(parameters.length ? { parameters } : {}),
     ...(body ? { requestBody: { required: true, content: { [body.type]: { schema: ref(body.schema) } } } } : passBody ? { requestBody: passBody } : {}),
     responses: {
@@ -647,7 +647,7 @@ export function buildOpenApi(opts: OpenApiOptions): JsonObject {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'A gateway key `sk-…` (Authorization: Bearer <key>). On /v2/apis only when APIS_REQUIRE_KEY=true.' },
         googApiKey: { type: 'apiKey', in: 'header', name: 'x-goog-api-key', description: 'The same key, as the Google client sends it (/v1beta only).' },
-        anthropicApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The same key, as the Anthropic clients send it (/v1/messages only).' },
+        anthropicApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The same key, as the Anthropic clients send it (/v1/messages and /v1/models only).' },
         queryKey: { type: 'apiKey', in: 'query', name: 'key', description: 'The same key as `?key=` (/v1beta only).' },
         consoleToken: { type: 'http', scheme: 'bearer', description: 'The console admin token (CONSOLE_ADMIN_TOKEN).' },
         consoleSession: { type: 'apiKey', in: 'cookie', name: 'console_session', description: 'Set by POST /console/login.' },

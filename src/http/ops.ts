@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import type { KeyStore } from '../gateway/keys.ts';
 import type { Levels } from '../gateway/levels.ts';
 import type { ProbeResult, UpstreamStatus } from '../gateway/upstream-pool.ts';
+import type { UsageLog } from '../gateway/usage.ts';
 import type { Registry } from '../kernel/registry.ts';
 import type { Backfiller } from '../kernel/backfill.ts';
 import type { Scheduler } from '../kernel/scheduler.ts';
@@ -33,7 +34,7 @@ export interface OpsDeps {
 }
 
 /** Read the operations settings; `gateway` gives the key store shared with /v1 and `npm run keys`. */
-export function opsFromConfig(opts: { config: Config; gateway?: { keys: KeyStore; levels: Levels; upstreams?: () => UpstreamStatus[]; probeUpstreams?: (name?: string) => Promise<ProbeResult[]> } | undefined; metrics?: Metrics | undefined; limiters?: LimiterFactory | undefined; now?: () => number }): OpsDeps {
+export function opsFromConfig(opts: { config: Config; gateway?: { keys: KeyStore; levels: Levels; usage?: Pick<UsageLog, 'tokensByKey'>; upstreams?: () => UpstreamStatus[]; probeUpstreams?: (name?: string) => Promise<ProbeResult[]> } | undefined; metrics?: Metrics | undefined; limiters?: LimiterFactory | undefined; now?: () => number }): OpsDeps {
   const { config, gateway } = opts;
   const token = config.values.CONSOLE_ADMIN_TOKEN;
   return {
@@ -54,6 +55,7 @@ export function opsFromConfig(opts: { config: Config; gateway?: { keys: KeyStore
             adminToken: token,
             keys: gateway.keys,
             levels: gateway.levels,
+            usage: gateway.usage ?? null,
             ...(opts.now ? { now: opts.now } : {}),
             upstreams: gateway.upstreams && gateway.probeUpstreams ? { status: gateway.upstreams, probe: gateway.probeUpstreams } : null,
           }

@@ -20,8 +20,9 @@ import { parseAmount, parseBudget, parseBudgetPeriod, parseIps, parseModels, par
 import type { KeyPatch, KeyRecord, KeyStore, NewKey } from '../gateway/keys.ts';
 import type { Levels } from '../gateway/levels.ts';
 import type { ProbeResult, UpstreamStatus } from '../gateway/upstream-pool.ts';
+import { namedTokenParts, type TokenTotals, type UsageLog } from '../gateway/usage.ts';
 import { parseExpiry } from '../cli/keys.ts';
-import { formatDateTime } from '../kernel/time.ts';
+import { DAY_MS, formatDateTime } from '../kernel/time.ts';
 import type { AppContext, AppState } from '../http/middleware.ts';
 import { htmlPage } from './shell.ts';
 
@@ -43,9 +44,14 @@ export interface ConsoleDeps {
   now?: () => number;
   /** Absent without upstreams (no upstream section). */
   upstreams?: ConsoleUpstreams | null;
+  /** Each key's recent tokens and their parts (cached, reasoning, audio); absent: not shown. */
+  usage?: Pick<UsageLog, 'tokensByKey'> | null;
 }
 
-type ConsoleState = Required<Omit<ConsoleDeps, 'upstreams'>> & { upstreams: ConsoleUpstreams | null };
+type ConsoleState = Required<Omit<ConsoleDeps, 'upstreams' | 'usage'>> & { upstreams: ConsoleUpstreams | null; usage: Pick<UsageLog, 'tokensByKey'> | null };
+
+/** The window of the per-key token parts the console shows. */
+const TOKEN_WINDOW_DAYS = 30;
 
 // --- sessions -----------------------------------------------------------------------------------
 
@@ -302,7 +308,14 @@ function creditCell(k: KeyRecord, now: number): string {
   return `<span class="spend">${escapeHtml(formatUsd(k.spentMicros))} / ${escapeHtml(quota)}</span>${budget}`;
 }
 
-function keysTable(keys: KeyRecord[], now: number, levels: Levels): string {
+/** A key's tokens of the window: prompt and completion, and the parts the upstreams reported. */
+function tokenPartsLine(t: TokenTotals | undefined): string {
+  if (!t) return '';
+  const parts = namedTokenParts(t);
+  return `<br><span class="token-parts hint">${TOKEN_WINDOW_DAYS} days: ${t.prompt} in, ${t.completion} out${parts.length ? ` (${escapeHtml(parts.join(', '))})` : ''}</span>`;
+}
+
+function keysTable(keys: KeyRecord[], now: number, levels: Levels, tokens: ReadonlyMap<string, TokenTotals>): string {
   if (!keys.length) return '<p class="box">No keys yet.</p>';
   const rows = keys
     .map((k) => {
@@ -311,7 +324,7 @@ function keysTable(keys: KeyRecord[], now: number, levels: Levels): string {
 <td><strong>${escapeHtml(k.name)}</strong><br><code>${escapeHtml(k.hint)}</code><br><code class="hint">${escapeHtml(k.id)}</code></td>
 <td>${escapeHtml(k.accountId)}<br><span class="hint">${escapeHtml(k.level)}</span></td>
 <td class="state">${escapeHtml(state)}</td>
-<td>${creditCell(k, now)}<br><span class="tokens">${k.usedTokens}</span> tokens, <span class="requests">${k.requestCount}</span> requests<br><span class="hint">last ${k.lastUsedAt ? escapeHtml(formatDateTime(k.lastUsedAt)) : 'never'}</span></td>
+<td>${creditCell(k, now)}<br><span class="tokens">${k.usedTokens}</span> tokens, <span class="requests">${k.requestCount}</span> requests${tokenPartsLine(tokens.get(k.id))}<br><span class="hint">last ${k.lastUsedAt ? escapeHtml(formatDateTime(k.lastUsedAt)) : 'never'}</span></td>
 <td>${escapeHtml(formatDateTime(k.createdAt))}<br><span class="hint">expires ${k.expiresAt ? escapeHtml(formatDateTime(k.expiresAt)) : 'never'}</span></td>
 <td>models: ${k.models.length ? escapeHtml(k.models.join(', ')) : 'all'}<br>IPs: ${k.ips.length ? escapeHtml(k.ips.join(', ')) : 'any'}</td>
 <td>${k.revokedAt === null ? `${editForm(k, levels)}<form method="post" action="/console/keys/${encodeURIComponent(k.id)}/revoke"><button class="danger" type="submit" aria-label="Revoke ${escapeHtml(k.name)}">Revoke</button></form>` : ''}</td>
@@ -341,6 +354,7 @@ ${rows}
 async function consolePage(deps: ConsoleState, opts: { form?: KeyForm; problems?: string[]; notice?: string; editProblems?: string[] }): Promise<string> {
   const now = deps.now();
   const keys = await deps.keys.list();
+  const tokens = deps.usage ? await deps.usage.tokensByKey(keys.map((k) => k.id), now - TOKEN_WINDOW_DAYS * DAY_MS) : new Map<string, TokenTotals>();
   return page(
     'Keys',
     `<div class="top"><h1>Key console</h1><form method="post" action="/console/logout"><button class="plain" type="submit">Log out</button></form></div>
@@ -348,9 +362,9 @@ ${opts.notice ? `<p class="notice">${escapeHtml(opts.notice)}</p>` : ''}
 ${opts.editProblems?.length ? `<ul class="problems" id="edit-problems">${opts.editProblems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul>` : ''}
 ${createForm(deps.levels, opts.form ?? EMPTY_FORM, opts.problems ?? [])}
 <h2>Keys</h2>
-${keysTable(keys, now, deps.levels)}
+${keysTable(keys, now, deps.levels, tokens)}
 ${deps.upstreams ? upstreamsSection(deps.upstreams.status(), now) : ''}
-<p class="hint">The same keys as <code>npm run keys -- list</code>. Spend is in US dollars by the price table (AI_PRICES); usage counts every request and the tokens charged.</p>`,
+<p class="hint">The same keys as <code>npm run keys -- list</code>. Spend is in US dollars by the price table (AI_PRICES); usage counts every request and the tokens charged, with the last ${TOKEN_WINDOW_DAYS} days' prompt and completion tokens and their cached, cache-write, reasoning and audio parts.</p>`,
   );
 }
 
@@ -373,7 +387,7 @@ export function createConsoleRouter(input: ConsoleDeps): Router<AppState> {
   if (input.adminToken.length < MIN_ADMIN_TOKEN_LENGTH) {
     throw new ConfigError([`CONSOLE_ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters long (or unset to turn the console off).`]);
   }
-  const deps: ConsoleState = { now: Date.now, upstreams: null, ...input };
+  const deps: ConsoleState = { now: Date.now, upstreams: null, usage: null, ...input };
   const token = deps.adminToken;
   const router = new Router<AppState>({ prefix: '/console' });
 

@@ -8,6 +8,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { StoredUsageRow } from '../../src/gateway/usage.ts';
 import { makeKey, postJson, type Harness, usageRowWhere } from './helpers.ts';
@@ -178,6 +179,37 @@ describe('built-in tools', () => {
   });
 });
 
+describe('thinking and output budgets to an OpenAI chat upstream', () => {
+  const sent = (): Record<string, unknown> => JSON.parse(openaiUp.last('/v1/chat/completions')!.body.toString()) as Record<string, unknown>;
+  // Claude Code's main requests: streamed, thinking on, max_tokens 32,000, temperature 1.
+  const claudeCode = { stream: true as const, max_tokens: 32_000, thinking: { type: 'enabled' as const, budget_tokens: 10_000 }, temperature: 1, messages: [{ role: 'user' as const, content: 'hi' }] };
+
+  it('a model without reasoning: thinking left out and named, max_tokens brought down to the model\'s maximum output', async () => {
+    const res = await client.messages.create({ model: 'gpt-4o', ...claudeCode }).withResponse();
+    const types: string[] = [];
+    for await (const event of res.data) types.push(event.type);
+    expect(types.at(-1)).toBe('message_stop');
+    expect(res.response.headers.get('x-gateway-dropped-fields')).toBe('reasoning_effort');
+    expect(sent()).toMatchObject({ model: 'gpt-4o', max_tokens: 16_384, temperature: 1 });
+    expect(sent()).not.toHaveProperty('reasoning_effort');
+  });
+
+  it('a reasoning model: thinking as reasoning_effort, the budget as max_completion_tokens, other sampling left out and named', async () => {
+    const warmer = { ...claudeCode, temperature: 0.3 };
+    const res = await client.messages.create({ model: 'gpt-5-mini', ...warmer }).withResponse();
+    for await (const _ of res.data) void _;
+    expect(res.response.headers.get('x-gateway-dropped-fields')).toBe('temperature');
+    expect(sent()).toMatchObject({ model: 'gpt-5-mini', reasoning_effort: 'medium', max_completion_tokens: 32_000 });
+    expect(sent()).not.toHaveProperty('max_tokens');
+    expect(sent()).not.toHaveProperty('temperature');
+    // A model of no OpenAI family (another vendor behind an OpenAI-compatible API) gets the request as translated.
+    const plain = await client.messages.create({ model: 'gpt-oss-120b', ...claudeCode }).withResponse();
+    for await (const _ of plain.data) void _;
+    expect(plain.response.headers.get('x-gateway-dropped-fields')).toBeNull();
+    expect(sent()).toMatchObject({ model: 'gpt-oss-120b', max_tokens: 32_000, reasoning_effort: 'medium' });
+  });
+});
+
 describe('@anthropic-ai/sdk: messages.stream', () => {
   it('native: the upstream event sequence as it comes; usage from message_start and message_delta', async () => {
     const stream = client.messages.stream({ model: 'claude-sonnet-4-6', max_tokens: 100, messages: [{ role: 'user', content: 'Say hi' }] });
@@ -239,6 +271,25 @@ describe('count_tokens', () => {
     const estimated = await client.messages.countTokens({ model: 'gpt-4o', ...params });
     expect(estimated.input_tokens).toBeGreaterThan(5);
     expect(estimated.input_tokens).toBeLessThan(60);
+    expect(openaiUp.requests).toHaveLength(0);
+  });
+
+  // Claude's vision guide ("Evaluate image size", "Calculate image costs"): width × height / 750
+  // tokens, after scaling down to a long edge of at most 1568 pixels and at most ~1,600 tokens.
+  it('the estimate counts an image by Anthropic\'s rule, not OpenAI\'s tiles', async () => {
+    const image = (width: number, height: number) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: PNG.sync.write(new PNG({ width, height })).toString('base64') } });
+    const count = async (content: Anthropic.ContentBlockParam[]) => (await client.messages.countTokens({ model: 'gpt-4o', messages: [{ role: 'user', content }] })).input_tokens;
+    const text = await count([{ type: 'text', text: 'What is this?' }]);
+    // What an image adds: its tokens, and a few for the JSON that wraps it.
+    const added = async (width: number, height: number) => (await count([image(width, height), { type: 'text', text: 'What is this?' }])) - text;
+    const near = (n: number) => ({ asymmetricMatch: (x: number) => x >= n && x <= n + 30, toString: () => `${n} to ${n + 30}` });
+    // 1000×1000: 1,334 tokens by Anthropic's rule (OpenAI's tiles would say 765).
+    expect(await added(1000, 1000)).toEqual(near(1334));
+    // 200×200: 54; 3000×2000 is scaled down to the ~1,600-token limit.
+    expect(await added(200, 200)).toEqual(near(54));
+    expect(await added(3000, 2000)).toEqual(near(1600));
+    // An image by URL (size unknown): the most an image can cost.
+    expect((await count([{ type: 'image', source: { type: 'url', url: 'https://img.example/cat.png' } }, { type: 'text', text: 'What is this?' }])) - text).toBeGreaterThanOrEqual(1600);
     expect(openaiUp.requests).toHaveLength(0);
   });
 });

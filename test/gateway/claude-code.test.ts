@@ -1,7 +1,7 @@
 /**
  * The real Claude Code CLI (`claude -p`, ANTHROPIC_BASE_URL = our root) through the gateway: to
  * an upstream that speaks Anthropic (native) and to one that speaks only chat completions
- * (translated, its own tools carried as functions), with the key as ANTHROPIC_API_KEY
+ * (translated, its own tools carried as functions, its thinking and output budget fitted to gpt-4o), with the key as ANTHROPIC_API_KEY
  * (x-api-key) and as ANTHROPIC_AUTH_TOKEN (Bearer). Offline: telemetry, error reporting and
  * updates are off (CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC), and a refusing HTTPS_PROXY with
  * NO_PROXY=127.0.0.1 shows that nothing else leaves the machine. The CLI is large (about 0.4 GB),
@@ -133,12 +133,16 @@ describe.skipIf(!installed)('Claude Code through the gateway', () => {
   it('translated to a chat-completions upstream, the key as ANTHROPIC_AUTH_TOKEN (Bearer)', { timeout: 120_000 }, async () => {
     const run = await claude('gpt-4o', { ANTHROPIC_AUTH_TOKEN: key });
     expect(result(run), run.stderr).toMatchObject({ is_error: false, result: 'Hello from the chat upstream' });
-    const sent = chatOnly.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => JSON.parse(r.body.toString()) as { model: string; messages: { role: string }[]; tools?: { function: { name: string } }[] });
+    const sent = chatOnly.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => JSON.parse(r.body.toString()) as { model: string; max_tokens?: number; messages: { role: string }[]; tools?: { function: { name: string } }[] });
     expect(sent.length).toBeGreaterThan(0);
     const main = sent.find((b) => (b.tools?.length ?? 0) > 0);
     expect(main?.model).toBe('gpt-4o');
     expect(main?.messages[0]?.role).toBe('system');
     expect(main?.tools?.map((t) => t.function.name)).toContain('Bash');
+    // Claude Code asks for thinking and 32,000 output tokens, which gpt-4o refuses: thinking is
+    // left out and the budget brought down to gpt-4o's maximum output.
+    expect(main).not.toHaveProperty('reasoning_effort');
+    expect(main).toMatchObject({ max_tokens: 16_384 });
     expect(refusingProxy.count).toBe(0);
   });
 });

@@ -243,6 +243,22 @@ for (const { name, open, skip } of backends) describe.skipIf(!!skip)(`gateway st
     ]);
   });
 
+  it('each key\'s tokens with their parts since a time, for the console', async () => {
+    const one = await keysA.create(newKey());
+    const two = await keysA.create(newKey());
+    const idle = await keysA.create(newKey());
+    const before = Date.now() - 1;
+    await a.usage.record(usageRow('t1', one.record.id));
+    await b.usage.record(usageRow('t2', one.record.id));
+    await b.usage.record({ ...usageRow('t3', two.record.id), audioInputTokens: 7 });
+    const totals = await b.usage.tokensByKey([one.record.id, two.record.id, idle.record.id], before);
+    expect(Object.fromEntries(totals)).toEqual({
+      [one.record.id]: { prompt: 20, completion: 10, cached: 8, cacheWrite: 0, reasoning: 4, audioIn: 0, audioOut: 2 },
+      [two.record.id]: { prompt: 10, completion: 5, cached: 4, cacheWrite: 0, reasoning: 2, audioIn: 7, audioOut: 1 },
+    });
+    expect((await a.usage.tokensByKey([one.record.id], Date.now() + 60_000)).size).toBe(0);
+  });
+
   it('music tasks: the owner (and upstream) recorded first stays; finished tasks are cached per account', async () => {
     await a.tasks.recordOwner('task-1', 'acct-a', 'http://upstream-a.example');
     await b.tasks.recordOwner('task-1', 'acct-b', 'http://upstream-b.example');

@@ -30,6 +30,7 @@ class Dropped implements ToolDropper {
     if (this.refuse) throw new TranslationError(`tool ${tool} refused`, param);
     this.names.push(tool);
   }
+  dropField(): void {}
 }
 
 function caught(f: () => unknown): unknown {

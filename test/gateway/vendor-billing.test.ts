@@ -126,6 +126,15 @@ describe('the price table', () => {
   });
 });
 
+describe('images (platform.openai.com/docs/pricing, image generation per quality and size)', () => {
+  it('gpt-image-1-mini has its own prices (was priced as gpt-image-1, 4.6× at high)', () => {
+    const image = (size: string, quality: string) => prices.cost('gpt-image-1-mini', { ...NOTHING_CONSUMED, images: { count: 1, size, quality } });
+    expect(image('1024x1024', 'high')).toBe(0.036);
+    expect(image('1536x1024', 'low')).toBe(0.006);
+    expect(image('1024x1024', 'auto')).toBe(0.036);
+  });
+});
+
 describe('through the gateway: the official clients, the usage row and the key\'s spend', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -163,5 +172,35 @@ describe('through the gateway: the official clients, the usage row and the key\'
     const geminiRule = (200_000 * 2.5 + 50_000 * 0.25 + 2000 * 15) / 1e6;
     expect(Math.abs(rows[0]!.costMicros / 1e6 - geminiRule) / geminiRule).toBeLessThan(0.01);
     expect((await h.svc.gateway.keys.get(k.record.id))!.spentMicros).toBe(chat!.costMicros + rows[0]!.costMicros);
+  });
+
+  // platform.openai.com/docs/pricing (image generation: gpt-image-1 output image tokens per quality
+  // and size at $40/M, text input at $5/M; DALL·E 3 per image) and api-reference/images (`quality`
+  // `auto` is the default; GPT image answers report the `quality` and `size` they made).
+  it('images: quality "auto" priced as the quality the vendor made, or documents as the default', async () => {
+    const k = await makeKey(h.svc);
+    const openai = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: k.key, maxRetries: 0 });
+    const answers: Record<string, unknown>[] = [
+      { quality: 'high', size: '1024x1024', usage: { input_tokens: 20, input_tokens_details: { text_tokens: 20, image_tokens: 0 }, output_tokens: 4160, total_tokens: 4180 } },
+      { quality: 'medium', size: '1536x1024', usage: { input_tokens: 20, input_tokens_details: { text_tokens: 20, image_tokens: 0 }, output_tokens: 1584, total_tokens: 1604 } },
+      {},
+      {},
+    ];
+    let i = 0;
+    h.upstream.script('POST', '/v1/images/generations', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ created: 1, data: [{ b64_json: 'iVBORw0KGgo=' }], ...answers[i++] }));
+    });
+    await openai.images.generate({ model: 'gpt-image-1', prompt: 'a lighthouse at dusk', quality: 'auto', size: '1024x1024' });
+    await openai.images.generate({ model: 'gpt-image-1', prompt: 'a lighthouse at dusk' });
+    await openai.images.generate({ model: 'dall-e-3', prompt: 'a lighthouse at dusk', quality: 'auto', size: '1792x1024' });
+    await openai.images.generate({ model: 'gpt-image-1', prompt: 'a lighthouse at dusk', quality: 'auto', size: 'auto' });
+    const rows = (await usageRows(h.svc, k.record.id, 4)).sort((a, b) => a.id - b.id).map((r) => r.costMicros / 1e6);
+    expectRule(rows[0]!, [[20, 5], [4160, 40]]);
+    expectRule(rows[1]!, [[20, 5], [1584, 40]]);
+    // DALL·E 3 answers do not say: its documented default quality, standard ($0.08 at 1792x1024).
+    expect(rows[2]).toBeCloseTo(0.08, 6);
+    // A GPT image answer that does not say: "auto selects the best quality" (high), at the dearest size auto may pick.
+    expectRule(rows[3]!, [[6240, 40]]);
   });
 });

@@ -1,8 +1,8 @@
 /**
  * The operator pages in headless Chromium: the docs (Swagger UI from local files, nothing
  * fetched from elsewhere), the status page (desktop and phone, screenshots saved under
- * test-artifacts/), and the key console (log in, create, see the key once, revoke; the revoked
- * key then gets 401 on /v1/models). Skipped with a message when /usr/bin/chromium is absent,
+ * test-artifacts/), and the key console (log in, create, see the key once, the tokens' cached,
+ * reasoning and audio parts, revoke; the revoked key then gets 401 on /v1/models). Skipped with a message when /usr/bin/chromium is absent,
  * unless REQUIRE_BROWSER=1 (CI), which makes its absence a failure.
  */
 import fs from 'node:fs';
@@ -138,14 +138,18 @@ describe.skipIf(skip)(skip ? NO_BROWSER_MESSAGE : 'operator pages in headless Ch
     const models = await svc.get('/v1/models', { headers: { authorization: `Bearer ${key}` } });
     expect(models.status).toBe(200);
     expect(((await models.json()) as { data: { id: string }[] }).data.map((m) => m.id)).toEqual(['gpt-test']);
-    // The usage row is written after the answer has gone out.
-    expect(await usageRows(svc, id, 1)).toHaveLength(1);
+    const chat = await svc.get('/v1/chat/completions', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] }) });
+    expect(chat.status).toBe(200);
+    // The usage rows are written after the answer has gone out.
+    expect(await usageRows(svc, id, 2)).toHaveLength(2);
 
     await page.goto(`${svc.base}/console`);
     expect(await page.content()).not.toContain(key);
     const row = page.locator(`tr[data-key-id="${id}"]`);
     expect(await row.locator('.state').textContent()).toBe('active');
-    expect(await row.locator('.requests').textContent()).toBe('1');
+    expect(await row.locator('.requests').textContent()).toBe('2');
+    // The parts of the tokens the upstream reported (issue 21), as on the billing usage view and `keys show`.
+    expect(await row.locator('.token-parts').textContent()).toBe('30 days: 11 in, 7 out (cached 4, reasoning 3, audio in 2)');
     await page.screenshot({ path: path.join(ARTIFACTS, 'console-list.png'), fullPage: true });
     await row.locator('button', { hasText: 'Revoke' }).click();
     // Asked first: the key still works until the confirmation.

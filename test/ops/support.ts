@@ -40,7 +40,7 @@ export class AiUpstream {
               created: 1_700_000_000,
               model: body.model ?? 'gpt-test',
               choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }],
-              usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
+              usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18, prompt_tokens_details: { cached_tokens: 4, audio_tokens: 2 }, completion_tokens_details: { reasoning_tokens: 3, audio_tokens: 0 } },
             }),
           );
           return;

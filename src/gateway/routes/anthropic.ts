@@ -9,6 +9,7 @@ import { isObject, parseJsonObject, readBody, requiredString, type JsonObject } 
 import type { GatewayCall } from '../call.ts';
 import { badRequest, GatewayError } from '../errors.ts';
 import { estimatePrompt } from '../estimate.ts';
+import { TOKEN_COUNT_HEADER } from '../response-headers.ts';
 import { forwardStyled } from '../styled.ts';
 import { DroppedTools } from '../translate/index.ts';
 import { ANTHROPIC_VERSION, anthropicCodec } from '../translate/anthropic.ts';
@@ -31,13 +32,15 @@ function anthropicHeaders(call: GatewayCall): Record<string, string> {
 
 /**
  * The body as the prompt estimate reads it: Anthropic's base64 sources as inline media (so an
- * image counts by its size in pixels, not its base64 length).
+ * image counts by its size in pixels, not its base64 length), and images given by URL as image
+ * parts of unknown size.
  */
 function estimateView(x: unknown, depth = 0): unknown {
   if (depth > 32) return x;
   if (Array.isArray(x)) return x.map((v) => estimateView(v, depth + 1));
   if (!isObject(x)) return x;
   if (x.type === 'base64' && typeof x.media_type === 'string' && typeof x.data === 'string') return { inlineData: { mimeType: x.media_type, data: x.data } };
+  if (x.type === 'image' && isObject(x.source) && x.source.type === 'url' && typeof x.source.url === 'string') return { image_url: { url: x.source.url } };
   return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, estimateView(v, depth + 1)]));
 }
 
@@ -58,7 +61,7 @@ export async function createMessage(call: GatewayCall): Promise<void> {
   const headers = anthropicHeaders(call);
   call.permitModel(model);
   call.stream = body.stream === true;
-  await call.reserveGeneration('anthropic', body, estimatePrompt(raw.length, estimateView(body), 'openai').tokens);
+  await call.reserveGeneration('anthropic', body, estimatePrompt(raw.length, estimateView(body), 'anthropic').tokens);
   await forwardStyled(call, { style: 'anthropic', body, raw, model, nativeHeaders: headers, relayNative: (up) => call.relay(up, { usage: 'anthropic' }) });
 }
 
@@ -72,8 +75,8 @@ function estimatedCount(call: GatewayCall, body: JsonObject): void {
   const chat = anthropicCodec.toChatRequest({ ...body, max_tokens: 1 }, new DroppedTools(false));
   const text = JSON.stringify(chat);
   call.ctx.status = 200;
-  call.ctx.body = { input_tokens: estimatePrompt(Buffer.byteLength(text), chat, 'openai').tokens };
-  call.ctx.set('x-gateway-token-count', 'estimated');
+  call.ctx.body = { input_tokens: estimatePrompt(Buffer.byteLength(text), chat, 'anthropic').tokens };
+  call.ctx.set(TOKEN_COUNT_HEADER, 'estimated');
 }
 
 export async function countMessageTokens(call: GatewayCall): Promise<void> {

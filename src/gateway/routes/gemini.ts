@@ -6,7 +6,7 @@
  * - `:countTokens`: a Gemini upstream's count, else the gateway's own prompt estimate;
  * - `:embedContent` and `:batchEmbedContents`: native, else sent to an OpenAI-style upstream's
  *   `/v1/embeddings` and answered in Gemini's shape;
- * - `GET models`: a Gemini upstream's list, else an OpenAI- or Anthropic-style `/v1/models` in
+ * - `GET models`: a Gemini upstream's list, else another style's list (model-list.ts) in
  *   Gemini's shape; filtered by the key's models either way.
  * The query string (e.g. `alt=sse`) is forwarded without our `key` parameter.
  */
@@ -14,9 +14,11 @@ import { isObject, nonNegativeInt, parseJsonObject, readBody, type JsonObject } 
 import type { GatewayCall } from '../call.ts';
 import { badRequest, GatewayError, upstreamInvalidResponse } from '../errors.ts';
 import { estimatePrompt } from '../estimate.ts';
+import { modelListAttempt, openAiModels } from '../model-list.ts';
 import { modelPermitted } from '../policy.ts';
+import { withPublicNames, type ListLayout } from '../public-models.ts';
+import { TOKEN_COUNT_HEADER } from '../response-headers.ts';
 import { forwardStyled } from '../styled.ts';
-import { ANTHROPIC_VERSION } from '../translate/anthropic.ts';
 import { spokenStyles } from '../translate/index.ts';
 import { untranslatable } from '../translate/narrow.ts';
 import type { ApiStyle } from '../translate/types.ts';
@@ -91,7 +93,7 @@ export async function countTokens(call: GatewayCall, params: readonly string[]):
     up = await call.send({ accepts: speaksGemini, prepare: (spec) => nativeAttempt(call, spec, model, 'countTokens', raw) });
   } catch (err) {
     if (!(err instanceof GatewayError && err.code === 'unsupported_api_style')) throw err;
-    call.ctx.set('x-gateway-token-count', 'estimated');
+    call.ctx.set(TOKEN_COUNT_HEADER, 'estimated');
     call.ctx.body = { totalTokens: estimatePrompt(Buffer.byteLength(JSON.stringify(counted)), counted, 'gemini').tokens };
     return;
   }
@@ -166,22 +168,18 @@ function modelName(m: unknown): string | undefined {
   return isObject(m) && typeof m.name === 'string' ? m.name.replace(/^models\//, '') : undefined;
 }
 
-/** The model list of an upstream that speaks OpenAI's or Anthropic's style (both list `data[].id`). */
-function sendForeignList(call: GatewayCall): Promise<UpstreamResponse> {
-  return call.send({
-    method: 'GET',
-    accepts: (spec) => speaks(spec, 'openai') || speaks(spec, 'anthropic'),
-    prepare: (spec): PreparedAttempt =>
-      speaks(spec, 'openai') ? { style: 'openai', path: '/v1/models', headers: {}, body: undefined } : { style: 'anthropic', path: '/v1/models', headers: { 'anthropic-version': ANTHROPIC_VERSION }, body: undefined },
-  });
+/** Gemini's model list layout: `{name: "models/ID", …}`. */
+const GEMINI_LIST: ListLayout<unknown> = { idOf: modelName, entryOf: geminiModel };
+
+/** Another style's model list (no upstream speaks Gemini's), its ids with the public names. */
+async function relayForeignList(call: GatewayCall, use: (ids: string[]) => unknown): Promise<void> {
+  const up = await call.send({ method: 'GET', accepts: () => true, prepare: modelListAttempt });
+  const style = up.attempt?.style ?? 'openai';
+  const ids = (body: unknown): string[] => withPublicNames(openAiModels(style, body).map((m) => m.id), call.deps.settings.upstreams, { idOf: (id) => id, entryOf: (id) => id });
+  await call.relay(up, { usage: 'none', rewrite: (body) => use(ids(body)) });
 }
 
-function listedIds(body: unknown): string[] {
-  if (!isObject(body) || !Array.isArray(body.data)) throw upstreamInvalidResponse('data is missing from the model list');
-  return body.data.flatMap((m) => (isObject(m) && typeof m.id === 'string' ? [m.id] : []));
-}
-
-/** GET /v1beta/models: the list of a Gemini upstream, else another style's in Gemini's shape; filtered by the key. */
+/** GET /v1beta/models: the list of a Gemini upstream, else another style's in Gemini's shape; public names, filtered by the key. */
 export async function listGeminiModels(call: GatewayCall): Promise<void> {
   const patterns = call.key.models;
   const permitted = (id: string | undefined): boolean => id !== undefined && (patterns.length === 0 || modelPermitted(patterns, id));
@@ -190,12 +188,14 @@ export async function listGeminiModels(call: GatewayCall): Promise<void> {
     up = await call.send({ method: 'GET', accepts: speaksGemini, prepare: () => ({ style: 'gemini', path: `/v1beta/models${query(call)}`, headers: {}, body: undefined, tag: 'native' }) });
   } catch (err) {
     if (!(err instanceof GatewayError && err.code === 'unsupported_api_style')) throw err;
-    up = await sendForeignList(call);
-    return call.relay(up, { usage: 'none', rewrite: (body) => ({ models: listedIds(body).filter(permitted).map(geminiModel) }) });
+    return relayForeignList(call, (ids) => ({ models: ids.filter(permitted).map(geminiModel) }));
   }
   await call.relay(up, {
     usage: 'none',
-    rewrite: (body) => (isObject(body) && Array.isArray(body.models) && patterns.length > 0 ? { ...body, models: body.models.filter((m) => permitted(modelName(m))) } : body),
+    rewrite: (body) => {
+      if (!isObject(body) || !Array.isArray(body.models)) return body;
+      return { ...body, models: withPublicNames(body.models, call.deps.settings.upstreams, GEMINI_LIST).filter((m) => permitted(modelName(m))) };
+    },
   });
 }
 
@@ -208,13 +208,9 @@ export async function getGeminiModel(call: GatewayCall, params: readonly string[
     up = await call.send({ method: 'GET', accepts: speaksGemini, prepare: (spec) => ({ style: 'gemini', path: `/v1beta/models/${encodeURIComponent(spec.aliases[model] ?? model)}`, headers: {}, body: undefined, tag: 'native' }) });
   } catch (err) {
     if (!(err instanceof GatewayError && err.code === 'unsupported_api_style')) throw err;
-    up = await sendForeignList(call);
-    return call.relay(up, {
-      usage: 'none',
-      rewrite: (body) => {
-        if (!listedIds(body).includes(model)) throw new GatewayError(404, `The model "${model}" does not exist. GET /v1beta/models lists the models this key may use.`, { type: 'invalid_request_error', code: 'model_not_found', param: 'model' });
-        return geminiModel(model);
-      },
+    return relayForeignList(call, (ids) => {
+      if (!ids.includes(model)) throw new GatewayError(404, `The model "${model}" does not exist. GET /v1beta/models lists the models this key may use.`, { type: 'invalid_request_error', code: 'model_not_found', param: 'model' });
+      return geminiModel(model);
     });
   }
   await call.relay(up, { usage: 'none' });

@@ -1,5 +1,5 @@
 /** POST /v1/images/edits: multipart (image file, prompt, model) forwarded byte for byte, checked on the way; billed per image. */
-import { answeredImages, requestedImages } from '../billing.ts';
+import { imagesFromAnswer, requestedImages } from '../billing.ts';
 import type { GatewayCall } from '../call.ts';
 import { badRequest } from '../errors.ts';
 import { textTokens } from '../estimate.ts';
@@ -23,8 +23,7 @@ export async function imageEdits(call: GatewayCall): Promise<void> {
   await call.relay(up, {
     usage: 'openai',
     inspect: (answer) => {
-      const made = answeredImages(answer);
-      if (made !== undefined && call.units.images && up.status < 400) call.units = { ...call.units, images: { ...call.units.images, count: made } };
+      if (call.units.images && up.status < 400) call.units = { ...call.units, images: imagesFromAnswer(call.units.images, answer) };
     },
   });
 }

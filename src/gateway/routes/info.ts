@@ -1,14 +1,17 @@
 /**
- * GET /v1/models (the upstream list, filtered by the key's permitted models), GET
- * /v1/models/{model}, and the billing views computed from the key: /v1/dashboard/billing/subscription
- * and /v1/dashboard/billing/usage (OpenAI's legacy shapes, as one-api and new-api serve them).
+ * GET /v1/models (the list of an upstream in the style it speaks, with the public model names,
+ * filtered by the key's permitted models) and GET /v1/models/{model}, both in Anthropic's layout
+ * for a request carrying `anthropic-version` (as Anthropic's clients send it); and the billing
+ * views computed from the key: /v1/dashboard/billing/subscription and
+ * /v1/dashboard/billing/usage (OpenAI's legacy shapes, as one-api and new-api serve them).
  */
-import { isObject } from '../body.ts';
+import { isObject, type JsonObject } from '../body.ts';
 import type { GatewayCall } from '../call.ts';
 import { budgetSpent, creditLeft, nextPeriodStart } from '../credit.ts';
 import { badRequest, GatewayError } from '../errors.ts';
 import { modelPermitted } from '../policy.ts';
-import type { UpstreamSpec } from '../upstream-settings.ts';
+import { modelListAttempt, openAiModels, type OpenAiModel } from '../model-list.ts';
+import { withPublicNames, type ListLayout } from '../public-models.ts';
 import { DAY_MS } from '../../kernel/time.ts';
 
 function modelNotFound(model: string): GatewayError {
@@ -18,31 +21,41 @@ function modelNotFound(model: string): GatewayError {
 /** What dashboards show for an unlimited key (new-api's constant). */
 export const UNLIMITED_USD = 100_000_000;
 
-/**
- * The upstream's list as callers know it: upstream-own names of aliased models replaced by the
- * public names, and every model named (not by a pattern) in an upstream's `models` added.
- */
-function withPublicNames(data: unknown[], upstreams: readonly UpstreamSpec[]): unknown[] {
-  const own = new Set(upstreams.flatMap((u) => Object.values(u.aliases)));
-  const named = [...new Set(upstreams.flatMap((u) => u.models.filter((m) => !m.includes('*'))))];
-  if (own.size === 0 && named.length === 0) return data;
-  const kept = data.filter((m) => !(isObject(m) && typeof m.id === 'string' && own.has(m.id) && !named.includes(m.id)));
-  const listed = new Set(kept.map((m) => (isObject(m) ? m.id : undefined)));
-  const added = named.filter((id) => !listed.has(id)).map((id) => ({ id, object: 'model', created: 0, owned_by: 'gateway' }));
-  return [...kept, ...added];
+/** OpenAI's model list layout: `{id, object, created, owned_by}`. */
+const OPENAI_LIST: ListLayout<OpenAiModel> = {
+  idOf: (m) => m.id,
+  entryOf: (id) => ({ id, object: 'model', created: 0, owned_by: 'gateway' }),
+};
+
+/** Whether the caller is an Anthropic client (its SDKs send `anthropic-version` with every request). */
+function anthropicClient(call: GatewayCall): boolean {
+  return call.ctx.get('anthropic-version') !== '';
+}
+
+/** An OpenAI model list entry as Anthropic's ModelInfo (`created` in seconds becomes `created_at`). */
+function anthropicModel(m: OpenAiModel): JsonObject {
+  const created = typeof m.created === 'number' && m.created > 0 ? m.created : 0;
+  return { type: 'model', id: m.id, display_name: m.id, created_at: new Date(created * 1000).toISOString() };
+}
+
+/** Anthropic's list page: every permitted model on one page. */
+function anthropicList(data: OpenAiModel[]): JsonObject {
+  return { data: data.map(anthropicModel), has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
+}
+
+/** The model list of the first upstream that answers, in the style it speaks, read as OpenAI's entries with the public names. */
+async function publicModels(call: GatewayCall, use: (models: OpenAiModel[], body: unknown) => unknown): Promise<void> {
+  const up = await call.send({ method: 'GET', accepts: () => true, prepare: modelListAttempt });
+  const style = up.attempt?.style ?? 'openai';
+  await call.relay(up, { usage: 'none', rewrite: (body) => use(withPublicNames(openAiModels(style, body), call.deps.settings.upstreams, OPENAI_LIST), body) });
 }
 
 export async function listModels(call: GatewayCall): Promise<void> {
   const patterns = call.key.models;
-  const upstreams = call.deps.settings.upstreams;
-  const up = await call.send({ method: 'GET', path: '/v1/models' });
-  await call.relay(up, {
-    usage: 'none',
-    rewrite: (body) => {
-      if (!isObject(body) || !Array.isArray(body.data)) return body;
-      const data = withPublicNames(body.data, upstreams);
-      return { ...body, data: patterns.length === 0 ? data : data.filter((m) => isObject(m) && typeof m.id === 'string' && modelPermitted(patterns, m.id)) };
-    },
+  await publicModels(call, (models, body) => {
+    const data = patterns.length === 0 ? models : models.filter((m) => modelPermitted(patterns, m.id));
+    if (anthropicClient(call)) return anthropicList(data);
+    return isObject(body) && Array.isArray(body.data) ? { ...body, data } : { object: 'list', data };
   });
 }
 
@@ -59,14 +72,10 @@ export async function retrieveModel(call: GatewayCall, params: readonly string[]
     throw badRequest('The model id in the path is not valid URL encoding.', 'model');
   }
   call.permitModel(model);
-  const up = await call.send({ method: 'GET', path: '/v1/models' });
-  await call.relay(up, {
-    usage: 'none',
-    rewrite: (body) => {
-      const entry = isObject(body) && Array.isArray(body.data) ? withPublicNames(body.data, call.deps.settings.upstreams).find((m) => isObject(m) && m.id === model) : undefined;
-      if (entry === undefined) throw modelNotFound(model);
-      return entry;
-    },
+  await publicModels(call, (models) => {
+    const entry = models.find((m) => m.id === model);
+    if (entry === undefined) throw modelNotFound(model);
+    return anthropicClient(call) ? anthropicModel(entry) : entry;
   });
 }
 

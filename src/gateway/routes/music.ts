@@ -6,6 +6,7 @@
  */
 import type { GatewayCall } from '../call.ts';
 import { badRequest, GatewayError } from '../errors.ts';
+import { CACHE_HEADER } from '../response-headers.ts';
 import { envelopeStatus, FINAL_STATES } from '../tasks.ts';
 
 const TASK_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
@@ -19,14 +20,14 @@ export async function musicTask(call: GatewayCall, params: readonly string[]): P
     throw new GatewayError(404, `No music task "${taskId}" for this account.`, { type: 'invalid_request_error', code: 'task_not_found', param: 'task_id' });
   const cached = await tasks.cached(call.key.accountId, taskId);
   if (cached !== undefined) {
-    call.ctx.set('x-cache', 'HIT');
+    call.ctx.set(CACHE_HEADER, 'HIT');
     call.ctx.type = 'application/json';
     call.ctx.body = cached;
     return;
   }
   call.upstream();
   const up = await call.send({ method: 'GET', upstream: owner?.upstream ?? undefined });
-  call.ctx.set('x-cache', 'MISS');
+  call.ctx.set(CACHE_HEADER, 'MISS');
   await call.relay(up, {
     usage: 'none',
     inspect: async (body) => {

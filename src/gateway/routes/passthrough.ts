@@ -6,7 +6,7 @@
  * (JSON), and for the units they report (images made, seconds transcribed).
  */
 import { optionalString, parseJsonObject, readBody, type JsonObject } from '../body.ts';
-import { answeredImages, answeredSeconds, requestedImages, requestedVideo, speechSeconds, uploadSeconds } from '../billing.ts';
+import { answeredSeconds, imagesFromAnswer, requestedImages, requestedVideo, speechSeconds, uploadSeconds } from '../billing.ts';
 import type { GatewayCall, JsonRelayOptions, Units } from '../call.ts';
 import { badRequest } from '../errors.ts';
 import { estimatePrompt, textTokens } from '../estimate.ts';
@@ -31,8 +31,7 @@ function requestedUnits(path: string, fields: JsonObject, uploadBytes: number): 
 /** Correct the units by what the answer reports. */
 function unitsFromAnswer(call: GatewayCall, answer: unknown): void {
   if (call.upstreamStatus === null || call.upstreamStatus >= 400) return;
-  const images = call.units.images ? answeredImages(answer) : undefined;
-  if (images !== undefined && call.units.images) call.units = { ...call.units, images: { ...call.units.images, count: images } };
+  if (call.units.images) call.units = { ...call.units, images: imagesFromAnswer(call.units.images, answer) };
   const seconds = call.units.audioInSeconds > 0 ? answeredSeconds(answer) : undefined;
   if (seconds !== undefined) call.units = { ...call.units, audioInSeconds: seconds };
 }

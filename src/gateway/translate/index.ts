@@ -48,18 +48,19 @@ export function upstreamRoute(client: ApiStyle, speaks: readonly ApiStyle[]): { 
   return codec ? { native: false, codec } : undefined;
 }
 
-/** Collects built-in tools left out of a translated request; refuses them instead when the operator says so. */
+/** Collects built-in tools and fields left out of a translated request; refuses tools instead when the operator says so. */
 export class DroppedTools implements ToolDropper {
   readonly names: string[] = [];
+  readonly fields: string[] = [];
   constructor(private readonly refuse: boolean) {}
   drop(tool: string, param: string): void {
     if (this.refuse)
       throw new TranslationError(`The built-in tool "${tool}" has no equivalent at the upstream serving this model, and this gateway refuses requests whose tools it would leave out.`, param, 'unsupported_tool');
     if (!this.names.includes(tool)) this.names.push(tool);
   }
+  dropField(field: string): void {
+    if (!this.fields.includes(field)) this.fields.push(field);
+  }
 }
-
-/** The response header that names the built-in tools left out of a translated request. */
-export const DROPPED_TOOLS_HEADER = 'x-gateway-dropped-tools';
 
 export { type ApiStyle } from './types.ts';

@@ -5,6 +5,7 @@
  */
 import { isObject, type JsonObject } from '../body.ts';
 import { errorBody, upstreamInvalidResponse, type GatewayError } from '../errors.ts';
+import { fitToOpenAiModel } from './openai-models.ts';
 import {
   TranslationError,
   type ChatChunk,
@@ -166,7 +167,8 @@ export const openaiCodec: StyleCodec = {
   fromChatResponse: (chat: ChatResponse, _request: ClientRequest): unknown => chat,
   fromChatStream: (request: ClientRequest): StreamEncoder => new ChatEncoder(isObject(request.original.stream_options) && request.original.stream_options.include_usage === true),
   errorBody: (err: GatewayError): unknown => errorBody(err, 'openai'),
-  fromChatRequest(chat: ChatRequest, _tools: ToolDropper): UpstreamRequest {
+  fromChatRequest(translated: ChatRequest, tools: ToolDropper): UpstreamRequest {
+    const chat = fitToOpenAiModel(translated, (field) => tools.dropField(field));
     const body: ChatRequest = chat.stream ? { ...chat, stream_options: { ...chat.stream_options, include_usage: true } } : chat;
     return { path: '/v1/chat/completions', body, headers: {} };
   },

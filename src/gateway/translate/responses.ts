@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { isObject, type JsonObject } from '../body.ts';
 import { errorBody, upstreamInvalidResponse, type GatewayError } from '../errors.ts';
 import { openaiCodec } from './openai.ts';
+import { fitToOpenAiModel } from './openai-models.ts';
 import { recallItem, rememberItem } from './item-memory.ts';
 import {
   TranslationError,
@@ -583,7 +584,8 @@ function inputParts(content: string | ChatContentPart[]): string | JsonObject[] 
 const plainText = (content: string | ChatTextPart[] | null): string => (typeof content === 'string' ? content : (content ?? []).map((p) => p.text).join(''));
 
 /** A chat request for an upstream that speaks only Responses (every built-in tool chat has is carried). */
-export function chatToResponses(chat: ChatRequest, _tools: ToolDropper): UpstreamRequest {
+export function chatToResponses(translated: ChatRequest, tools: ToolDropper): UpstreamRequest {
+  const chat = fitToOpenAiModel(translated, (field) => tools.dropField(field));
   if (chat.n !== undefined && chat.n !== 1) fail('Parameter "n" (several choices) cannot be carried to an upstream that speaks only Responses.', 'n');
   if (chat.stop !== undefined && chat.stop !== null && (typeof chat.stop === 'string' || chat.stop.length > 0)) fail('Parameter "stop" cannot be carried to an upstream that speaks only Responses.', 'stop');
   const input: JsonObject[] = [];

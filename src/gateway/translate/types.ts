@@ -162,13 +162,18 @@ export interface UpstreamErrorInfo {
 
 // --- options ----------------------------------------------------------------------------------
 
-/** Built-in tools (web search, file search, code interpreter …) that the target cannot carry. */
+/** Built-in tools (web search, file search, code interpreter …) and fields that the target cannot carry. */
 export interface ToolDropper {
   /**
    * Report a built-in tool left out (by its type, e.g. `file_search`); `param` names where it was.
    * Throws a TranslationError instead when the operator refuses dropped tools.
    */
   drop(tool: string, param: string): void;
+  /**
+   * Report a request field left out because the target model refuses it while the answer means
+   * the same without it (e.g. `reasoning_effort` for a model without reasoning). Never refused.
+   */
+  dropField(field: string): void;
 }
 
 // --- the codecs -------------------------------------------------------------------------------
