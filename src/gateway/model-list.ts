@@ -12,14 +12,18 @@ import type { ApiStyle } from './translate/types.ts';
 import type { PreparedAttempt } from './upstream-pool.ts';
 import type { UpstreamSpec } from './upstream-settings.ts';
 
-/** Gemini's largest page: the whole list in one answer for any real catalogue. */
-const GEMINI_PAGE_SIZE = 1000;
+/** Anthropic's and Gemini's largest page: the whole list in one answer for any real catalogue. */
+const WHOLE_LIST = 1000;
 
-export function modelListAttempt(spec: UpstreamSpec): PreparedAttempt {
+/**
+ * The request for an upstream's model list; `pageSize` 1 makes it the cheapest request the
+ * upstream answers in its own style (the health probe's). OpenAI's list has no pages.
+ */
+export function modelListAttempt(spec: UpstreamSpec, pageSize = WHOLE_LIST): PreparedAttempt {
   const styles = spokenStyles(spec);
   if (styles.includes('openai') || styles.includes('responses')) return { style: 'openai', path: '/v1/models', headers: {}, body: undefined };
-  if (styles.includes('anthropic')) return { style: 'anthropic', path: '/v1/models?limit=1000', headers: { 'anthropic-version': ANTHROPIC_VERSION }, body: undefined };
-  return { style: 'gemini', path: `/v1beta/models?pageSize=${GEMINI_PAGE_SIZE}`, headers: {}, body: undefined };
+  if (styles.includes('anthropic')) return { style: 'anthropic', path: `/v1/models?limit=${pageSize}`, headers: { 'anthropic-version': ANTHROPIC_VERSION }, body: undefined };
+  return { style: 'gemini', path: `/v1beta/models?pageSize=${pageSize}`, headers: {}, body: undefined };
 }
 
 export interface OpenAiModel {

@@ -11,6 +11,7 @@
 import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { GatewayError, type GatewayFamily } from './errors.ts';
+import { modelListAttempt } from './model-list.ts';
 import { modelPermitted } from './policy.ts';
 import { ClientGone, discardBody, UpstreamClient, type UpstreamResponse } from './upstream.ts';
 import type { UpstreamSpec } from './upstream-settings.ts';
@@ -47,13 +48,6 @@ export interface ProbeResult {
   /** The HTTP status, or the failure (connect, timeout). */
   detail: string;
   ms: number;
-}
-
-/** The cheap request that shows an upstream of this style is alive: its model list. */
-function probeRequest(style: ApiStyle): { path: string; headers: Record<string, string> } {
-  if (style === 'gemini') return { path: '/v1beta/models?pageSize=1', headers: {} };
-  if (style === 'anthropic') return { path: '/v1/models?limit=1', headers: { 'anthropic-version': '2023-06-01' } };
-  return { path: '/v1/models', headers: {} };
 }
 
 /** What the metrics see of each attempt. */
@@ -326,8 +320,7 @@ export class UpstreamPool {
   }
 
   private async probeOne(m: Member): Promise<ProbeResult> {
-    const style = m.spec.api[0] ?? 'openai';
-    const { path, headers } = probeRequest(style);
+    const { style, path, headers } = modelListAttempt(m.spec, 1);
     const started = performance.now();
     const signal = AbortSignal.timeout(Math.min(this.opts.firstByteTimeoutMs, 10_000));
     let detail: string;
