@@ -11,7 +11,7 @@ import type { AnyNode } from 'domhandler';
 import { SourceError } from '../../src/kernel/errors.ts';
 import { missingPath, need } from '../../src/kernel/json-path.ts';
 import type { HttpClient, HttpOptions } from '../../src/kernel/http.ts';
-import { defineSource, type ColumnLabels, type EnvSpec, type FetchedSourceBase, type ParamSpecs, type SourceDefinition } from '../../src/kernel/source.ts';
+import { defineSource, type ColumnLabels, type EnvSpec, type FetchedSourceBase, type ParamSpecs, type ScheduledSource, type SourceDefinition } from '../../src/kernel/source.ts';
 import { formatDateTime } from '../../src/kernel/time.ts';
 import { assignedState, isChallengePage, nextData } from './embedded-json.ts';
 import { load } from './html.ts';
@@ -107,6 +107,22 @@ export interface ListView<I extends DeclaredItem> {
   columns?: ColumnLabels;
 }
 
+export interface Variants {
+  param: string;
+  doc: string;
+  values: Readonly<Record<string, string>>;
+  /**
+   * What the list is when the parameter is not given, where that is not one of `values` (the
+   * whole country, of a list by province): the parameter then has no default, the schedule keeps
+   * that list warm and it is stored under the list's plain key, as before the parameter existed.
+   */
+  absent?: string;
+  /** Keep every variant warm (and archived), not only the default. */
+  warm?: boolean;
+  /** The title of each variant's rendering (the source's name otherwise). */
+  titles?: Readonly<Record<string, string>>;
+}
+
 interface Common {
   id: string;
   name: string;
@@ -122,7 +138,14 @@ interface Common {
    * and what each one is; the first is the default, the one the schedule keeps warm (the others
    * are fetched when asked for, then cached and refreshed like it).
    */
-  variants?: { param: string; doc: string; values: Readonly<Record<string, string>> };
+  variants?: Variants;
+  /** More paths of the list, each showing one variant (a list merged into this one keeps its path so). */
+  alsoAt?: readonly { path: string; variant: string; summary?: string; example?: string }[];
+  /**
+   * Stored snapshots of a variant that an earlier source archived under its own id (a list merged
+   * into this one): dated reads of the variant fall back to them (see FetchedSourceBase.formerly).
+   */
+  formerly?: readonly { variant: string; sourceId: string }[];
   /** Request headers besides `accept` (JSON, or HTML for pages), which the helper sets. */
   headers?: FetchedSourceBase<Record<string, never>, unknown>['headers'];
   env?: readonly EnvSpec[];
@@ -132,8 +155,8 @@ interface Common {
   view?: ListView<any>;
   /** Base for relative links and covers (the homepage by default). */
   base?: string;
-  /** Fewest items of a plausible list (default 5). */
-  min?: number;
+  /** Fewest items of a plausible list (default 5); per variant (`undefined`: the parameter not given) where they differ. */
+  min?: number | ((variant: string | undefined) => number);
   example?: string;
   /** A general hot list whose items take part in trending (see sources/trending.ts). */
   trending?: { params?: Record<string, string> };
@@ -172,6 +195,8 @@ export interface JsonList extends Common {
 /** A list read from an HTML page: `items` is the selector of one item's element. */
 export interface HtmlList extends Common {
   html: string;
+  /** The item selector of a variant whose page keeps its items elsewhere (`html` for the others). */
+  htmlOf?: Readonly<Record<string, string>>;
   /** The page is an XML feed (RSS, Atom), parsed as XML: `link` is then an element with text. */
   xml?: boolean;
   item(el: Cheerio<AnyNode>): MappedItem | undefined;
@@ -249,10 +274,11 @@ export function parseDeclared(d: ListDeclaration, raw: unknown, variant?: string
   if (isHtml(d)) {
     const html = typeof raw === 'string' ? raw : '';
     const $ = load(html, d.xml ? { xml: true } : undefined);
-    const found = $(d.html);
+    const selector = (variant !== undefined && d.htmlOf?.[variant]) || d.html;
+    const found = $(selector);
     if (found.length === 0) {
       if (isChallengePage(html)) throw new SourceError('blocked', `${new URL(base).host} answered a verification or login page instead of the list`);
-      throw new SourceError('parse', `selector "${d.html}" matched nothing`);
+      throw new SourceError('parse', `selector "${selector}" matched nothing`);
     }
     return collect(found.toArray().map((el) => d.item($(el))), base);
   }
@@ -300,13 +326,33 @@ async function fetchDeclared(d: ListDeclaration, http: HttpClient, signal: Abort
   return parseDeclared(d, json, variant);
 }
 
-/** The scheduled source of a declared list. */
 /** The parameter of a list's variants, in the kernel's terms. */
-function variantParams(d: ListDeclaration): ParamSpecs | undefined {
-  if (!d.variants) return undefined;
-  const names = Object.keys(d.variants.values);
-  const doc = `${d.variants.doc}: ${names.map((n) => `${n} (${d.variants!.values[n]})`).join(', ')}.`;
-  return { [d.variants.param]: { type: 'string', enum: names, default: names[0] as string, doc } };
+function variantParams(v: Variants): ParamSpecs {
+  const names = Object.keys(v.values);
+  const listed = `${v.doc}: ${names.map((n) => (v.values[n] === n ? n : `${n} (${v.values[n]})`)).join(', ')}.`;
+  if (v.absent !== undefined) return { [v.param]: { type: 'string', enum: names, doc: `${listed} Without it: ${v.absent}.` } };
+  return { [v.param]: { type: 'string', enum: names, default: names[0] as string, doc: listed } };
+}
+
+/** The variant named by the parameters, or undefined for a list without variants (or the parameter not given). */
+function variantOf(d: ListDeclaration, params: Readonly<Record<string, unknown>>): string | undefined {
+  const v = d.variants && params[d.variants.param];
+  return v === undefined ? undefined : String(v);
+}
+
+const minOf = (d: ListDeclaration, variant: string | undefined): number => (typeof d.min === 'function' ? d.min(variant) : (d.min ?? 5));
+
+/** Kernel options that only some declarations use. */
+function optional(d: ListDeclaration): Partial<ScheduledSource<ParamSpecs, DeclaredItem[]>> {
+  const v = d.variants;
+  const paramOf = (variant: string) => (v ? { [v.param]: variant } : {});
+  return {
+    ...(d.env ? { env: d.env } : {}),
+    ...(v ? { params: variantParams(v) } : {}),
+    ...(v?.warm ? { prefetch: Object.keys(v.values).map(paramOf) } : {}),
+    ...(d.trending ? { trending: d.trending } : {}),
+    ...(d.formerly ? { formerly: d.formerly.map((f) => ({ params: paramOf(f.variant), sourceId: f.sourceId })) } : {}),
+  };
 }
 
 function acceptOf(d: ListDeclaration): string {
@@ -314,26 +360,42 @@ function acceptOf(d: ListDeclaration): string {
   return isHtml(d) || d.embedded ? 'text/html,application/xhtml+xml' : 'application/json';
 }
 
+/** The scheduled source of a declared list. */
 export function defineHotList(d: ListDeclaration): SourceDefinition<ParamSpecs, DeclaredItem[]> {
   const pace = PACES[d.pace];
+  const titles = d.variants?.titles;
   return defineSource({
     id: d.id,
     name: d.name,
     description: d.description,
     homepage: d.homepage,
-    routes: [{ path: d.path }],
+    routes: [
+      { path: d.path },
+      ...(d.alsoAt ?? []).map((r) => ({
+        path: r.path,
+        fixed: { [d.variants!.param]: r.variant },
+        ...(r.summary ? { summary: r.summary } : {}),
+        example: r.example ?? `/v2/apis${r.path}?encoding=text`,
+      })),
+    ],
     mode: 'scheduled',
     schedule: scheduleOf(d.id, d.pace),
     freshness: { ttlSec: pace.ttlSec, backoffCapSec: pace.backoffCapSec },
     headers: (env) => ({ accept: acceptOf(d), ...(typeof d.headers === 'function' ? d.headers(env) : d.headers) }),
-    ...(d.env ? { env: d.env } : {}),
     concurrency: 1,
-    ...(d.variants ? { params: variantParams(d) } : {}),
-    ...(d.trending ? { trending: d.trending } : {}),
-    fetch: (ctx, params) => fetchDeclared(d, ctx.http, ctx.signal, ctx.now(), d.variants ? String(params[d.variants.param]) : undefined),
-    validate: (data: DeclaredItem[]) => validateHotList(data, d.min ?? 5),
+    ...optional(d),
+    fetch: async (ctx, params) => {
+      const variant = variantOf(d, params);
+      const items = await fetchDeclared(d, ctx.http, ctx.signal, ctx.now(), variant);
+      // `validate` sees no parameters: a variant that needs more items than the fewest of any is checked here.
+      const short = typeof d.min === 'function' ? validateHotList(items, minOf(d, variant)) : undefined;
+      if (short) throw new SourceError('empty', short);
+      return items;
+    },
+    validate: (data: DeclaredItem[]) => validateHotList(data, typeof d.min === 'function' ? 0 : minOf(d, undefined)),
     migrate: migrateHotList<DeclaredItem>(d.upgrade),
     view: {
+      ...(titles ? { title: (_data: DeclaredItem[], p: Readonly<Record<string, unknown>>) => titles[variantOf(d, p) ?? ''] ?? d.name } : {}),
       rows: (data: DeclaredItem[]) =>
         hotListRowsWith(data, { hot: d.view?.hot ?? ((i) => i.hot_value), summary: d.view?.summary ?? ((i) => i.desc), date: (i) => i.published_at ?? undefined }),
       ...(d.view?.columns ? { columns: () => d.view!.columns! } : {}),

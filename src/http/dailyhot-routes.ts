@@ -18,6 +18,12 @@ export interface DailyHotRoute {
   path: string;
   /** `type` value → DailyHotApi's `type` text for it and our parameters (e.g. a board). */
   types: Readonly<Record<string, { label: string; params?: Readonly<Record<string, string>> }>>;
+  /**
+   * The route's own query parameters besides `type`, passed to our source under the same name
+   * (validated there: a value it does not take is a 400 naming the parameter), with the `params`
+   * entry DailyHotApi answers for each and the `type` text of an answer that names one.
+   */
+  query?: Readonly<Record<string, { name: string; value: string; label(value: string): string }>>;
 }
 
 const only = (label: string) => ({ default: { label } });
@@ -30,7 +36,7 @@ export const DAILYHOT_ROUTES: readonly DailyHotRoute[] = [
   { name: 'coolapk', path: '/hot-app-community', title: '酷安', link: 'https://www.coolapk.com/', source: 'hot-app-community', types: only('热榜') },
   { name: 'newsmth', path: '/hot-campus-forum', title: '水木社区', description: '水木社区是一个源于清华的高知社群。', link: 'https://www.newsmth.net/', source: 'hot-campus-forum', types: only('热门话题') },
   { name: 'sina-news', path: '/news-portal-c-rank', title: '新浪新闻', link: 'https://sinanews.sina.cn/', source: 'news-portal-c-rank', types: { '1': { label: '总排行' }, '2': { label: '视频排行', params: { ranking: '2' } }, '3': { label: '图片排行', params: { ranking: '3' } }, '4': { label: '国内新闻', params: { ranking: '4' } }, '5': { label: '国际新闻', params: { ranking: '5' } }, '6': { label: '社会新闻', params: { ranking: '6' } }, '7': { label: '体育新闻', params: { ranking: '7' } }, '8': { label: '财经新闻', params: { ranking: '8' } }, '9': { label: '娱乐新闻', params: { ranking: '9' } }, '10': { label: '科技新闻', params: { ranking: '10' } }, '11': { label: '军事新闻', params: { ranking: '11' } } } },
-  { name: 'weatheralarm', path: '/weather-alarm-feed', title: '中央气象台', link: 'http://nmc.cn/publish/alarm.html', source: 'weather-alarm-feed', types: only('全国气象预警') },
+  { name: 'weatheralarm', path: '/weather-alarm-feed', title: '中央气象台', link: 'http://nmc.cn/publish/alarm.html', source: 'weather-alarm-feed', types: only('全国气象预警'), query: { province: { name: '预警区域', value: '省份名称（ 例如：广东省 ）', label: (p) => `${p}气象预警` } } },
   { name: 'ithome-xijiayi', path: '/game-giveaway-news', title: 'IT之家「喜加一」', description: '最新最全的「喜加一」游戏动态尽在这里！', link: 'https://www.ithome.com/zt/xijiayi', source: 'game-giveaway-news', types: only('最新动态') },
   { name: 'gameres', path: '/game-industry-news', title: 'GameRes 游资网', description: '面向游戏从业者的游戏开发资讯，旨在为游戏制作人提供游戏研发类的程序技术、策划设计、艺术设计、原创设计等资讯内容。', link: 'https://www.gameres.com', source: 'game-industry-news', types: only('最新资讯') },
   { name: 'earthquake', path: '/earthquake-feed', title: '中国地震台', link: 'https://news.ceic.ac.cn/', source: 'earthquake-feed', types: only('地震速报') },

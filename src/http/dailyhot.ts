@@ -113,7 +113,8 @@ export function createDailyHotRouter(deps: { registry: Registry; engine: Engine;
     const noCache = readFlag('cache', q('cache'), 'false');
     const rss = readFlag('rss', q('rss'), 'true');
     const variant = variantOf(route, q(typeParamOf(route)));
-    const params = parseParams(source.params, { ...variant.params }, deps.engine.now());
+    const own = Object.keys(route.query ?? {}).flatMap((name) => (q(name)?.trim() ? [[name, q(name) as string] as const] : []));
+    const params = parseParams(source.params, { ...variant.params, ...Object.fromEntries(own) }, deps.engine.now());
     const result = await deps.engine.read(source, params, { force: noCache });
     const all = itemsOf(result.data);
     const shown = limit !== undefined && all.length > limit ? all.slice(0, limit) : all;
@@ -140,8 +141,10 @@ export function createDailyHotRouter(deps: { registry: Registry; engine: Engine;
       code: 200,
       name: route.name,
       title: route.title,
-      type: variant.label,
+      // An answer narrowed by the route's own parameter says so in its type (weatheralarm's "广东省气象预警").
+      type: own[0] ? route.query![own[0][0]]!.label(String(params[own[0][0]])) : variant.label,
       ...(route.description ? { description: route.description } : {}),
+      ...(route.query ? { params: Object.fromEntries(Object.entries(route.query).map(([k, p]) => [k, { name: p.name, value: p.value }])) } : {}),
       link: route.link,
       total: data.length,
       updateTime: new Date(result.fetchedAt).toISOString(),
