@@ -49,7 +49,7 @@ export const DAILYHOT_ROUTES: readonly DailyHotRoute[] = [
   { name: '36kr', path: '/hot-business-news', title: '36氪', link: 'https://m.36kr.com/hot-list-m', source: 'hot-business-news', types: { hot: { label: '人气榜' }, video: { label: '视频榜', params: { type: 'video' } }, comment: { label: '热议榜', params: { type: 'comment' } }, collect: { label: '收藏榜', params: { type: 'collect' } } } },
   { name: 'baidu', path: '/search-a/hot', title: '百度', link: 'https://top.baidu.com/board', source: 'search-a', types: { realtime: { label: '热搜', params: { board: 'hot' } }, teleplay: { label: '电视剧', params: { board: 'teleplay' } } } },
   { name: 'sspai', path: '/hot-digital-life', title: '少数派', link: 'https://sspai.com/', source: 'hot-digital-life', types: { 热门文章: { label: '热榜' } } },
-  { name: 'ithome', path: '/hot-it-news', title: 'IT之家', description: '爱科技，爱这里 - 前沿科技新闻网站', link: 'https://m.ithome.com/rankm/', source: 'hot-it-news', types: only('热榜') },
+  { name: 'ithome', path: '/hot-it-news', title: 'IT之家', description: '爱科技，爱这里 - 前沿科技新闻网站', link: 'https://m.ithome.com/rankm/', source: 'it-news-rank', types: only('热榜') },
   { name: 'thepaper', path: '/hot-news-paper', title: '澎湃新闻', link: 'https://www.thepaper.cn/', source: 'hot-news-paper', types: only('热榜') },
   { name: 'toutiao', path: '/hot-news-feed', title: '今日头条', link: 'https://www.toutiao.com/', source: 'hot-news-feed', types: only('热榜') },
   { name: 'tieba', path: '/search-a/forum', title: '百度贴吧', description: '全球领先的中文社区', link: 'https://tieba.baidu.com/hottopic/browse/topicList', source: 'search-a', types: { default: { label: '热议榜', params: { board: 'forum' } } } },
