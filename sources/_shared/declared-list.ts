@@ -53,17 +53,19 @@ export interface MappedItem {
 }
 
 /**
- * How often a list changes, which sets its schedule and freshness: `hot` for hot searches and
- * boards (every 10 minutes), `feed` for news feeds and forum boards (every 30 minutes), `daily`
- * for rankings computed once or a few times a day (every 3 hours). Each list's minute within the
+ * How often a list changes, which sets its schedule and freshness: `live` for lists that change
+ * by the minute (every 5 minutes), `hot` for hot searches and boards (every 10 minutes), `feed`
+ * for news feeds and forum boards (every 30 minutes), `hourly` for charts that move slowly
+ * (every hour), `daily` for rankings computed once or a few times a day (every 3 hours). Each list's minute within the
  * interval is derived from its id, so the lists of one class do not all ask at the same moment.
  */
-export type Pace = 'live' | 'hot' | 'feed' | 'daily';
+export type Pace = 'live' | 'hot' | 'feed' | 'hourly' | 'daily';
 
 const PACES: Record<Pace, { everyMin: number; ttlSec: number; backoffCapSec: number }> = {
   live: { everyMin: 5, ttlSec: 300, backoffCapSec: 3600 },
   hot: { everyMin: 10, ttlSec: 600, backoffCapSec: 3600 },
   feed: { everyMin: 30, ttlSec: 1800, backoffCapSec: 3 * 3600 },
+  hourly: { everyMin: 60, ttlSec: 3600, backoffCapSec: 6 * 3600 },
   daily: { everyMin: 180, ttlSec: 3 * 3600, backoffCapSec: 6 * 3600 },
 };
 
@@ -104,7 +106,8 @@ export interface ListView<I extends DeclaredItem> {
   hot?(i: I): number | string | undefined;
   /** The summary line of a row (`desc` by default). */
   summary?(i: I): string | undefined;
-  columns?: ColumnLabels;
+  /** The html table's column labels; per variant where they differ. */
+  columns?: ColumnLabels | ((variant: string | undefined) => ColumnLabels);
 }
 
 export interface Variants {
@@ -130,6 +133,8 @@ interface Common {
   homepage: string;
   /** Our path under /v2/apis (neutral words for brands). */
   path: string;
+  /** The variant `path` shows, fixed (the query cannot choose another there); the parameter's choice otherwise. */
+  pathVariant?: string;
   pace: Pace;
   /** The request; as a function, of the time and the chosen variant (see `variants`). A GET of the homepage when absent. */
   request?: ListRequest | ((now: Date, variant: string | undefined) => ListRequest);
@@ -364,13 +369,14 @@ function acceptOf(d: ListDeclaration): string {
 export function defineHotList(d: ListDeclaration): SourceDefinition<ParamSpecs, DeclaredItem[]> {
   const pace = PACES[d.pace];
   const titles = d.variants?.titles;
+  const columns = d.view?.columns;
   return defineSource({
     id: d.id,
     name: d.name,
     description: d.description,
     homepage: d.homepage,
     routes: [
-      { path: d.path },
+      { path: d.path, ...(d.pathVariant ? { fixed: { [d.variants!.param]: d.pathVariant } } : {}) },
       ...(d.alsoAt ?? []).map((r) => ({
         path: r.path,
         fixed: { [d.variants!.param]: r.variant },
@@ -398,7 +404,7 @@ export function defineHotList(d: ListDeclaration): SourceDefinition<ParamSpecs, 
       ...(titles ? { title: (_data: DeclaredItem[], p: Readonly<Record<string, unknown>>) => titles[variantOf(d, p) ?? ''] ?? d.name } : {}),
       rows: (data: DeclaredItem[]) =>
         hotListRowsWith(data, { hot: d.view?.hot ?? ((i) => i.hot_value), summary: d.view?.summary ?? ((i) => i.desc), date: (i) => i.published_at ?? undefined }),
-      ...(d.view?.columns ? { columns: () => d.view!.columns! } : {}),
+      ...(columns ? { columns: (_data: DeclaredItem[], p: Readonly<Record<string, unknown>>) => (typeof columns === 'function' ? columns(variantOf(d, p)) : columns) } : {}),
     },
     example: d.example ?? `/v2/apis${d.path}?encoding=text`,
   });
