@@ -11,7 +11,7 @@ import type { AnyNode } from 'domhandler';
 import { SourceError } from '../../src/kernel/errors.ts';
 import { missingPath, need } from '../../src/kernel/json-path.ts';
 import type { HttpClient, HttpOptions } from '../../src/kernel/http.ts';
-import { defineSource, type ColumnLabels, type EnvSpec, type FetchedSourceBase, type ParamSpecs, type ScheduledSource, type SourceDefinition } from '../../src/kernel/source.ts';
+import { defineSource, type ColumnLabels, type EnvSpec, type FetchContext, type FetchedSourceBase, type ParamSpecs, type ScheduledSource, type SourceDefinition } from '../../src/kernel/source.ts';
 import { formatDateTime } from '../../src/kernel/time.ts';
 import { assignedState, isChallengePage, nextData } from './embedded-json.ts';
 import { load } from './html.ts';
@@ -195,6 +195,12 @@ export interface JsonList extends Common {
    */
   refused?(root: Record<string, unknown>, status: number): string | undefined;
   item(e: Record<string, unknown>, root: Record<string, unknown>): MappedItem | undefined;
+  /**
+   * A second upstream of the same list, asked when the first fails, refuses or answers a list
+   * that is not plausible (`min`); `labels` name the two in errors. When both fail, the error
+   * says why each did, of the kind of a block on either side, else of the second failure.
+   */
+  fallback?: { labels: readonly [string, string]; request: ListRequest; items: readonly (string | number)[] };
 }
 
 /** A list read from an HTML page: `items` is the selector of one item's element. */
@@ -331,6 +337,38 @@ async function fetchDeclared(d: ListDeclaration, http: HttpClient, signal: Abort
   return parseDeclared(d, json, variant);
 }
 
+/** The declaration of a list's fallback upstream: the list itself, asked there. */
+export function fallbackOf(d: JsonList): JsonList {
+  if (!d.fallback) throw new Error(`${d.id} declares no fallback`);
+  const { request, items } = d.fallback;
+  return { ...d, request, items, fallback: undefined };
+}
+
+/** A list's items as its upstream answers them, rejected as `empty` when too few to be plausible. */
+async function fetchPlausible(d: ListDeclaration, ctx: FetchContext<DeclaredItem[]>, variant: string | undefined): Promise<DeclaredItem[]> {
+  const items = await fetchDeclared(d, ctx.http, ctx.signal, ctx.now(), variant);
+  const short = validateHotList(items, minOf(d, variant));
+  if (short) throw new SourceError('empty', short);
+  return items;
+}
+
+async function fetchWithFallback(d: JsonList & Required<Pick<JsonList, 'fallback'>>, ctx: FetchContext<DeclaredItem[]>, variant: string | undefined): Promise<DeclaredItem[]> {
+  const [first, second] = d.fallback.labels;
+  try {
+    return await fetchPlausible(d, ctx, variant);
+  } catch (primary) {
+    ctx.log.info({ err: (primary as Error).message }, `${first} list failed, trying the ${second} one`);
+    try {
+      return await fetchPlausible(fallbackOf(d), ctx, variant);
+    } catch (fallback) {
+      const kinds = [primary, fallback].filter((e): e is SourceError => e instanceof SourceError);
+      const chosen = kinds.find((e) => e.kind === 'blocked') ?? (fallback instanceof Error ? fallback : primary);
+      const kind = chosen instanceof SourceError ? chosen.kind : 'transient';
+      throw new SourceError(kind, `both upstreams failed: ${first}: ${(primary as Error).message}; ${second}: ${(fallback as Error).message}`);
+    }
+  }
+}
+
 /** The parameter of a list's variants, in the kernel's terms. */
 function variantParams(v: Variants): ParamSpecs {
   const names = Object.keys(v.values);
@@ -390,13 +428,12 @@ export function defineHotList(d: ListDeclaration): SourceDefinition<ParamSpecs, 
     headers: (env) => ({ accept: acceptOf(d), ...(typeof d.headers === 'function' ? d.headers(env) : d.headers) }),
     concurrency: 1,
     ...optional(d),
-    fetch: async (ctx, params) => {
+    fetch: (ctx, params) => {
       const variant = variantOf(d, params);
-      const items = await fetchDeclared(d, ctx.http, ctx.signal, ctx.now(), variant);
+      if (!isHtml(d) && d.fallback) return fetchWithFallback({ ...d, fallback: d.fallback }, ctx, variant);
       // `validate` sees no parameters: a variant that needs more items than the fewest of any is checked here.
-      const short = typeof d.min === 'function' ? validateHotList(items, minOf(d, variant)) : undefined;
-      if (short) throw new SourceError('empty', short);
-      return items;
+      if (typeof d.min === 'function') return fetchPlausible(d, ctx, variant);
+      return fetchDeclared(d, ctx.http, ctx.signal, ctx.now(), variant);
     },
     validate: (data: DeclaredItem[]) => validateHotList(data, typeof d.min === 'function' ? 0 : minOf(d, undefined)),
     migrate: migrateHotList<DeclaredItem>(d.upgrade),
