@@ -13,7 +13,7 @@ import { missingPath, need } from '../../src/kernel/json-path.ts';
 import type { HttpClient, HttpOptions } from '../../src/kernel/http.ts';
 import { defineSource, type ColumnLabels, type EnvSpec, type FetchContext, type FetchedSourceBase, type ParamSpecs, type ScheduledSource, type SourceDefinition } from '../../src/kernel/source.ts';
 import { formatDateTime } from '../../src/kernel/time.ts';
-import { assignedState, isChallengePage, nextData } from './embedded-json.ts';
+import { assignedState, commentState, isChallengePage, nextData } from './embedded-json.ts';
 import { load } from './html.ts';
 import { absoluteUrl, asArray, asNumber, asRecord, asString, dedupeByLink, epochMs, hotListRowsWith, migrateHotList, parseHeat, shanghaiTimeMs, validateHotList, type HotItem, type ItemUpgrade } from './hot-list.ts';
 
@@ -22,7 +22,8 @@ export interface DeclaredItem extends HotItem {
   /** The upstream's own id of the item (a post, video, book…). */
   id: string;
   hot_value?: number;
-  cover?: string;
+  /** null where a list keeps 60s's field, which says "none" so. */
+  cover?: string | null;
   author?: string;
   /** A summary or excerpt. */
   desc?: string;
@@ -167,14 +168,18 @@ interface Common {
   trending?: { params?: Record<string, string> };
 }
 
+/** Where a page keeps the JSON of its list (see JsonList.embedded). */
+export type Embedded = 'next-data' | { assigned: string } | { comment: string };
+
 /** A list read from JSON: `items` is the path of the item array, `refused` names a refusal answer. */
 export interface JsonList extends Common {
   /**
    * The JSON is state a page embeds, not the answer itself: a Next.js page's
-   * `script#__NEXT_DATA__`, or the object a page script assigns to a name (`{ assigned:
-   * 'window.__APOLLO_STATE__' }`).
+   * `script#__NEXT_DATA__`, the object a page script assigns to a name (`{ assigned:
+   * 'window.__APOLLO_STATE__' }`) or the JSON of a named HTML comment (`{ comment: 's-data' }`
+   * for `<!--s-data:{…}-->`); per variant where only some variants are pages.
    */
-  embedded?: 'next-data' | { assigned: string };
+  embedded?: Embedded | ((variant: string | undefined) => Embedded | undefined);
   /**
    * The part of the answer `items` starts from, where no fixed path reaches it (an entry of a
    * normalised cache named by a reference); it throws a parse error naming what it missed.
@@ -194,7 +199,7 @@ export interface JsonList extends Common {
    * `status` is the HTTP status (an error status of `request.allowStatus`, or 200).
    */
   refused?(root: Record<string, unknown>, status: number): string | undefined;
-  item(e: Record<string, unknown>, root: Record<string, unknown>): MappedItem | undefined;
+  item(e: Record<string, unknown>, root: Record<string, unknown>, variant: string | undefined): MappedItem | undefined;
   /**
    * A second upstream of the same list, asked when the first fails, refuses or answers a list
    * that is not plausible (`min`); `labels` name the two in errors. When both fail, the error
@@ -216,6 +221,11 @@ export interface HtmlList extends Common {
 export type ListDeclaration = JsonList | HtmlList;
 
 const isHtml = (d: ListDeclaration): d is HtmlList => 'html' in d;
+
+function embeddedOf(d: ListDeclaration, variant: string | undefined): Embedded | undefined {
+  if (isHtml(d)) return undefined;
+  return typeof d.embedded === 'function' ? d.embedded(variant) : d.embedded;
+}
 
 /** `a.b[0].c` for a path, as the error messages name it. */
 export function pathText(path: readonly (string | number)[]): string {
@@ -293,9 +303,11 @@ export function parseDeclared(d: ListDeclaration, raw: unknown, variant?: string
     }
     return collect(found.toArray().map((el) => d.item($(el))), base);
   }
-  if (d.embedded && typeof raw === 'string') {
+  const embedded = embeddedOf(d, variant);
+  if (embedded && typeof raw === 'string') {
     const host = new URL(base).host;
-    return parseDeclared(d, d.embedded === 'next-data' ? nextData(raw, host) : assignedState(raw, d.embedded.assigned, host), variant);
+    const state = embedded === 'next-data' ? nextData(raw, host) : 'assigned' in embedded ? assignedState(raw, embedded.assigned, host) : commentState(raw, embedded.comment, host);
+    return parseDeclared(d, state, variant);
   }
   const items = (variant !== undefined && d.itemsOf?.[variant]) || d.items;
   // A list at the root (`items: []`) is a bare array; any other answer is an object.
@@ -309,7 +321,7 @@ export function parseDeclared(d: ListDeclaration, raw: unknown, variant?: string
   return collect(
     entries.map((e) => {
       const r = asRecord(e);
-      return r ? d.item(r, root) : undefined;
+      return r ? d.item(r, root, variant) : undefined;
     }),
     base,
   );
@@ -320,7 +332,7 @@ async function fetchDeclared(d: ListDeclaration, http: HttpClient, signal: Abort
   const opts: HttpOptions = { signal, method: req.method ?? 'GET', searchParams: req.searchParams, json: req.json, form: req.form, allowStatus: req.allowStatus, ...(req.headers ? { headers: req.headers } : {}) };
   const res = await http.request(req.url, opts);
   const type = String(res.headers['content-type'] ?? '');
-  if (isHtml(d) || d.embedded) return parseDeclared(d, res.text(), variant);
+  if (isHtml(d) || embeddedOf(d, variant)) return parseDeclared(d, res.text(), variant);
   if (/text\/html/i.test(type)) throw new SourceError('blocked', 'upstream answered an HTML page (verification or login) instead of JSON');
   let json: unknown;
   try {
@@ -400,7 +412,7 @@ function optional(d: ListDeclaration): Partial<ScheduledSource<ParamSpecs, Decla
 
 function acceptOf(d: ListDeclaration): string {
   if (isHtml(d) && d.xml) return 'application/rss+xml, application/atom+xml, application/xml;q=0.9, */*;q=0.8';
-  return isHtml(d) || d.embedded ? 'text/html,application/xhtml+xml' : 'application/json';
+  return isHtml(d) || (d.embedded && typeof d.embedded !== 'function') ? 'text/html,application/xhtml+xml' : 'application/json';
 }
 
 /** The scheduled source of a declared list. */
