@@ -57,8 +57,9 @@ export interface MappedItem {
  * How often a list changes, which sets its schedule and freshness: `live` for lists that change
  * by the minute (every 5 minutes), `hot` for hot searches and boards (every 10 minutes), `feed`
  * for news feeds and forum boards (every 30 minutes), `hourly` for charts that move slowly
- * (every hour), `daily` for rankings computed once or a few times a day (every 3 hours). Each list's minute within the
- * interval is derived from its id, so the lists of one class do not all ask at the same moment.
+ * (every hour), `daily` for rankings computed once or a few times a day (every 3 hours). Each
+ * list's minute within the interval is derived from its id, so the lists of one class do not all
+ * ask at the same moment.
  */
 export type Pace = 'live' | 'hot' | 'feed' | 'hourly' | 'daily';
 
@@ -364,8 +365,8 @@ async function fetchPlausible(d: ListDeclaration, ctx: FetchContext<DeclaredItem
   return items;
 }
 
-async function fetchWithFallback(d: JsonList & Required<Pick<JsonList, 'fallback'>>, ctx: FetchContext<DeclaredItem[]>, variant: string | undefined): Promise<DeclaredItem[]> {
-  const [first, second] = d.fallback.labels;
+async function fetchWithFallback(d: JsonList, labels: readonly [string, string], ctx: FetchContext<DeclaredItem[]>, variant: string | undefined): Promise<DeclaredItem[]> {
+  const [first, second] = labels;
   try {
     return await fetchPlausible(d, ctx, variant);
   } catch (primary) {
@@ -442,7 +443,7 @@ export function defineHotList(d: ListDeclaration): SourceDefinition<ParamSpecs, 
     ...optional(d),
     fetch: (ctx, params) => {
       const variant = variantOf(d, params);
-      if (!isHtml(d) && d.fallback) return fetchWithFallback({ ...d, fallback: d.fallback }, ctx, variant);
+      if (!isHtml(d) && d.fallback) return fetchWithFallback(d, d.fallback.labels, ctx, variant);
       // `validate` sees no parameters: a variant that needs more items than the fewest of any is checked here.
       if (typeof d.min === 'function') return fetchPlausible(d, ctx, variant);
       return fetchDeclared(d, ctx.http, ctx.signal, ctx.now(), variant);
