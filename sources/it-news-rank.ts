@@ -1,10 +1,11 @@
 /**
- * IT之家's rankings of the most read articles: the day, the week and the month. Its day ranking
- * (日榜) is one list shown on two pages, which this project once fetched as two sources: the
- * mobile ranking page https://m.ithome.com/rankm/ (`.rank-box .placeholder`: a link to
- * `m.ithome.com/html/<id>.htm`, `.plc-title`, a lazy image `data-original`, `span.post-time` and
- * `.review-num` comments; format as read by imsyy/DailyHotApi src/routes/ithome.ts) and the home
- * page https://www.ithome.com/ (its `#rank` block: `#d-1` day, `#d-2` week, `#d-3` month, each of
+ * IT之家's rankings of the most read articles: the day, the week and the month. They are shown on
+ * two pages, which this project once fetched as two sources: the mobile ranking page
+ * https://m.ithome.com/rankm/ (each list a `.rank-name[data-rank-type]` heading and its
+ * `.rank-box` of `.placeholder`s: a link to `m.ithome.com/html/<id>.htm`, `.plc-title`, a lazy
+ * image `data-original`, `span.post-time` and `.review-num` comments; format as read by
+ * imsyy/DailyHotApi src/routes/ithome.ts, the day list's mark as datehoer/hotToday reads it) and
+ * the home page https://www.ithome.com/ (its `#rank` block: `#d-1` day, `#d-2` week, `#d-3` month, each of
  * `<li><a href title>`; the layout vikiboss/60s's src/modules/it-news.module.ts reads). The day
  * list is read from the mobile page, which gives comments, covers and times as well; the week and
  * month lists from the home page. `/hot-it-news` (DailyHotApi's `ithome`) is the day list, and
@@ -61,7 +62,8 @@ export const list: HtmlList = {
   alsoAt: [{ path: '/hot-it-news', variant: 'day', summary: "IT之家's day ranking (the same list as /v2/apis/it-news/rank?type=day): title, comments as heat, cover, publish time and the article link." }],
   formerly: [{ variant: 'day', sourceId: 'hot-it-news' }],
   request: (_now, type) => ({ url: type === 'day' ? RANKM_URL : HOME_URL }),
-  html: '.rank-box .placeholder',
+  // The mobile page shows the day, week and month lists one after another: the day one is the box after its heading.
+  html: '.rank-name[data-rank-type="day-rank"] + .rank-box .placeholder',
   htmlOf: { week: '#rank #d-2 li', month: '#rank #d-3 li' },
   min: 3,
   item: rankItem,

@@ -26,6 +26,12 @@ it('reads the article id of mobile and live links', () => {
 
 describeDeclaredList(list);
 
+it('reads only the day box of the mobile page, which shows the week and month lists after it', () => {
+  const day = parseDeclared(list, readFixture('m.ithome.com/rankm/index.html'), 'day');
+  expect(day).toHaveLength(8);
+  expect(day.map((i) => i.title)).not.toContain('本周最受关注的新机汇总');
+});
+
 describe('it-news-rank parse of the home page', () => {
   const home = () => readFixture('www.ithome.com/index.html');
   it('reads the week and month lists of the home page; a javascript: link is skipped', () => {
