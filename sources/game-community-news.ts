@@ -32,7 +32,7 @@ export const list: JsonList = {
     { param: 'type', doc: 'Which kind of news', values: KINDS },
   ],
   request: (_now, game, chosen) => gameNewsRequest(game ?? '1', chosen?.type ?? '1'),
-  item: (e, _root, chosen) => gameNewsItem(e, GAMES[chosen.game ?? '1']?.slug ?? 'bh3'),
+  item: (e, _root, game) => gameNewsItem(e, GAMES[game ?? '1']?.slug ?? 'bh3'),
 };
 
 export default defineHotList(list);

@@ -71,7 +71,6 @@ import olympicsEvents from './olympics-events.ts';
 import videoSiteRank from './video-site-rank.ts';
 import hotBusinessNews from './hot-business-news.ts';
 import hotDigitalLife from './hot-digital-life.ts';
-import hotItNews from './hot-it-news.ts';
 import hotNewsPaper from './hot-news-paper.ts';
 import hotDevCommunity from './hot-dev-community.ts';
 import hotNewsPortalA from './hot-news-portal-a.ts';
@@ -144,7 +143,6 @@ export const sources: readonly AnySource[] = [
   videoSiteRank,
   hotBusinessNews,
   hotDigitalLife,
-  hotItNews,
   hotNewsPaper,
   hotDevCommunity,
   hotNewsPortalA,

@@ -1,61 +1,73 @@
 /**
- * IT news rankings (IT之家): the day, week and month lists of the most read articles on the
- * site's home page https://www.ithome.com/, the upstream 60s's `/v2/it-news/rank` reads: in the
- * `#rank` block, lists `#d-1` (day), `#d-2` (week) and `#d-3` (month) of `<li><a href title>`.
- * The page has no published format; this is the layout 60s's module (src/modules/it-news.module.ts) reads.
+ * IT之家's rankings of the most read articles: the day, the week and the month. They are shown on
+ * two pages, which this project once fetched as two sources: the mobile ranking page
+ * https://m.ithome.com/rankm/ (each list a `.rank-name[data-rank-type]` heading and its
+ * `.rank-box` of `.placeholder`s: a link to `m.ithome.com/html/<id>.htm`, `.plc-title`, a lazy
+ * image `data-original`, `span.post-time` and `.review-num` comments; format as read by
+ * imsyy/DailyHotApi src/routes/ithome.ts, the day list's mark as datehoer/hotToday reads it) and
+ * the home page https://www.ithome.com/ (its `#rank` block: `#d-1` day, `#d-2` week, `#d-3` month, each of
+ * `<li><a href title>`; the layout vikiboss/60s's src/modules/it-news.module.ts reads). The day
+ * list is read from the mobile page, which gives comments, covers and times as well; the week and
+ * month lists from the home page. `/hot-it-news` (DailyHotApi's `ithome`) is the day list, and
+ * its snapshots stored before the merge are still read for its past days.
  */
-import { SourceError } from '../src/kernel/errors.ts';
-import { defineSource } from '../src/kernel/source.ts';
-import { load } from './_shared/html.ts';
-import { absoluteUrl, hotListRowsWith, validateHotList, type HotItem, type HotList } from './_shared/hot-list.ts';
+import type { Cheerio } from 'cheerio';
+import type { AnyNode } from 'domhandler';
+import { defineHotList, type HtmlList, type MappedItem } from './_shared/declared-list.ts';
 
+export const RANKM_URL = 'https://m.ithome.com/rankm/';
 export const HOME_URL = 'https://www.ithome.com/';
-export const RANK_TYPES = ['day', 'week', 'month'] as const;
-export type RankType = (typeof RANK_TYPES)[number];
-const LIST_OF: Record<RankType, string> = { day: '#d-1', week: '#d-2', month: '#d-3' };
-const TITLES: Record<RankType, string> = { day: 'IT之家日榜', week: 'IT之家周榜', month: 'IT之家月榜' };
 
-export type ItNewsRankItem = HotItem;
-
-/** One ranking of the home page; articles without a title or an http(s) link are skipped. */
-export function parseRank(html: string, type: RankType): HotList<ItNewsRankItem> {
-  const $ = load(html);
-  const block = $('#rank');
-  if (!block.length) throw new SourceError('parse', 'missing #rank: the home page has no ranking block', { path: '#rank' });
-  const list: ItNewsRankItem[] = [];
-  block
-    .find(LIST_OF[type])
-    .find('li')
-    .each((_, el) => {
-      const a = $(el).find('a').first();
-      const title = (a.attr('title') ?? a.text()).trim();
-      const link = absoluteUrl(a.attr('href'), HOME_URL);
-      if (title && link) list.push({ rank: list.length + 1, title, link });
-    });
-  return list;
+/** `https://m.ithome.com/html/812345.htm` → the article id, `812345`. */
+export function articleId(href: string | undefined): string | undefined {
+  return /(?:html|live)\/(\d+)\.htm/.exec(href ?? '')?.[1];
 }
 
-export default defineSource({
+/** An entry of the mobile ranking (a `.placeholder`) or of a home-page list (an `li`). */
+function rankItem(el: Cheerio<AnyNode>): MappedItem {
+  const a = el.find('a').first();
+  const href = a.attr('href');
+  const mobile = el.is('.placeholder');
+  const id = mobile ? articleId(href) : undefined;
+  return {
+    id,
+    title: mobile ? el.find('.plc-title').text() : (a.attr('title') ?? a.text()),
+    // The mobile page links the phone page; the article's web page is www.ithome.com/0/<first 3 digits>/<rest>.htm.
+    link: id ? `https://www.ithome.com/0/${id.slice(0, 3)}/${id.slice(3)}.htm` : href,
+    ...(mobile
+      ? {
+          mobileLink: href,
+          hot: el.find('.review-num').text().replace(/\D/g, '') || undefined,
+          cover: el.find('img').attr('data-original') ?? el.find('img').attr('src'),
+          time: el.find('span.post-time').text().trim() || undefined,
+        }
+      : {}),
+  };
+}
+
+export const list: HtmlList = {
   id: 'it-news-rank',
   name: 'IT之家热榜',
-  description: 'The most read articles of IT之家 of the day, the week or the month (its home page rankings): title and link.',
-  homepage: 'https://www.ithome.com',
-  routes: [{ path: '/it-news/rank' }],
-  params: {
-    type: { type: 'string', enum: RANK_TYPES, default: 'day', doc: 'Which ranking: day, week or month.' },
+  description: 'The most read articles of IT之家 of the day, the week or the month: title and link; the day list also with comments as heat, cover and publish time.',
+  homepage: HOME_URL,
+  path: '/it-news/rank',
+  pace: 'feed',
+  variants: {
+    param: 'type',
+    doc: 'Which ranking',
+    values: { day: '日榜', week: '周榜', month: '月榜' },
+    warm: true,
+    titles: { day: 'IT之家日榜', week: 'IT之家周榜', month: 'IT之家月榜' },
   },
-  mode: 'scheduled',
-  schedule: '*/30 * * * *',
-  prefetch: RANK_TYPES.map((type) => ({ type })),
-  freshness: { ttlSec: 1800, timeoutMs: 15_000, backoffCapSec: 6 * 3600 },
-  headers: { accept: 'text/html,application/xhtml+xml' },
-  async fetch(ctx, p): Promise<HotList<ItNewsRankItem>> {
-    return parseRank(await ctx.http.text(HOME_URL, { signal: ctx.signal }), p.type as RankType);
-  },
-  validate: (d) => validateHotList(d, 3),
-  view: {
-    title: (_d, p) => TITLES[p.type as RankType] ?? 'IT之家热榜',
-    rows: (d) => hotListRowsWith(d, {}),
-  },
+  alsoAt: [{ path: '/hot-it-news', variant: 'day', summary: "IT之家's day ranking (the same list as /v2/apis/it-news/rank?type=day): title, comments as heat, cover, publish time and the article link." }],
+  formerly: [{ variant: 'day', sourceId: 'hot-it-news' }],
+  request: (_now, type) => ({ url: type === 'day' ? RANKM_URL : HOME_URL }),
+  // The mobile page shows the day, week and month lists one after another: the day one is the box after its heading.
+  html: '.rank-name[data-rank-type="day-rank"] + .rank-box .placeholder',
+  htmlOf: { week: '#rank #d-2 li', month: '#rank #d-3 li' },
+  min: 3,
+  item: rankItem,
   example: '/v2/apis/it-news/rank?type=week&encoding=text',
-});
+};
+
+export default defineHotList(list);

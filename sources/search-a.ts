@@ -7,28 +7,10 @@
  *   (`data.bang_topic.topic_list`), `errno` non-zero on refusal.
  * A "百度安全验证" page instead of the board is risk control (`blocked`).
  */
-import { SourceError } from '../src/kernel/errors.ts';
-import { missingPath, need } from '../src/kernel/json-path.ts';
-import { defineSource, type Row } from '../src/kernel/source.ts';
+import { defineHotList, parseDeclared, type JsonList, type ListRequest, type MappedItem } from './_shared/declared-list.ts';
+import { commentState } from './_shared/embedded-json.ts';
+import { absoluteUrl, asArray, asNumber, asString, epochMs, formatHeat, missing, type HotItem } from './_shared/hot-list.ts';
 import { formatDateTime } from '../src/kernel/time.ts';
-import { isChallengePage } from './_shared/embedded-json.ts';
-import {
-  absoluteUrl,
-  asArray,
-  asNumber,
-  asRecord,
-  asString,
-  dedupeByLink,
-  epochMs,
-  formatHeat,
-  hotListRowsWith,
-  migrateHotList,
-  missing,
-  pick,
-  validateHotList,
-  type HotItem,
-  type HotList,
-} from './_shared/hot-list.ts';
 
 export const BOARD_URL = 'https://top.baidu.com/board';
 export const FORUM_URL = 'https://tieba.baidu.com/hottopic/browse/topicList';
@@ -43,6 +25,7 @@ const TABS: Record<Exclude<Board, 'forum'>, string> = { hot: 'realtime', telepla
 const HOT_TAGS: Record<string, string> = { '1': '新', '3': '热', '4': '沸', '5': '商', '7': '辟谣' };
 
 export interface SearchItem extends HotItem {
+  id: string;
   hot_value: number;
   /** The heat as short text, e.g. "790.5万". */
   hot_value_desc: string;
@@ -68,39 +51,23 @@ export interface SearchItem extends HotItem {
   created_at?: number;
 }
 
-export type SearchList = HotList<SearchItem>;
+export type SearchList = SearchItem[];
 
 /** The `s-data` JSON of a top.baidu.com page. */
-export function extractSData(html: string): unknown {
-  const m = /<!--s-data:([\s\S]*?)-->/.exec(html);
-  if (!m?.[1]) {
-    if (isChallengePage(html)) throw new SourceError('blocked', 'top.baidu.com answered a security verification page instead of the board');
-    throw new SourceError('parse', 'the page has no <!--s-data:…--> state');
-  }
-  // Keep escaped backslashes as they are; turn the invalid escape `\-` into `-`.
-  const json = m[1].replace(/\\\\|\\-/g, (s) => (s === '\\-' ? '-' : s));
-  try {
-    return JSON.parse(json) as unknown;
-  } catch {
-    throw new SourceError('parse', 'the s-data state is not valid JSON');
-  }
-}
+export const extractSData = (html: string): unknown => commentState(html, 's-data', 'top.baidu.com');
 
-/** Parse a top.baidu.com board page (`hot` or `teleplay`). */
-export function parseBoard(html: string, board: Exclude<Board, 'forum'>): SearchList {
-  const state = extractSData(html);
-  const content = need(state, 'data.cards[0].content', asArray, 'an array');
-  const list: SearchItem[] = [];
-  for (const entry of content) {
-    const e = asRecord(entry);
-    const title = asString(e?.word)?.trim() ?? asString(e?.query)?.trim();
-    if (!e || !title || e.isTop === true) continue;
-    const link = absoluteUrl(e.url, 'https://www.baidu.com/') ?? `https://www.baidu.com/s?wd=${encodeURIComponent(title)}`;
-    const heat = asNumber(e.hotScore) ?? 0;
-    const item: SearchItem = {
-      rank: list.length + 1,
-      title,
-      link,
+/** An entry of a top.baidu.com board (`hot` or `teleplay`); pinned entries (`isTop`) are not ranked. */
+function boardItem(e: Record<string, unknown>, board: Exclude<Board, 'forum'>): MappedItem | undefined {
+  const title = asString(e.word)?.trim() ?? asString(e.query)?.trim();
+  if (!title || e.isTop === true) return undefined;
+  const link = absoluteUrl(e.url, 'https://www.baidu.com/') ?? `https://www.baidu.com/s?wd=${encodeURIComponent(title)}`;
+  const heat = asNumber(e.hotScore) ?? 0;
+  const tag = asString(e.hotTag) ?? '0';
+  return {
+    id: title,
+    title,
+    link,
+    extra: {
       url: link,
       hot_value: heat,
       hot_value_desc: formatHeat(heat),
@@ -108,43 +75,27 @@ export function parseBoard(html: string, board: Exclude<Board, 'forum'>): Search
       score_desc: formatHeat(heat),
       desc: asString(e.desc)?.trim() ?? '',
       cover: absoluteUrl(e.img, 'https://top.baidu.com/') ?? null,
-    };
-    if (board === 'hot') {
-      const tag = asString(e.hotTag) ?? '0';
-      item.type = tag;
-      item.type_desc = HOT_TAGS[tag] ?? null;
-      item.type_icon = absoluteUrl(e.hotTagImg, 'https://top.baidu.com/') ?? null;
-    } else {
-      item.info = (asArray(e.show) ?? []).map((s) => asString(s)?.trim() ?? '').filter(Boolean);
-    }
-    list.push(item);
-  }
-  return dedupeByLink(list);
+      ...(board === 'hot'
+        ? { type: tag, type_desc: HOT_TAGS[tag] ?? null, type_icon: absoluteUrl(e.hotTagImg, 'https://top.baidu.com/') ?? null }
+        : { info: (asArray(e.show) ?? []).map((s) => asString(s)?.trim() ?? '').filter(Boolean) }),
+    },
+  };
 }
 
-/** Parse the forum's hot topic list. */
-export function parseForum(raw: unknown): SearchList {
-  const root = need(raw, '', asRecord, 'a JSON object');
-  const errno = asNumber(root.errno);
-  if (errno !== undefined && errno !== 0) throw new SourceError('blocked', `upstream answered errno=${errno} ${asString(root.errmsg) ?? ''}`.trim());
-  const topics = asArray(pick(root, 'data', 'bang_topic', 'topic_list'));
-  if (!topics) throw missingPath(root, 'data.bang_topic.topic_list', 'an array');
-  const list: SearchItem[] = [];
-  for (const entry of topics) {
-    const e = asRecord(entry);
-    const title = asString(e?.topic_name)?.trim();
-    if (!e || !title) continue;
-    const link =
-      absoluteUrl(asString(e.topic_url)?.replace(/&amp;/g, '&'), 'https://tieba.baidu.com/')?.replace(/^http:/, 'https:') ??
-      `https://tieba.baidu.com/hottopic/browse/hottopic?topic_id=${asString(e.topic_id) ?? ''}&topic_name=${encodeURIComponent(title)}`;
-    const discuss = asNumber(e.discuss_num) ?? 0;
-    const cover = absoluteUrl(asString(e.topic_pic) || asString(e.topic_avatar) || asString(e.topic_default_avatar), 'https://tieba.baidu.com/') ?? null;
-    const avatar = absoluteUrl(asString(e.topic_avatar) || asString(e.topic_default_avatar), 'https://tieba.baidu.com/') ?? null;
-    const createdAt = epochMs(e.create_time);
-    list.push({
-      rank: list.length + 1,
-      title,
-      link,
+/** A topic of the forum's hot list. */
+function forumItem(e: Record<string, unknown>): MappedItem | undefined {
+  const title = asString(e.topic_name)?.trim();
+  if (!title) return undefined;
+  const link =
+    absoluteUrl(asString(e.topic_url)?.replace(/&amp;/g, '&'), 'https://tieba.baidu.com/')?.replace(/^http:/, 'https:') ??
+    `https://tieba.baidu.com/hottopic/browse/hottopic?topic_id=${asString(e.topic_id) ?? ''}&topic_name=${encodeURIComponent(title)}`;
+  const discuss = asNumber(e.discuss_num) ?? 0;
+  const createdAt = epochMs(e.create_time);
+  return {
+    id: asString(e.topic_id),
+    title,
+    link,
+    extra: {
       url: link,
       hot_value: discuss,
       hot_value_desc: formatHeat(discuss),
@@ -152,65 +103,58 @@ export function parseForum(raw: unknown): SearchList {
       score_desc: formatHeat(discuss),
       desc: asString(e.topic_desc)?.trim() ?? '',
       abstract: asString(e.abstract)?.trim() ?? '',
-      cover,
-      avatar,
+      cover: absoluteUrl(asString(e.topic_pic) || asString(e.topic_avatar) || asString(e.topic_default_avatar), 'https://tieba.baidu.com/') ?? null,
+      avatar: absoluteUrl(asString(e.topic_avatar) || asString(e.topic_default_avatar), 'https://tieba.baidu.com/') ?? null,
       ...(createdAt !== undefined ? { created: formatDateTime(createdAt), created_at: createdAt } : {}),
-    });
-  }
-  return dedupeByLink(list);
+    },
+  };
 }
 
-function rows(d: SearchList, board: Board): Row[] {
-  return hotListRowsWith(d, {
-    hot: (i) => (board === 'forum' ? `${i.hot_value_desc} 讨论` : i.hot_value_desc),
-    summary: (i) => (board === 'teleplay' ? [i.desc, ...(i.info ?? [])].filter(Boolean).join(' · ') : i.desc) || undefined,
-  });
-}
+const isBoard = (v: string | undefined): v is Board => (BOARDS as readonly string[]).includes(v ?? '');
+const boardOf = (v: string | undefined): Board => (isBoard(v) ? v : 'hot');
 
-function isBoard(v: string | undefined): v is Board {
-  return (BOARDS as readonly string[]).includes(v ?? '');
-}
-
-export default defineSource({
+export const list: JsonList = {
   id: 'search-a',
   name: '百度热搜',
-  description: 'Boards of the search engine: real-time hot searches, the TV drama list and the forum\'s hot topics, each with rank, title, heat, description, cover and link.',
+  description: "Boards of the search engine: real-time hot searches, the TV drama list and the forum's hot topics, each with rank, title, heat, description, cover and link.",
   homepage: 'https://top.baidu.com/board',
-  routes: [
-    { path: '/search-a/hot', fixed: { board: 'hot' }, summary: 'Real-time hot searches of the search engine: rank, title, heat, badge, description, cover and link.' },
-    { path: '/search-a/teleplay', fixed: { board: 'teleplay' }, example: '/v2/apis/search-a/teleplay?encoding=text', summary: 'TV drama list of the search engine: rank, title, heat, description, genre and cast, cover and link.' },
-    { path: '/search-a/forum', fixed: { board: 'forum' }, example: '/v2/apis/search-a/forum?encoding=text', summary: 'Hot topics of the search engine\'s forum: rank, topic, discussion count, description, abstract, cover and link.' },
+  path: '/search-a/hot',
+  pathVariant: 'hot',
+  alsoAt: [
+    { path: '/search-a/teleplay', variant: 'teleplay', summary: 'TV drama list of the search engine: rank, title, heat, description, genre and cast, cover and link.' },
+    { path: '/search-a/forum', variant: 'forum', summary: "Hot topics of the search engine's forum: rank, topic, discussion count, description, abstract, cover and link." },
   ],
-  params: {
-    board: { type: 'string', enum: BOARDS, default: 'hot', doc: 'Which board: hot, teleplay or forum (fixed by the route).' },
-  },
-  mode: 'scheduled',
-  schedule: '*/10 * * * *',
+  variants: { param: 'board', doc: 'Which board (set by the route)', values: TITLES, warm: true, titles: TITLES },
+  pace: 'hot',
   trending: { params: { board: 'hot' } },
-  prefetch: [{ board: 'hot' }, { board: 'teleplay' }, { board: 'forum' }],
-  freshness: { ttlSec: 600, backoffCapSec: 3600 },
   headers: { 'accept-language': 'zh-CN,zh;q=0.9' },
-  async fetch(ctx, params): Promise<SearchList> {
-    const board = isBoard(params.board) ? params.board : 'hot';
-    if (board === 'forum') {
-      const res = await ctx.http.request(FORUM_URL, { signal: ctx.signal, headers: { accept: 'application/json, text/plain, */*', referer: 'https://tieba.baidu.com/' } });
-      if (/text\/html/i.test(String(res.headers['content-type']))) throw new SourceError('blocked', 'tieba.baidu.com answered an HTML page (verification) instead of JSON');
-      return parseForum(res.json());
-    }
-    const html = await ctx.http.text(BOARD_URL, { searchParams: { tab: TABS[board] }, signal: ctx.signal, headers: { accept: 'text/html,application/xhtml+xml' } });
-    return parseBoard(html, board);
-  },
-  validate: (data) => validateHotList(data, 5),
-  migrate: migrateHotList({
-    fill: (i, list) => {
-      const forum = list.board === 'forum';
+  request: (_now, board): ListRequest =>
+    board === 'forum'
+      ? { url: FORUM_URL, headers: { accept: 'application/json, text/plain, */*', referer: 'https://tieba.baidu.com/' } }
+      : { url: BOARD_URL, searchParams: { tab: TABS[board === 'teleplay' ? 'teleplay' : 'hot'] }, headers: { accept: 'text/html,application/xhtml+xml' } },
+  embedded: (board) => (board === 'forum' ? undefined : { comment: 's-data' }),
+  okWhen: { field: 'errno', is: 0, message: 'errmsg' },
+  items: ['data', 'cards', 0, 'content'],
+  itemsOf: { forum: ['data', 'bang_topic', 'topic_list'] },
+  item: (e, _root, board) => (board === 'forum' ? forumItem(e) : boardItem(e, board === 'teleplay' ? 'teleplay' : 'hot')),
+  upgrade: {
+    fill: (i, container) => {
+      const forum = container.board === 'forum';
       return { ...missing(i, { url: i.link, score: forum ? i.hot_value : String(i.hot_value), score_desc: i.hot_value_desc, cover: null }), ...(forum ? missing(i, { avatar: null }) : {}) };
     },
-  }),
-  view: {
-    title: (_d, p) => (isBoard(p.board) ? TITLES[p.board] : '百度热搜'),
-    rows: (d, p) => rows(d, isBoard(p.board) ? p.board : 'hot'),
-    columns: (_d, p) => (p.board === 'forum' ? { title: '话题', hot: '讨论' } : p.board === 'teleplay' ? { title: '剧集', hot: '热度' } : { title: '热搜', hot: '热度' }),
   },
-  example: '/v2/apis/search-a/hot?encoding=text',
-});
+  view: {
+    // Each board's items carry their own fields: the forum's an abstract, the drama list's an info line.
+    hot: (i: SearchItem) => ('abstract' in i ? `${i.hot_value_desc} 讨论` : i.hot_value_desc),
+    summary: (i: SearchItem) => (i.info ? [i.desc, ...i.info].filter(Boolean).join(' · ') : i.desc) || undefined,
+    columns: (board) => (board === 'forum' ? { title: '话题', hot: '讨论' } : board === 'teleplay' ? { title: '剧集', hot: '热度' } : { title: '热搜', hot: '热度' }),
+  },
+};
+
+/** Parse a top.baidu.com board page (`hot` or `teleplay`). */
+export const parseBoard = (html: string, board: Exclude<Board, 'forum'>): SearchList => parseDeclared(list, html, board) as SearchList;
+
+/** Parse the forum's hot topic list. */
+export const parseForum = (raw: unknown): SearchList => parseDeclared(list, raw, 'forum') as SearchList;
+
+export default defineHotList(list);

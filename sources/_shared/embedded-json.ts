@@ -69,3 +69,23 @@ export function assignedState(html: string, target: string, host: string): unkno
   if (isChallengePage(html)) throw new SourceError('blocked', `${host} answered a verification or login page instead of the content`);
   throw new SourceError('parse', `${host} page has no script assigning JSON to ${target}`);
 }
+
+/**
+ * The JSON of an HTML comment `<!--<name>:{…}-->`, where server-rendered pages keep their state
+ * (top.baidu.com's `s-data`). Such JSON may escape `-` as `\-`, which JSON.parse refuses: it
+ * is read as `-` (escaped backslashes stay as they are). A challenge page instead of the content
+ * is `blocked`; a page without the comment (or with broken JSON) is `parse`, naming the comment.
+ */
+export function commentState(html: string, name: string, host: string): unknown {
+  const m = new RegExp(`<!--${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:([\\s\\S]*?)-->`).exec(html);
+  if (!m?.[1]) {
+    if (isChallengePage(html)) throw new SourceError('blocked', `${host} answered a verification or login page instead of the content`);
+    throw new SourceError('parse', `${host} page has no <!--${name}:…--> state`);
+  }
+  const json = m[1].replace(/\\\\|\\-/g, (s) => (s === '\\-' ? '-' : s));
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    throw new SourceError('parse', `${host} page has a ${name} state that is not valid JSON`);
+  }
+}

@@ -44,7 +44,6 @@ const BY_SOURCE: Readonly<Record<string, Category>> = {
   'video-site-rank': 'Hot lists and rankings',
   'hot-business-news': 'Hot lists and rankings',
   'hot-digital-life': 'Hot lists and rankings',
-  'hot-it-news': 'Hot lists and rankings',
   'it-news': 'Hot lists and rankings',
   'it-news-rank': 'Hot lists and rankings',
   'hot-news-paper': 'Hot lists and rankings',

@@ -79,7 +79,7 @@ const DECLARED_LIST_ROUTES: readonly DailyHotRoute[] = [
   { name: 'coolapk', path: '/hot-app-community', title: '酷安', link: 'https://www.coolapk.com/', source: 'hot-app-community', types: only('热榜') },
   { name: 'newsmth', path: '/hot-campus-forum', title: '水木社区', description: '水木社区是一个源于清华的高知社群。', link: 'https://www.newsmth.net/', source: 'hot-campus-forum', types: only('热门话题') },
   { name: 'sina-news', path: '/news-portal-c-rank', title: '新浪新闻', link: 'https://sinanews.sina.cn/', source: 'news-portal-c-rank', types: { '1': { label: '总排行' }, '2': { label: '视频排行', params: { ranking: '2' } }, '3': { label: '图片排行', params: { ranking: '3' } }, '4': { label: '国内新闻', params: { ranking: '4' } }, '5': { label: '国际新闻', params: { ranking: '5' } }, '6': { label: '社会新闻', params: { ranking: '6' } }, '7': { label: '体育新闻', params: { ranking: '7' } }, '8': { label: '财经新闻', params: { ranking: '8' } }, '9': { label: '娱乐新闻', params: { ranking: '9' } }, '10': { label: '科技新闻', params: { ranking: '10' } }, '11': { label: '军事新闻', params: { ranking: '11' } } } },
-  { name: 'weatheralarm', path: '/weather-alarm-feed', title: '中央气象台', link: 'http://nmc.cn/publish/alarm.html', source: 'weather-alarm-feed', types: only('全国气象预警') },
+  { name: 'weatheralarm', path: '/weather-alarm-feed', title: '中央气象台', link: 'http://nmc.cn/publish/alarm.html', source: 'weather-alarm-feed', types: only('全国气象预警'), options: { province: { name: '预警区域', value: '省份名称（ 例如：广东省 ）' } }, pick: provinceAlarms },
   { name: 'ithome-xijiayi', path: '/game-giveaway-news', title: 'IT之家「喜加一」', description: '最新最全的「喜加一」游戏动态尽在这里！', link: 'https://www.ithome.com/zt/xijiayi', source: 'game-giveaway-news', types: only('最新动态') },
   { name: 'gameres', path: '/game-industry-news', title: 'GameRes 游资网', description: '面向游戏从业者的游戏开发资讯，旨在为游戏制作人提供游戏研发类的程序技术、策划设计、艺术设计、原创设计等资讯内容。', link: 'https://www.gameres.com', source: 'game-industry-news', types: only('最新资讯') },
   { name: 'earthquake', path: '/earthquake-feed', title: '中国地震台', link: 'https://news.ceic.ac.cn/', source: 'earthquake-feed', types: only('地震速报') },
@@ -92,7 +92,7 @@ const DECLARED_LIST_ROUTES: readonly DailyHotRoute[] = [
   { name: '36kr', path: '/hot-business-news', title: '36氪', link: 'https://m.36kr.com/hot-list-m', source: 'hot-business-news', types: { hot: { label: '人气榜' }, video: { label: '视频榜', params: { type: 'video' } }, comment: { label: '热议榜', params: { type: 'comment' } }, collect: { label: '收藏榜', params: { type: 'collect' } } } },
   { name: 'baidu', path: '/search-a/hot', title: '百度', link: 'https://top.baidu.com/board', source: 'search-a', types: { realtime: { label: '热搜', params: { board: 'hot' } }, teleplay: { label: '电视剧', params: { board: 'teleplay' } } } },
   { name: 'sspai', path: '/hot-digital-life', title: '少数派', link: 'https://sspai.com/', source: 'hot-digital-life', types: { 热门文章: { label: '热榜' } } },
-  { name: 'ithome', path: '/hot-it-news', title: 'IT之家', description: '爱科技，爱这里 - 前沿科技新闻网站', link: 'https://m.ithome.com/rankm/', source: 'hot-it-news', types: only('热榜') },
+  { name: 'ithome', path: '/hot-it-news', title: 'IT之家', description: '爱科技，爱这里 - 前沿科技新闻网站', link: 'https://m.ithome.com/rankm/', source: 'it-news-rank', types: only('热榜') },
   { name: 'thepaper', path: '/hot-news-paper', title: '澎湃新闻', link: 'https://www.thepaper.cn/', source: 'hot-news-paper', types: only('热榜') },
   { name: 'toutiao', path: '/hot-news-feed', title: '今日头条', link: 'https://www.toutiao.com/', source: 'hot-news-feed', types: only('热榜') },
   { name: 'tieba', path: '/search-a/forum', title: '百度贴吧', description: '全球领先的中文社区', link: 'https://tieba.baidu.com/hottopic/browse/topicList', source: 'search-a', types: { default: { label: '热议榜', params: { board: 'forum' } } } },
@@ -136,13 +136,18 @@ function oneOf(query: QueryReader, name: string, values: Readonly<Record<string,
   return [asked, label];
 }
 
+/** weatheralarm: `province` narrows the country's alarms to one province's (validated by the source: a 400 naming it). */
+function provinceAlarms(query: QueryReader): DailyHotVariant {
+  const province = query('province')?.trim();
+  return province ? { label: `${province}气象预警`, params: { province } } : { label: '全国气象预警' };
+}
+
 /** miyoushe: `game` and `type` pick the game and the kind of news, which its `title` and `type` name. */
 function gameCommunityList(query: QueryReader): DailyHotVariant {
   const [game, gameName] = oneOf(query, 'game', GAME_NAMES);
   const [kind, kindName] = oneOf(query, 'type', KINDS);
   return { title: `米游社 · ${gameName}`, label: `最新${kindName}`, params: { game, type: kind } };
 }
-
 
 /** Routes over lists we serve in our own shape (the view maps them; see dailyHotItem). */
 const OWN_SHAPE_ROUTES: readonly DailyHotRoute[] = [

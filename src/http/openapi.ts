@@ -104,7 +104,7 @@ export const SERVICE_ROUTES: readonly ServiceRoute[] = [
   {
     method: 'get',
     path: '/dailyhot/{name}',
-    summary: "DailyHotApi drop-in: one list in its shape (`{code, name, title, type, link, total, updateTime, fromCache, data: [{id, title, hot, timestamp, url, mobileUrl, …}]}`); query `limit`, `cache=false`, `rss=true`, `type` and a route's own options (`month`, `day` of `history`, `game` of `miyoushe`)",
+    summary: "DailyHotApi drop-in: one list in its shape (`{code, name, title, type, link, total, updateTime, fromCache, data: [{id, title, hot, timestamp, url, mobileUrl, …}]}`); query `limit`, `cache=false`, `rss=true`, `type` and a route's own options (`month`, `day` of `history`, `game` of `miyoushe`, `province` of `weatheralarm`)",
     type: 'application/json',
     tag: 'Service',
   },

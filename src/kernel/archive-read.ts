@@ -44,9 +44,10 @@ export async function readSnapshotAt(
   historyParamsKey: string,
 ): Promise<ReadResult> {
   const key = paramsKey(params);
-  const snap = await deps.archive.at(source.id, key, moment.at);
+  const former = source.formerly?.find((f) => paramsKey(f.params) === key);
+  const snap = (await deps.archive.at(source.id, key, moment.at)) ?? (former && (await deps.archive.at(former.sourceId, '', moment.at)));
   if (!snap) {
-    const bounds = await deps.archive.bounds(source.id, key);
+    const bounds = (former && (await deps.archive.bounds(former.sourceId, ''))) ?? (await deps.archive.bounds(source.id, key));
     if (!bounds && !deps.archivedKeys.has(key)) {
       throw notFound(`${source.name} (${source.id}) keeps dated snapshots only of the parameters its schedule refreshes (${[...deps.archivedKeys].map((k) => k || 'the defaults').join('; ')}), not of ${key || 'these'}.`);
     }

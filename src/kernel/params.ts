@@ -72,7 +72,8 @@ function parseOne(name: string, spec: ParamSpec, raw: string, now: number): Para
       if (v.length > max) throw badParam(name, `at most ${max} characters are accepted (got ${v.length})`);
       if (spec.enum) {
         const known = spec.ignoreCase ? spec.enum.find((e) => e.toLowerCase() === v.toLowerCase()) : spec.enum.includes(v) ? v : undefined;
-        if (known === undefined) throw badParam(name, describeAccepted(spec));
+        // The value is named too: among many choices (a province, a chart) a near miss is then plain to see.
+        if (known === undefined) throw badParam(name, `${describeAccepted(spec)}, not ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`);
         return spec.normalize ? spec.normalize(known) : known;
       }
       if (spec.pattern && !spec.pattern.test(v)) throw badParam(name, describeAccepted(spec));

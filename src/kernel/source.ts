@@ -299,6 +299,12 @@ export interface FetchedSourceBase<PS extends ParamSpecs, D> extends SourceBase<
   };
   /** Cap on distinct cached parameter sets (on-demand sources; default 500). */
   maxKeys?: number;
+  /**
+   * Parameters of this source whose list an earlier source fetched and archived under its own id
+   * and its default parameters (a source merged into this one): a dated read (`date`/`at`) of
+   * them from before this source stored any falls back to that source's snapshots.
+   */
+  formerly?: readonly { params: Readonly<Record<string, string>>; sourceId: string }[];
 }
 
 export interface ScheduledSource<PS extends ParamSpecs, D> extends FetchedSourceBase<PS, D> {

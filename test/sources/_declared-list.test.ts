@@ -4,7 +4,8 @@
  * Each declared list has its own test file (test/sources/<id>.test.ts, see declared-list-suite.ts).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { arrayAt, parseDeclared, scheduleOf, type DeclaredItem, type ListDeclaration } from '../../sources/_shared/declared-list.ts';
+import { arrayAt, defineHotList, parseDeclared, scheduleOf, type DeclaredItem, type ListDeclaration } from '../../sources/_shared/declared-list.ts';
+import type { ParamSpecs, ScheduledSource } from '../../src/kernel/source.ts';
 import { bookPageId } from '../../sources/book-rank-a.ts';
 import { DECLARED_LIST_FIXTURES } from '../support/declared-list-fixtures.ts';
 import { readFixture } from '../support/declared-list-suite.ts';
@@ -57,8 +58,21 @@ describe('defineHotList', () => {
     expect(scheduleOf('hot-news-paper', 'hot')).toMatch(/^\d-59\/10 \* \* \* \*$/);
     expect(scheduleOf('hot-dev-forum', 'feed')).toMatch(/^\d{1,2}-59\/30 \* \* \* \*$/);
     expect(scheduleOf('book-rank-a', 'daily')).toMatch(/^\d{1,2} [0-2]-23\/3 \* \* \*$/);
+    expect(scheduleOf('review-a', 'hourly')).toMatch(/^\d{1,2} 0-23\/1 \* \* \*$/);
     const minutes = new Set(DECLARED_LIST_FIXTURES.map((f) => scheduleOf(f.sourceId, 'hot').split('-')[0]));
     expect(minutes.size).toBeGreaterThan(4);
   });
-});
 
+  it('keeps every variant warm where asked, each fixed path on its variant, and a province-less key as before', () => {
+    const source = (list: ListDeclaration) => defineHotList(list) as ScheduledSource<ParamSpecs, DeclaredItem[]>;
+    expect(source(declarations.get('it-news-rank')!).prefetch).toEqual([{ type: 'day' }, { type: 'week' }, { type: 'month' }]);
+    expect(source(declarations.get('it-news-rank')!).routes).toEqual([
+      { path: '/it-news/rank' },
+      expect.objectContaining({ path: '/hot-it-news', fixed: { type: 'day' } }),
+    ]);
+    expect(source(declarations.get('it-news-rank')!).formerly).toEqual([{ params: { type: 'day' }, sourceId: 'hot-it-news' }]);
+    const weather = source(declarations.get('weather-alarm-feed')!);
+    expect(weather.prefetch).toBeUndefined();
+    expect(weather.params?.province).not.toHaveProperty('default');
+  });
+});

@@ -8,9 +8,9 @@ const ZZZ_NEWS = 'bbs-api-static.miyoushe.com/painter/wapi/getNewsList-gids-8-ty
 describeDeclaredList(list);
 
 it("game-community-news links each post under its game's section of the site", () => {
-  const [first] = parseDeclared(list, readFixture(ZZZ_NEWS), '8', { game: '8', type: '3' });
+  const [first] = parseDeclared(list, readFixture(ZZZ_NEWS), '8');
   expect(first).toMatchObject({ link: 'https://www.miyoushe.com/zzz/article/64000001', mobile_link: 'https://m.miyoushe.com/zzz/#/article/64000001', author: '绝区零' });
-  const [honkai] = parseDeclared(list, readFixture('bbs-api-static.miyoushe.com/painter/wapi/getNewsList-gids-1.json'), '1', { game: '1', type: '1' });
+  const [honkai] = parseDeclared(list, readFixture('bbs-api-static.miyoushe.com/painter/wapi/getNewsList-gids-1.json'), '1');
   expect(honkai?.link).toBe('https://www.miyoushe.com/bh3/article/63000001');
 });
 

@@ -20,7 +20,8 @@ describe('hot-video-site parse', () => {
   it('reads the web search square', () => {
     const data = parse(read(WEB), 'web');
     expect(data.length).toBe(10);
-    expect(data[0]).toEqual({ rank: 1, title: '年度动画盘点', keyword: '年度动画盘点', link: search('年度动画盘点'), icon: 'https://i0.hdslb.com/bfs/activity-plat/static/hot.png' });
+    // The id is the keyword (60s's fields, and the id every declared list's item has).
+    expect(data[0]).toEqual({ rank: 1, id: '年度动画盘点', title: '年度动画盘点', keyword: '年度动画盘点', link: search('年度动画盘点'), icon: 'https://i0.hdslb.com/bfs/activity-plat/static/hot.png' });
     // The display name can differ from the keyword; the link searches the keyword.
     expect(data[2]).toMatchObject({ title: 'UP主跨年晚会（直播）', keyword: 'UP主跨年晚会', link: search('UP主跨年晚会') });
     expect(data[5]?.icon).toBeNull();

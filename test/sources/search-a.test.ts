@@ -42,8 +42,10 @@ describe('search-a parse', () => {
   it('reads the realtime board without the pinned entry', () => {
     const data = parseBoard(page('realtime'), 'hot');
     expect(data.length).toBe(10);
+    // Every item has an id: the search word on the boards, the topic id on the forum.
     expect(data[0]).toEqual({
       rank: 1,
+      id: '全国多地迎来降雪降温',
       title: '全国多地迎来降雪降温',
       link: href('https://www.baidu.com/s?wd=全国多地迎来降雪降温&sa=fyb_news&rsv_dl=fyb_news'),
       url: href('https://www.baidu.com/s?wd=全国多地迎来降雪降温&sa=fyb_news&rsv_dl=fyb_news'),
@@ -67,6 +69,7 @@ describe('search-a parse', () => {
     expect(data.length).toBe(8);
     expect(data[0]).toEqual({
       rank: 1,
+      id: '长河之上',
       title: '长河之上',
       link: href('https://www.baidu.com/s?wd=长河之上&sa=fyb_teleplay'),
       url: href('https://www.baidu.com/s?wd=长河之上&sa=fyb_teleplay'),
@@ -86,6 +89,7 @@ describe('search-a parse', () => {
     expect(data.length).toBe(8);
     expect(data[0]).toEqual({
       rank: 1,
+      id: '8800000',
       title: '年度游戏大盘点',
       link: href('https://tieba.baidu.com/hottopic/browse/hottopic?topic_id=8800000&topic_name=年度游戏大盘点'),
       url: href('https://tieba.baidu.com/hottopic/browse/hottopic?topic_id=8800000&topic_name=年度游戏大盘点'),
