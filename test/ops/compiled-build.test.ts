@@ -66,6 +66,10 @@ describe('the compiled build', () => {
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
+  it('is Latin-1 text, which V8 holds at one byte a character (scripts/latin1-only.mjs)', () => {
+    expect(fs.readFileSync(path.join(outdir, 'main.js'), 'utf8')).not.toMatch(/[^\x00-\xff]/);
+  });
+
   it('answers /healthz and a local endpoint, then stops on SIGTERM', async () => {
     const health = await fetch(`${base}/healthz`);
     expect(health.status).toBe(200);
