@@ -72,7 +72,7 @@ const result = await esbuild.build({
   // Packages are bundled too: resolving and loading ~1,500 files of node_modules one by one (and
   // scanning each CommonJS file for its exports) was most of the start-up time. Native addons and
   // the packages loaded on first use (src/kernel/lazy-module.ts) stay outside.
-  external: ['better-sqlite3', 'pg-native', 'cheerio', 'fontkit', 'pg', 'ioredis', 'swagger-ui-dist', 'chinese-days'],
+  external: ['better-sqlite3', 'pg-native', 'cheerio', 'fontkit', 'pg', 'ioredis', 'swagger-ui-dist', 'chinese-days', 'tyme4ts', 'busboy', 'feed'],
   // Bundled CommonJS code calls require() for Node's own modules; an ES module has none of its own.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   logLevel: 'warning',
