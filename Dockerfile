@@ -15,7 +15,7 @@ RUN apt-get update \
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
-COPY scripts/build.mjs ./scripts/build.mjs
+COPY scripts/build.mjs scripts/latin1-only.mjs ./scripts/
 COPY src ./src
 COPY sources ./sources
 COPY data ./data
@@ -34,7 +34,7 @@ WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json package-lock.json ./
-COPY scripts/build.mjs ./scripts/build.mjs
+COPY scripts/build.mjs scripts/latin1-only.mjs ./scripts/
 COPY data ./data
 # The only writable place: owned by the unprivileged `node` user of the base image.
 RUN mkdir -p /app/data/state && chown node:node /app/data/state

@@ -57,10 +57,10 @@ const variants = [
   { name: '`node --import tsx src/main.ts` (before: TypeScript at run time)', args: ['--import', 'tsx', 'src/main.ts'] },
 ];
 console.log(`\n### Cold start and idle memory (${RUNS} runs each, medians; default settings, scheduler on; RSS after ${IDLE_SEC} s idle; load average ${os.loadavg()[0]!.toFixed(1)})\n`);
-console.log('| server process | first answer ms | CPU ms to first answer | idle RSS MiB | runs (first answer ms) |');
+console.log('| server process | first answer ms | CPU ms to first answer | idle RSS MiB | runs (first answer ms / idle RSS MiB) |');
 console.log('| --- | --- | --- | --- | --- |');
 for (const v of variants) {
   const runs = [];
   for (let i = 0; i < RUNS; i++) runs.push(await once(v.args));
-  console.log(`| ${v.name} | ${median(runs.map((r) => r.firstMs)).toFixed(0)} | ${median(runs.map((r) => r.cpuMs)).toFixed(0)} | ${median(runs.map((r) => r.idleRssMiB)).toFixed(0)} | ${runs.map((r) => r.firstMs.toFixed(0)).join(', ')} |`);
+  console.log(`| ${v.name} | ${median(runs.map((r) => r.firstMs)).toFixed(0)} | ${median(runs.map((r) => r.cpuMs)).toFixed(0)} | ${median(runs.map((r) => r.idleRssMiB)).toFixed(0)} | ${runs.map((r) => `${r.firstMs.toFixed(0)} / ${r.idleRssMiB.toFixed(0)}`).join(', ')} |`);
 }

@@ -9,8 +9,8 @@ import { need } from '../src/kernel/json-path.ts';
 import { defineSource, type Row } from '../src/kernel/source.ts';
 import { addDays, formatDate, formatDateTime, formatSixtyDateTime, shanghaiMidnight, weekdayZh } from '../src/kernel/time.ts';
 import { escapeHtml, htmlUrl, markdownUrl } from '../src/encoding/escape.ts';
-import { SolarDay } from 'tyme4ts';
 import { asArray, asNumber, asRecord, asString } from './_shared/hot-list.ts';
+import { tyme } from './_shared/tyme.ts';
 
 /** Mirrors of the static host, tried in order. */
 export const DIGEST_URLS = [
@@ -57,7 +57,7 @@ export function migrate(stored: unknown): Digest | undefined {
 
 function lunarDate(date: string): string {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  const lunar = SolarDay.fromYmd(y, m, d).getLunarDay();
+  const lunar = tyme().SolarDay.fromYmd(y, m, d).getLunarDay();
   return `${lunar.getLunarMonth().getName()}${lunar.getName()}`;
 }
 

@@ -4,11 +4,12 @@
  * moon phase, 建除 duty, 28 mansions, 彭祖百忌 and the almanac's 宜/忌. `date` (YYYY-MM-DD,
  * 1900–2100) defaults to today in Asia/Shanghai.
  */
-import { Constellation, EarthBranch, HeavenStem, LegalHoliday, LunarDay, Phase, SolarDay, SolarTerm, SolarTime, Zodiac, type SixtyCycle } from 'tyme4ts';
+import type { SixtyCycle, SolarDay } from 'tyme4ts';
 import { escapeMarkdown } from '../src/encoding/escape.ts';
 import { badParam } from '../src/kernel/errors.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { DAY_MS, formatDateTime, weekdayZh } from '../src/kernel/time.ts';
+import { tyme } from './_shared/tyme.ts';
 
 export const MIN_YEAR = 1900;
 export const MAX_YEAR = 2100;
@@ -183,6 +184,7 @@ function concerning(words: readonly string[], recommends: string[], avoids: stri
 
 /** The legal holidays of a year (days off grouped by name), with the festival's own day where it has a fixed rule. */
 function legalHolidays(year: number): LunarInfo['constants']['legal_holiday_list'] {
+  const { LegalHoliday, LunarDay, SolarDay, SolarTerm } = tyme();
   const blocks = new Map<string, { start: string; end: string }>();
   for (let day = SolarDay.fromYmd(year, 1, 1); day.getYear() === year; day = day.next(1)) {
     const h = LegalHoliday.fromYmd(day.getYear(), day.getMonth(), day.getDay());
@@ -214,6 +216,7 @@ function legalHolidays(year: number): LunarInfo['constants']['legal_holiday_list
 let constellations: LunarInfo['constants']['constellation_list'] | undefined;
 const constellationList = (): LunarInfo['constants']['constellation_list'] => (constellations ??= readConstellations());
 function readConstellations(): LunarInfo['constants']['constellation_list'] {
+  const { Constellation, SolarDay } = tyme();
   const first = new Map<string, [number, number]>();
   const last = new Map<string, [number, number]>();
   for (let day = SolarDay.fromYmd(2025, 1, 1); day.getYear() === 2025; day = day.next(1)) {
@@ -233,6 +236,7 @@ function readConstellations(): LunarInfo['constants']['constellation_list'] {
 }
 
 export function lunarInfo(date: string, time: TimeOfDay = { hour: 0, minute: 0, second: 0 }): LunarInfo {
+  const { EarthBranch, HeavenStem, Phase, SolarDay, SolarTime, Zodiac } = tyme();
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   const solar = SolarDay.fromYmd(y, m, d);
   const lunar = solar.getLunarDay();

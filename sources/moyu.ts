@@ -6,11 +6,11 @@
  * (YYYY-MM-DD), today in Asia/Shanghai by default.
  */
 import type ChineseDays from 'chinese-days';
-import { SolarDay } from 'tyme4ts';
 import { badParam } from '../src/kernel/errors.ts';
 import { lazyModule } from '../src/kernel/lazy-module.ts';
 import { defineSource } from '../src/kernel/source.ts';
 import { addDays, DAY_MS, formatDate, weekdayZh } from '../src/kernel/time.ts';
+import { tyme } from './_shared/tyme.ts';
 
 export const MIN_YEAR = 2004;
 
@@ -163,7 +163,7 @@ export function computeMoyu(date: string): Moyu {
   const weekday = isoWeekday(date);
   const detail = chineseDays().getDayDetail(date);
   const holiday = holidayOf(date);
-  const solar = SolarDay.fromYmd(y, m, d);
+  const solar = tyme().SolarDay.fromYmd(y, m, d);
   const lunar = solar.getLunarDay();
   const lunarMonth = lunar.getLunarMonth();
   // Year 干支 and zodiac of the lunar year (they change at the Spring Festival, not at 立春).

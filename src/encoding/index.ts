@@ -4,9 +4,10 @@
  * overrides. Freshness headers (X-Cache, Last-Modified, ETag, Cache-Control) are set here.
  */
 import type { Readable } from 'node:stream';
-import { Feed } from 'feed';
+import type * as FeedModule from 'feed';
 import { AppError, StoreUnavailableError } from '../kernel/errors.ts';
 import { setBounded } from '../kernel/bounded-map.ts';
+import { lazyImport } from '../kernel/lazy-module.ts';
 import type { HttpClient } from '../kernel/http.ts';
 import { rowGuid, sha1, type ReadResult } from '../kernel/engine.ts';
 import type { Encoding, FeedHistoryEntry, Row } from '../kernel/source.ts';
@@ -113,7 +114,10 @@ async function firstSeen(r: ReadResult, guids: string[], deps: RenderDeps): Prom
   }
 }
 
+const feedModule = lazyImport<typeof FeedModule>('feed');
+
 async function renderRss(r: ReadResult, deps: RenderDeps): Promise<string> {
+  const { Feed } = await feedModule();
   const { source } = r;
   const selfUrl = feedUrl(deps.request);
   const view = source.view;
@@ -141,7 +145,7 @@ async function renderRss(r: ReadResult, deps: RenderDeps): Promise<string> {
   const seen = r.cache === 'NONE' ? new Map<string, number>() : await firstSeen(r, guids, deps);
   rows.forEach((row, i) => {
     const guid = guids[i] as string;
-    const item: Parameters<Feed['addItem']>[0] = {
+    const item: Parameters<FeedModule.Feed['addItem']>[0] = {
       title: row.title,
       id: guid,
       guid,

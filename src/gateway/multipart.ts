@@ -7,7 +7,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
-import busboy from 'busboy';
+import type Busboy from 'busboy';
+import { lazyModule } from '../kernel/lazy-module.ts';
 import { checkDeclaredBody } from './body.ts';
 import { badRequest, GatewayError, tooLarge } from './errors.ts';
 
@@ -84,12 +85,15 @@ class ByteCounter extends Transform {
   }
 }
 
+const loadBusboy = lazyModule<typeof Busboy>('busboy');
+
 export function gateMultipart(req: IncomingMessage, opts: { maxBytes: number; check: (form: FormSummary) => Promise<void> | void }): GatedUpload {
   checkDeclaredBody(req, opts.maxBytes);
   const contentType = req.headers['content-type'] ?? '';
   const boundary = boundaryOf(contentType);
   if (!boundary) throw badRequest('The multipart body has no boundary: send Content-Type: multipart/form-data; boundary=...', null, 'invalid_multipart');
-  let bb: busboy.Busboy;
+  const busboy = loadBusboy();
+  let bb: Busboy.Busboy;
   try {
     bb = busboy({ headers: req.headers, limits: { ...FORM_LIMITS, fileSize: opts.maxBytes } });
   } catch (err) {

@@ -2,7 +2,8 @@
  * The compiled service (scripts/build.mjs, what `npm start` and the Docker image run) starts,
  * answers and stops: built into a directory of its own under dist/ (the bundle finds the
  * project's root, data/ and external packages from there), run as `node main.js` on a free port
- * with a new SQLite file and the scheduler off, asked /healthz and a local endpoint, then sent
+ * with a new SQLite file and the scheduler off, asked /healthz and two local endpoints (one
+ * using a package loaded on first use, from node_modules), then sent
  * SIGTERM. Nothing here is timed.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -66,6 +67,10 @@ describe('the compiled build', () => {
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
+  it('is Latin-1 text, which V8 holds at one byte a character (scripts/latin1-only.mjs)', () => {
+    expect(fs.readFileSync(path.join(outdir, 'main.js'), 'utf8')).not.toMatch(/[^\x00-\xff]/);
+  });
+
   it('answers /healthz and a local endpoint, then stops on SIGTERM', async () => {
     const health = await fetch(`${base}/healthz`);
     expect(health.status).toBe(200);
@@ -80,6 +85,12 @@ describe('the compiled build', () => {
     expect(body.code).toBe(200);
     expect(body.data.md5).toBe(createHash('md5').update('a').digest('hex'));
     expect(body.data.sha256).toBe(createHash('sha256').update('a').digest('hex'));
+
+    // tyme4ts stays out of the bundle and is loaded from node_modules on this first use (lazy-module.ts).
+    const lunar = await fetch(`${base}/v2/apis/lunar?date=2026-02-17`);
+    expect(lunar.status).toBe(200);
+    const day = (await lunar.json()) as { data: { lunar: { desc_short: string } } };
+    expect(day.data.lunar.desc_short).toBe('农历丙午年正月初一');
 
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
