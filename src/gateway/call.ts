@@ -87,7 +87,7 @@ const STOP_TRAILER: Partial<Record<GatewayFamily, Buffer>> = {
 };
 
 /** The billable units of a request, set by its route (`units` of a Reservation, then what the answer says). */
-export type Units = Omit<Consumption, 'inputTokens' | 'cachedInputTokens' | 'cacheWriteTokens' | 'cacheWrite1hTokens' | 'audioInputTokens' | 'outputTokens' | 'audioOutputTokens'>;
+export type Units = Omit<Consumption, 'inputTokens' | 'cachedInputTokens' | 'cacheWriteTokens' | 'cacheWrite1hTokens' | 'audioInputTokens' | 'imageInputTokens' | 'outputTokens' | 'audioOutputTokens'>;
 
 export interface JsonRelayOptions {
   usage: UsageStyle;

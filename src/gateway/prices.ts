@@ -9,6 +9,8 @@
  *   input, cached_input, output   per 1M tokens (cached: prompt tokens read from the cache)
  *   cache_write, cache_write_1h   per 1M prompt tokens written to the cache (5-minute and one-hour; default: input)
  *   audio_input, audio_output     per 1M audio tokens (default: input, output)
+ *   image_input                   per 1M prompt tokens that are images (default: input); an entry with it is a
+ *                                 token-billed image model (GPT image): its prompt is billed beside its images
  *   tiers                         [{"above": N, ...any of the token prices above}]: the prices of a request whose
  *                                 prompt is more than N tokens (all its tokens, output included), e.g. Gemini 2.5 Pro above 200k
  *   image                         per image: a number, or {"SIZE/QUALITY": n, "SIZE": n, "default": n}
@@ -20,7 +22,9 @@
  *   rerank_search                 per rerank request
  *
  * A request billed by a unit (an image, an audio second, a video, a music task, a rerank
- * search) whose price is above 0 is billed by that unit only, not by its tokens as well.
+ * search) whose price is above 0 is billed by that unit only, not by its tokens as well; but a
+ * GPT image model's images (its output) are billed with its prompt's tokens, text and images
+ * at their own prices, as OpenAI bills them (an entry with `image_input`).
  */
 import fs from 'node:fs';
 import { ConfigError } from '../config.ts';
@@ -35,6 +39,7 @@ export interface TokenPrices {
   output?: number;
   audio_input?: number;
   audio_output?: number;
+  image_input?: number;
 }
 
 export interface PriceTier extends TokenPrices {
@@ -53,7 +58,7 @@ export interface PriceEntry extends TokenPrices {
   rerank_search?: number;
 }
 
-const TOKEN_FIELDS = ['input', 'cached_input', 'cache_write', 'cache_write_1h', 'output', 'audio_input', 'audio_output'] as const;
+const TOKEN_FIELDS = ['input', 'cached_input', 'cache_write', 'cache_write_1h', 'output', 'audio_input', 'audio_output', 'image_input'] as const;
 const NUMBER_FIELDS = [...TOKEN_FIELDS, 'audio_in_second', 'audio_out_second', 'video_second', 'video_call', 'music_task', 'rerank_search'] as const;
 const FIELDS = [...NUMBER_FIELDS, 'image', 'tiers'] as const;
 
@@ -128,8 +133,8 @@ export const DEFAULT_PRICES: Readonly<Record<string, PriceEntry>> = {
   'deepseek-reasoner*': { input: 0.56, cached_input: 0.07, output: 1.68 },
   'text-embedding-3-small*': { input: 0.02 },
   'text-embedding-3-large*': { input: 0.13 },
-  'gpt-image-1*': { input: 5, output: 40, image: GPT_IMAGE_1 },
-  'gpt-image-1-mini*': { input: 2, output: 8, image: GPT_IMAGE_1_MINI },
+  'gpt-image-1*': { input: 5, cached_input: 1.25, image_input: 10, output: 40, image: GPT_IMAGE_1 },
+  'gpt-image-1-mini*': { input: 2, cached_input: 0.2, image_input: 2.5, output: 8, image: GPT_IMAGE_1_MINI },
   'dall-e-3*': { image: { '1024x1024/standard': 0.04, '1024x1024/hd': 0.08, '1024x1792/standard': 0.08, '1792x1024/standard': 0.08, '1024x1792/hd': 0.12, '1792x1024/hd': 0.12, default: 0.04 } },
   'dall-e-2*': { image: { '256x256': 0.016, '512x512': 0.018, '1024x1024': 0.02, default: 0.02 } },
   'whisper-1*': { audio_in_second: 0.0001 },
@@ -242,6 +247,8 @@ export interface Consumption {
   /** Of the cache writes, those kept an hour. */
   cacheWrite1hTokens: number;
   audioInputTokens: number;
+  /** Prompt tokens that are images (an image model's input pictures). */
+  imageInputTokens: number;
   /** Every output token (reasoning included); `audioOutputTokens` of them are audio. */
   outputTokens: number;
   audioOutputTokens: number;
@@ -255,7 +262,7 @@ export interface Consumption {
 }
 
 export const NOTHING_CONSUMED: Readonly<Consumption> = {
-  inputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0, audioInputTokens: 0, outputTokens: 0, audioOutputTokens: 0, images: undefined, audioInSeconds: 0, audioOutSeconds: 0, videoSeconds: 0, videoCalls: 0, musicTasks: 0, rerankSearches: 0,
+  inputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0, audioInputTokens: 0, imageInputTokens: 0, outputTokens: 0, audioOutputTokens: 0, images: undefined, audioInSeconds: 0, audioOutSeconds: 0, videoSeconds: 0, videoCalls: 0, musicTasks: 0, rerankSearches: 0,
 };
 
 export const MICROS_PER_USD = 1_000_000;
@@ -330,7 +337,7 @@ export class PriceTable {
       c.videoCalls * (e.video_call ?? 0) +
       c.musicTasks * (e.music_task ?? 0) +
       c.rerankSearches * (e.rerank_search ?? 0);
-    if (units > 0) return units;
+    if (units > 0) return units + (c.images && e.image_input !== undefined ? tokenCost(e, { ...c, outputTokens: 0, audioOutputTokens: 0 }) : 0);
     return tokenCost(tierOf(e, c.inputTokens), c);
   }
 }
@@ -350,7 +357,8 @@ export function tokenCost(p: TokenPrices, c: Consumption): number {
   const writes = Math.min(c.cacheWriteTokens, c.inputTokens - cached);
   const writes1h = Math.min(c.cacheWrite1hTokens, writes);
   const audioIn = Math.min(c.audioInputTokens, c.inputTokens - cached - writes);
-  const plainIn = c.inputTokens - cached - writes - audioIn;
+  const imageIn = Math.min(c.imageInputTokens, c.inputTokens - cached - writes - audioIn);
+  const plainIn = c.inputTokens - cached - writes - audioIn - imageIn;
   const audioOut = Math.min(c.audioOutputTokens, c.outputTokens);
   const usd =
     plainIn * input +
@@ -358,6 +366,7 @@ export function tokenCost(p: TokenPrices, c: Consumption): number {
     (writes - writes1h) * (p.cache_write ?? input) +
     writes1h * (p.cache_write_1h ?? p.cache_write ?? input) +
     audioIn * (p.audio_input ?? input) +
+    imageIn * (p.image_input ?? input) +
     (c.outputTokens - audioOut) * output +
     audioOut * (p.audio_output ?? output);
   return usd / 1_000_000;

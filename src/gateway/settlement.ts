@@ -50,6 +50,7 @@ export function settlement(call: GatewayCall, prices: PriceTable, ended: Ended):
       cacheWriteTokens: call.usage?.cacheWrite ?? 0,
       cacheWrite1hTokens: call.usage?.cacheWrite1h ?? 0,
       audioInputTokens: call.usage?.audioIn ?? 0,
+      imageInputTokens: call.usage?.imageIn ?? 0,
       outputTokens: completion,
       audioOutputTokens: call.usage?.audioOut ?? 0,
     }),

@@ -41,6 +41,8 @@ export interface TokenUsage {
   /** Audio tokens of the prompt and of the completion. */
   audioIn?: number;
   audioOut?: number;
+  /** Image tokens of the prompt (an image model's input pictures). */
+  imageIn?: number;
 }
 
 /** Counters by their field path in the vendor's usage object. */
@@ -125,6 +127,7 @@ export function normalizeUsage(style: UsageStyle, f: UsageFields): TokenUsage | 
       return withParts(prompt, completion, t, {
         cached: part(first(f, 'prompt_tokens_details.cached_tokens', 'input_tokens_details.cached_tokens', 'prompt_cache_hit_tokens'), prompt),
         audioIn: part(first(f, 'prompt_tokens_details.audio_tokens', 'input_tokens_details.audio_tokens'), prompt),
+        imageIn: part(first(f, 'input_tokens_details.image_tokens'), prompt),
         reasoning: part(first(f, 'completion_tokens_details.reasoning_tokens', 'output_tokens_details.reasoning_tokens'), completion),
         audioOut: part(first(f, 'completion_tokens_details.audio_tokens', 'output_tokens_details.audio_tokens'), completion),
       });

@@ -4,7 +4,7 @@
  * by the built-in table, and checked within 1% of the cost the vendor's rule gives by hand.
  */
 import { GoogleGenAI } from '@google/genai';
-import OpenAI from 'openai';
+import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPrices, NOTHING_CONSUMED, type Consumption } from '../../src/gateway/prices.ts';
 import { normalizeUsage, readUsage, usageFields, type TokenUsage, type UsageStyle } from '../../src/gateway/usage-reading.ts';
@@ -20,6 +20,7 @@ function consumption(u: TokenUsage): Consumption {
     cacheWriteTokens: u.cacheWrite ?? 0,
     cacheWrite1hTokens: u.cacheWrite1h ?? 0,
     audioInputTokens: u.audioIn ?? 0,
+    imageInputTokens: u.imageIn ?? 0,
     outputTokens: u.completion,
     audioOutputTokens: u.audioOut ?? 0,
   };
@@ -202,5 +203,23 @@ describe('through the gateway: the official clients, the usage row and the key\'
     expect(rows[2]).toBeCloseTo(0.08, 6);
     // A GPT image answer that does not say: "auto selects the best quality" (high), at the dearest size auto may pick.
     expectRule(rows[3]!, [[6240, 40]]);
+  });
+
+  // platform.openai.com/docs/pricing (gpt-image-1: text input $5/M, image input $10/M, image output
+  // $40/M) and api-reference/images (the answer's `usage.input_tokens_details` splits the prompt).
+  it("images: an edit's input pictures and text billed at their own token prices beside the image made", async () => {
+    const k = await makeKey(h.svc);
+    const openai = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: k.key, maxRetries: 0 });
+    const usage = { input_tokens: 1_523, input_tokens_details: { text_tokens: 23, image_tokens: 1_500 }, output_tokens: 4_160, total_tokens: 5_683 };
+    h.upstream.script('POST', '/v1/images/edits', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ created: 1, data: [{ b64_json: 'iVBORw0KGgo=' }], quality: 'high', size: '1024x1024', usage }));
+    });
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a0e1d6e30000000049454e44ae426082', 'hex');
+    await openai.images.edit({ model: 'gpt-image-1', image: await toFile(png, 'room.png', { type: 'image/png' }), prompt: 'add a reading lamp by the sofa' });
+    const [row] = await usageRows(h.svc, k.record.id, 1);
+    expectRule(row!.costMicros / 1e6, [[23, 5], [1_500, 10], [4_160, 40]]);
+    // DALL·E has no token prices: its images alone are billed, whatever the prompt.
+    expect(prices.cost('dall-e-2', { ...NOTHING_CONSUMED, inputTokens: 5_000, images: { count: 1, size: '1024x1024' } })).toBeCloseTo(0.02, 9);
   });
 });
