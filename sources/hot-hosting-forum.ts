@@ -6,7 +6,7 @@
  * src/routes/hostloc.ts; the elements are RSS 2.0's.
  */
 import { defineHotList, type HtmlList } from './_shared/declared-list.ts';
-import { rssItem } from './_shared/feed-item.ts';
+import { discuzGuideFeed } from './_shared/feed-item.ts';
 
 export const list: HtmlList = {
   id: 'hot-hosting-forum',
@@ -15,11 +15,7 @@ export const list: HtmlList = {
   homepage: 'https://hostloc.com/',
   path: '/hot-hosting-forum',
   pace: 'feed',
-  variants: { param: 'view', doc: 'Which list', values: { hot: '最新热门', digest: '最新精华', new: '最新回复', newthread: '最新发表' } },
-  request: (_now, view) => ({ url: 'https://hostloc.com/forum.php', searchParams: { mod: 'guide', view: view ?? 'hot', rss: 1 } }),
-  xml: true,
-  html: 'channel > item',
-  item: rssItem,
+  ...discuzGuideFeed('https://hostloc.com', { hot: '最新热门', digest: '最新精华', new: '最新回复', newthread: '最新发表' }),
 };
 
 export default defineHotList(list);

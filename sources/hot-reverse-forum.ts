@@ -7,7 +7,7 @@
  * src/routes/52pojie.ts; the elements are RSS 2.0's.
  */
 import { defineHotList, type HtmlList } from './_shared/declared-list.ts';
-import { rssItem } from './_shared/feed-item.ts';
+import { discuzGuideFeed } from './_shared/feed-item.ts';
 
 export const list: HtmlList = {
   id: 'hot-reverse-forum',
@@ -16,11 +16,7 @@ export const list: HtmlList = {
   homepage: 'https://www.52pojie.cn/',
   path: '/hot-reverse-forum',
   pace: 'feed',
-  variants: { param: 'view', doc: 'Which list', values: { hot: '人气热门', digest: '精华采撷', newthread: '技术分享', tech: '新鲜出炉' } },
-  request: (_now, view) => ({ url: 'https://www.52pojie.cn/forum.php', searchParams: { mod: 'guide', view: view ?? 'hot', rss: 1 } }),
-  xml: true,
-  html: 'channel > item',
-  item: rssItem,
+  ...discuzGuideFeed('https://www.52pojie.cn', { hot: '人气热门', digest: '精华采撷', newthread: '技术分享', tech: '新鲜出炉' }),
 };
 
 export default defineHotList(list);
