@@ -1,10 +1,11 @@
 /**
  * Cross-platform trending: the items on the general hot lists (every list source marked
  * `trending`), merged into events when they name the same real-world occurrence
- * (sources/_shared/trending.ts), ranked so that the day's biggest stories lead. Computed from the
- * stored lists, now or (`date`/`at`) as the archive held them then: never an upstream request; a
- * list not fetched yet is left out and shown as missing. The merge is kept while the lists it was
- * made of are unchanged.
+ * (sources/_shared/trending.ts), ranked so that the day's biggest stories lead; the items of the
+ * lists marked `trending: { role: 'coverage' }` join those events without forming or ranking any.
+ * Computed from the stored lists, now or (`date`/`at`) as the archive held them then: never an
+ * upstream request; a list not fetched yet is left out and shown as missing. The merge is kept
+ * while the lists it was made of are unchanged.
  */
 import { createHash } from 'node:crypto';
 import { AT_SPEC, DATE_SPEC, momentFrom, type Moment } from '../src/kernel/archive-params.ts';
@@ -94,6 +95,7 @@ async function withFirstSeen(access: ListAccess, l: StoredList): Promise<Platfor
   return {
     sourceId: l.sourceId,
     name: l.name,
+    role: l.info.role,
     items: l.items.map((i, n) => {
       const at = seen.get(keys[n]!);
       return { ...i, firstSeenAt: at === undefined ? undefined : Math.min(at, l.fetchedAt) };
@@ -116,11 +118,12 @@ async function merged(access: ListAccess, lists: readonly StoredList[], at: numb
 }
 
 /**
- * An event's id: a hash of its earliest item (first seen first; then by list and title), which
- * stays in the event while it trends, so the id does too, and reads the same from the archive.
+ * An event's id: a hash of its earliest item of a general list (first seen first; then by list and
+ * title), which stays in the event while it trends, so the id does too, and reads the same from
+ * the archive. Coverage items come and go without changing it.
  */
 export function eventId(platforms: readonly PlatformEntry[]): string {
-  const anchor = [...platforms].sort(
+  const anchor = platforms.filter((p) => p.role === 'general').sort(
     (a, b) => (a.firstSeenAt ?? Infinity) - (b.firstSeenAt ?? Infinity) || a.sourceId.localeCompare(b.sourceId) || titleKey(a.title).localeCompare(titleKey(b.title)),
   )[0]!;
   return createHash('sha1').update(`${anchor.sourceId}\u0000${titleKey(anchor.title)}`).digest('hex').slice(0, 12);

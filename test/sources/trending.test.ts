@@ -143,7 +143,7 @@ describe('title similarity: false merges left after issue 22', () => {
 });
 
 describe('event ids', () => {
-  const entry = (sourceId: string, title: string, rank: number, firstSeenAt?: number): PlatformEntry => ({ sourceId, name: sourceId, rank, title, link: undefined, hot: undefined, listSize: 50, firstSeenAt });
+  const entry = (sourceId: string, title: string, rank: number, firstSeenAt?: number, role: PlatformEntry['role'] = 'general'): PlatformEntry => ({ sourceId, name: sourceId, rank, title, link: undefined, hot: undefined, listSize: 50, firstSeenAt, role });
 
   it('stay while the event trends: items joining later, ranks moving and later items leaving keep the id', () => {
     const first = [entry('weibo', '王星成功获救', 3, 1000), entry('douyin', '泰方通报称王星已成功获救', 9, 2000)];
@@ -153,6 +153,12 @@ describe('event ids', () => {
     expect(eventId([entry('weibo', '王星成功获救', 12, 1000)])).toBe(id);
     // Another event (its earliest item another title) has another id.
     expect(eventId([entry('weibo', '冬奥会开幕式彩排曝光', 3, 1000)])).not.toBe(id);
+  });
+
+  it('anchor on general items only: a coverage item seen earlier joining or leaving keeps the id', () => {
+    const general = [entry('weibo', '王星成功获救', 3, 1000), entry('douyin', '泰方通报称王星已成功获救', 9, 2000)];
+    const id = eventId(general);
+    expect(eventId([...general, entry('hupu', '王星获救了，泰国这趟太吓人', 4, 500, 'coverage')])).toBe(id);
   });
 });
 
