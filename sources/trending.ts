@@ -57,6 +57,8 @@ export interface TrendingEvent {
 export interface TrendingList {
   source: string;
   name: string;
+  /** `general` lists form and rank the events; `coverage` lists only join them (see TrendingRole). */
+  role: 'general' | 'coverage';
   items: number;
   updated: string | null;
   updated_at: number | null;
@@ -215,6 +217,7 @@ export default defineSource({
         return {
           source: pl.id,
           name: pl.name,
+          role: pl.role,
           items: c?.items.length ?? 0,
           updated: c ? formatDateTime(c.fetchedAt) : null,
           updated_at: c?.fetchedAt ?? null,
