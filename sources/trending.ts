@@ -188,7 +188,7 @@ export default defineSource({
   id: 'trending',
   name: '全网热点',
   description:
-    'The items now (or, with date/at, then) on the hot lists of microblog, short video, search, Q&A, news and video platforms, merged into events when they name the same real-world occurrence, the biggest stories first (how many platforms and items carry each, how high, how hot); each event has a stable id, its platforms with when it first appeared on each, and all its items with rank, heat and link.',
+    'The items now (or, with date/at, then) on the hot lists of microblog, short video, search, Q&A, news and video platforms, merged into events when they name the same real-world occurrence and joined by the items of tech-news and forum lists that tell of them, the biggest stories first (how many platforms and items carry each, how high, how hot); each event has a stable id, its platforms with when it first appeared on each, and all its items with rank, heat and link.',
   routes: [{ path: '/trending' }],
   params: {
     limit: { type: 'integer', min: 1, max: 100, default: 30, doc: 'How many events to answer' },
