@@ -60,6 +60,8 @@ export interface MergeOptions {
   /** Rarity of features across stored titles; without it every feature weighs alike. */
   frequencies?: FeatureFrequencies;
   cluster?: ClusterOptions;
+  /** How close a coverage item must be to join an event (default: as the clustering merges). */
+  coverage?: ClusterOptions;
 }
 
 const NO_FREQUENCIES = new FeatureFrequencies();
@@ -130,7 +132,7 @@ export function mergeEvents(lists: readonly PlatformList[], o: MergeOptions = {}
   attachCoverage(
     events.map((e) => e.members.map((m) => m.weighted)),
     coverage.map((c) => c.weighted),
-    o.cluster,
+    o.coverage ?? o.cluster,
   ).forEach((event, n) => {
     if (event !== undefined) joined[event]!.push(coverage[n]!);
   });
