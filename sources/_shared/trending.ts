@@ -42,13 +42,14 @@ export interface PlatformEntry {
   listSize: number;
   /** When this title was first seen on that list (ms), when known. */
   firstSeenAt: number | undefined;
+  /** Its list's role: only general entries shape the event's title, score and id. */
   role: 'general' | 'coverage';
 }
 
 export interface TrendingEvent {
   /** The title of its strongest entry. */
   title: string;
-  /** Its entries, strongest first, those of coverage lists after the general ones: several may come from one platform. */
+  /** Its entries, strongest first (coverage lists' after the general ones): several may come from one platform. */
   platforms: PlatformEntry[];
   /** How many distinct platforms carry it (coverage lists included). */
   platformCount: number;
