@@ -1,11 +1,13 @@
 /**
  * `npx tsx bench/trending.ts`: what trending costs. (1) The merge (features, clustering, ranking)
  * on each real moment of ../shared/fixtures/hotlists-archive and on all its lists at once (33
- * lists, about as many items as 40 hot lists give): the time to recompute after a list changes.
+ * lists, about as many items as 40 hot lists give), and on one moment with 18 coverage lists (the
+ * other moments' lists joining its events): the time to recompute after a list changes.
  * (2) Building word rarity from 30,000 stored titles (done once per 6 hours of moments). (3) The
  * CPU of one request while the lists are unchanged (the merge reused), through the real service
- * on the project's own fixture lists: `engine.compute` alone, and a whole HTTP GET with the client
- * in the same process. Prints markdown; the numbers go to BENCHMARKS.md by hand. Not a test.
+ * on the project's own fixture lists (general and coverage): `engine.compute` alone, and a whole
+ * HTTP GET with the client in the same process. Prints markdown; the numbers go to BENCHMARKS.md
+ * by hand. Not a test.
  */
 import { readMoments } from '../scripts/trending-eval/moments.ts';
 import { serveNamedFixtures } from '../scripts/demo.ts';
@@ -53,6 +55,14 @@ else {
     );
   });
   console.log(`| ${fresh.date}, every title new | ${fresh.lists.length} | ${freshItems} | ${freshMs.toFixed(1)} |`);
+  // Coverage lists join the events after the clustering: 18 of them (as many as are marked), real titles of the other moments.
+  const coverage: PlatformList[] = moments
+    .filter((m) => m !== fresh)
+    .flatMap((m) => m.lists.map((l) => ({ ...l, sourceId: `${m.date}/${l.sourceId}`, role: 'coverage' as const })))
+    .slice(0, 18);
+  const coverageItems = coverage.reduce((a, l) => a + l.items.length, 0);
+  const withCoverage = [...fresh.lists, ...coverage];
+  console.log(`| ${fresh.date} and ${coverage.length} coverage lists (other moments' titles) | ${withCoverage.length} | ${freshItems} + ${coverageItems} | ${time(() => mergeEvents(withCoverage, { frequencies })).toFixed(1)} |`);
   const all: PlatformList[] = moments.flatMap((m) => m.lists.map((l) => ({ ...l, sourceId: `${m.date}/${l.sourceId}` })));
   const allItems = all.reduce((a, l) => a + l.items.length, 0);
   console.log(`| all seven moments at once | ${all.length} | ${allItems} | ${time(() => mergeEvents(all, { frequencies }), 5).toFixed(1)} |`);

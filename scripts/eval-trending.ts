@@ -9,11 +9,17 @@
  * with the best recall at ≥ 97 % precision on the other four (on equal recall, the best precision;
  * see trending-eval/threshold.ts), and scores the moment with it.
  *
+ * `--coverage` scores coverage joining (sources/_shared/events/coverage.ts): each labelled platform
+ * in turn as a coverage list, the precision of the pairs its items make in the events they join and
+ * the share of its labelled platform pairs they find, at the clustering's threshold and stricter
+ * ones (`--verbose`: the wrong pairs at the default).
+ *
  * Word rarity comes, for each moment, from the titles of the other moments: the service takes it
  * from its own archive of earlier days, which never holds the moment being merged.
  */
 import { FeatureFrequencies, mergeEvents, type MergeOptions } from '../sources/_shared/trending.ts';
 import { ARCHIVE_DIR, readMoments } from './trending-eval/moments.ts';
+import { scoreCoverage } from './trending-eval/coverage.ts';
 import { scoreMoment } from './trending-eval/score.ts';
 import { chooseThreshold } from './trending-eval/threshold.ts';
 
@@ -57,6 +63,27 @@ if (process.argv.includes('--leave-one-out')) {
 }
 
 const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)}%` : 'n/a');
+
+if (process.argv.includes('--coverage')) {
+  console.log('coverage threshold  joined pairs precision      coverage platform-pair recall  (each labelled platform in turn as coverage)');
+  for (const threshold of [0.4, 0.45, 0.5, 0.55, 0.6]) {
+    const sum = { pairs: 0, right: 0, found: 0, platformPairs: 0 };
+    for (const m of moments.filter((x) => x.labels)) {
+      const s = scoreCoverage(m, frequenciesBeside(m, moments), { ...DEFAULT_CLUSTER, threshold });
+      sum.pairs += s.pairs;
+      sum.right += s.rightPairs;
+      sum.found += s.foundPlatformPairs;
+      sum.platformPairs += s.platformPairs;
+      if (verbose && threshold === DEFAULT_CLUSTER.threshold) {
+        const title = (item: string) => m.lists.find((l) => l.sourceId === item.slice(0, item.lastIndexOf('#')))?.items[Number(item.slice(item.lastIndexOf('#') + 1)) - 1]?.title ?? '?';
+        for (const [a, b] of s.wrong) console.log(`    ${m.date} wrong: ${a} ${title(a)}  /  ${b} ${title(b)}`);
+      }
+    }
+    console.log(`${threshold.toFixed(2)}                ${pct(sum.right, sum.pairs).padStart(6)} (${sum.right}/${sum.pairs})`.padEnd(50) + `${pct(sum.found, sum.platformPairs).padStart(6)} (${sum.found}/${sum.platformPairs})`);
+  }
+  process.exit(0);
+}
+
 let pairs = 0;
 let right = 0;
 let platformPairs = 0;

@@ -38,6 +38,7 @@ export const list: JsonList = {
   description: "The Android app community's hot posts of the day: the post text as title, replies as heat, picture, author, topic and the post link.",
   homepage: 'https://www.coolapk.com/',
   path: '/hot-app-community',
+  trending: { role: 'coverage' },
   pace: 'feed',
   request: (now) => ({
     url: 'https://api.coolapk.com/v6/page/dataList',

@@ -13,6 +13,7 @@ export const list: JsonList = {
   description: "The campus-born forum's hot topics: title, author, excerpt, board, post time and the topic link (no heat).",
   homepage: 'https://www.newsmth.net/',
   path: '/hot-campus-forum',
+  trending: { role: 'coverage' },
   pace: 'feed',
   request: { url: 'https://wap.newsmth.net/wap/api/hot/global' },
   items: ['data', 'topics'],

@@ -29,6 +29,7 @@ export const list: JsonList = {
   homepage: 'https://www.dongchedi.com/news',
   base: 'https://www.dongchedi.com/',
   path: '/hot-car',
+  trending: { role: 'coverage' },
   pace: 'hot',
   request: { url: UPSTREAM_URL },
   headers: { referer: 'https://www.dongchedi.com/' },

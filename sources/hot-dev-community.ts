@@ -13,6 +13,7 @@ export const list: JsonList = {
   description: "The developer community's hot article ranking: title, heat, author and the article link.",
   homepage: 'https://juejin.cn/hot/articles',
   path: '/hot-dev-community',
+  trending: { role: 'coverage' },
   pace: 'feed',
   request: { url: 'https://api.juejin.cn/content_api/v1/content/article_rank', searchParams: { category_id: 1, type: 'hot' } },
   headers: { referer: 'https://juejin.cn/' },

@@ -13,6 +13,7 @@ export const list: JsonList = {
   description: "The developers' forum's hottest topics: title, replies as heat, author, excerpt, post time and the topic link.",
   homepage: 'https://www.v2ex.com/?tab=hot',
   path: '/hot-dev-forum',
+  trending: { role: 'coverage', params: { type: 'hot' } },
   pace: 'feed',
   variants: { param: 'type', doc: 'Which topics', values: { hot: 'the hottest', latest: 'the newest' } },
   request: (_now, type) => ({ url: `https://www.v2ex.com/api/topics/${type === 'latest' ? 'latest' : 'hot'}.json` }),

@@ -13,6 +13,7 @@ export const list: JsonList = {
   description: "The digital-lifestyle community's news: title, members as heat, cover, outlet, text, publish time and the article link.",
   homepage: 'https://www.dgtle.com/',
   path: '/hot-digital-gear',
+  trending: { role: 'coverage' },
   pace: 'feed',
   request: { url: 'https://opser.api.dgtle.com/v2/news/index' },
   headers: { referer: 'https://www.dgtle.com/' },

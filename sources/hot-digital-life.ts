@@ -13,6 +13,7 @@ export const list: JsonList = {
   description: "Popular articles of the digital-life magazine: title, likes as heat, cover, author, summary, publish time and the article link.",
   homepage: 'https://sspai.com/',
   path: '/hot-digital-life',
+  trending: { role: 'coverage' },
   pace: 'feed',
   request: { url: 'https://sspai.com/api/v1/article/tag/page/get', searchParams: { limit: 40, tag: '热门文章' } },
   headers: { referer: 'https://sspai.com/' },

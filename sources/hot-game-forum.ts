@@ -15,6 +15,7 @@ export const list: JsonList = {
   homepage: 'https://ngabbs.com/',
   base: 'https://bbs.nga.cn/',
   path: '/hot-game-forum',
+  trending: { role: 'coverage' },
   pace: 'feed',
   request: {
     url: 'https://ngabbs.com/nuke.php?__lib=load_topic&__act=load_topic_reply_ladder2&opt=1&all=1',

@@ -13,6 +13,7 @@ export const list: JsonList = {
   description: "The popular-science site's latest articles: title, picture, author, summary, time and the article link (no heat).",
   homepage: 'https://www.guokr.com/',
   path: '/hot-science',
+  trending: { role: 'coverage' },
   pace: 'feed',
   request: { url: 'https://www.guokr.com/beta/proxy/science_api/articles', searchParams: { limit: 30 } },
   headers: { referer: 'https://www.guokr.com/' },

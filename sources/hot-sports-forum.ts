@@ -13,6 +13,7 @@ export const list: JsonList = {
   description: "The sports community's main-board hot threads: title, replies as heat, author and the thread link.",
   homepage: 'https://bbs.hupu.com/all-gambia',
   path: '/hot-sports-forum',
+  trending: { role: 'coverage' },
   pace: 'feed',
   request: { url: 'https://m.hupu.com/api/v2/bbs/topicThreads', searchParams: { topicId: 1, page: 1 } },
   headers: { referer: 'https://m.hupu.com/' },

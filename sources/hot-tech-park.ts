@@ -13,6 +13,7 @@ export const list: JsonList = {
   description: "The technology media site's home-page articles: title, views as heat, cover, author, abstract, publish time and the article link.",
   homepage: 'https://www.geekpark.net/',
   path: '/hot-tech-park',
+  trending: { role: 'coverage' },
   pace: 'feed',
   request: { url: 'https://mainssl.geekpark.net/api/v2' },
   headers: { referer: 'https://www.geekpark.net/' },

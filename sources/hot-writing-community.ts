@@ -12,6 +12,7 @@ export const list: HtmlList = {
   description: "The writing community's recommended articles: title, picture, author, excerpt and the article link (no heat).",
   homepage: 'https://www.jianshu.com/',
   path: '/hot-writing-community',
+  trending: { role: 'coverage' },
   pace: 'feed',
   request: { url: 'https://www.jianshu.com/' },
   headers: { referer: 'https://www.jianshu.com' },

@@ -51,6 +51,7 @@ export const list: HtmlList = {
   description: 'The most read articles of IT之家 of the day, the week or the month: title and link; the day list also with comments as heat, cover and publish time.',
   homepage: HOME_URL,
   path: '/it-news/rank',
+  trending: { role: 'coverage', params: { type: 'day' } },
   pace: 'feed',
   variants: {
     param: 'type',

@@ -12,6 +12,7 @@ export const list: JsonList = {
   description: "The Q&A site's daily digest: the day's stories with title, picture, author line and link (no heat).",
   homepage: 'https://daily.zhihu.com/',
   path: '/qa-site-daily',
+  trending: { role: 'coverage' },
   pace: 'daily',
   min: 3,
   request: { url: 'https://daily.zhihu.com/api/4/news/latest' },

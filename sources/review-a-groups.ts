@@ -12,6 +12,7 @@ export const list: HtmlList = {
   description: "The review site's picked group discussions: title, picture, excerpt, time and the topic link (no heat).",
   homepage: 'https://www.douban.com/group/explore',
   path: '/review-a/groups',
+  trending: { role: 'coverage' },
   pace: 'feed',
   request: { url: 'https://www.douban.com/group/explore' },
   headers: { referer: 'https://www.douban.com/' },

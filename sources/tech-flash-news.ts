@@ -13,6 +13,7 @@ export const list: JsonList = {
   description: "The consumer-technology site's flash news: title, likes (else comments) as heat, text, publish time and the original link.",
   homepage: 'https://www.ifanr.com/digest/',
   path: '/tech-flash-news',
+  trending: { role: 'coverage' },
   pace: 'feed',
   request: { url: 'https://sso.ifanr.com/api/v5/wp/buzz/', searchParams: { limit: 20, offset: 0 } },
   headers: { referer: 'https://www.ifanr.com/' },

@@ -24,6 +24,7 @@ export const list: JsonList = {
   description: "The business and technology magazine's 24-hour brief news: headline, agrees as heat, author, text, publish time and the item link.",
   homepage: 'https://www.huxiu.com/moment/',
   path: '/tech-moments',
+  trending: { role: 'coverage' },
   pace: 'feed',
   request: { url: 'https://moment-api.huxiu.com/web-v3/moment/feed', searchParams: { platform: 'www' } },
   headers: { referer: 'https://www.huxiu.com/moment/' },

@@ -1,10 +1,11 @@
 /**
  * Cross-platform trending: the items on the general hot lists (every list source marked
  * `trending`), merged into events when they name the same real-world occurrence
- * (sources/_shared/trending.ts), ranked so that the day's biggest stories lead. Computed from the
- * stored lists, now or (`date`/`at`) as the archive held them then: never an upstream request; a
- * list not fetched yet is left out and shown as missing. The merge is kept while the lists it was
- * made of are unchanged.
+ * (sources/_shared/trending.ts), ranked so that the day's biggest stories lead; the items of the
+ * lists marked `trending: { role: 'coverage' }` join those events without forming or ranking any.
+ * Computed from the stored lists, now or (`date`/`at`) as the archive held them then: never an
+ * upstream request; a list not fetched yet is left out and shown as missing. The merge is kept
+ * while the lists it was made of are unchanged.
  */
 import { createHash } from 'node:crypto';
 import { AT_SPEC, DATE_SPEC, momentFrom, type Moment } from '../src/kernel/archive-params.ts';
@@ -56,6 +57,8 @@ export interface TrendingEvent {
 export interface TrendingList {
   source: string;
   name: string;
+  /** `general` lists form and rank the events; `coverage` lists only join them (see TrendingRole). */
+  role: 'general' | 'coverage';
   items: number;
   updated: string | null;
   updated_at: number | null;
@@ -94,6 +97,7 @@ async function withFirstSeen(access: ListAccess, l: StoredList): Promise<Platfor
   return {
     sourceId: l.sourceId,
     name: l.name,
+    role: l.info.role,
     items: l.items.map((i, n) => {
       const at = seen.get(keys[n]!);
       return { ...i, firstSeenAt: at === undefined ? undefined : Math.min(at, l.fetchedAt) };
@@ -116,11 +120,12 @@ async function merged(access: ListAccess, lists: readonly StoredList[], at: numb
 }
 
 /**
- * An event's id: a hash of its earliest item (first seen first; then by list and title), which
- * stays in the event while it trends, so the id does too, and reads the same from the archive.
+ * An event's id: a hash of its earliest item of a general list (first seen first; then by list and
+ * title), which stays in the event while it trends, so the id does too, and reads the same from
+ * the archive. Coverage items come and go without changing it.
  */
 export function eventId(platforms: readonly PlatformEntry[]): string {
-  const anchor = [...platforms].sort(
+  const anchor = platforms.filter((p) => p.role === 'general').sort(
     (a, b) => (a.firstSeenAt ?? Infinity) - (b.firstSeenAt ?? Infinity) || a.sourceId.localeCompare(b.sourceId) || titleKey(a.title).localeCompare(titleKey(b.title)),
   )[0]!;
   return createHash('sha1').update(`${anchor.sourceId}\u0000${titleKey(anchor.title)}`).digest('hex').slice(0, 12);
@@ -183,7 +188,7 @@ export default defineSource({
   id: 'trending',
   name: '全网热点',
   description:
-    'The items now (or, with date/at, then) on the hot lists of microblog, short video, search, Q&A, news and video platforms, merged into events when they name the same real-world occurrence, the biggest stories first (how many platforms and items carry each, how high, how hot); each event has a stable id, its platforms with when it first appeared on each, and all its items with rank, heat and link.',
+    'The items now (or, with date/at, then) on the hot lists of microblog, short video, search, Q&A, news and video platforms, merged into events when they name the same real-world occurrence and joined by the items of tech-news and forum lists that tell of them, the biggest stories first (how many platforms and items carry each, how high, how hot); each event has a stable id, its platforms with when it first appeared on each, and all its items with rank, heat and link.',
   routes: [{ path: '/trending' }],
   params: {
     limit: { type: 'integer', min: 1, max: 100, default: 30, doc: 'How many events to answer' },
@@ -212,6 +217,7 @@ export default defineSource({
         return {
           source: pl.id,
           name: pl.name,
+          role: pl.role,
           items: c?.items.length ?? 0,
           updated: c ? formatDateTime(c.fetchedAt) : null,
           updated_at: c?.fetchedAt ?? null,

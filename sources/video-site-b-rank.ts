@@ -13,6 +13,7 @@ export const list: JsonList = {
   description: "The second video site's all-channel ranking of the day: title, likes as heat, cover, uploader, summary, publish time and the video link.",
   homepage: 'https://www.acfun.cn/rank/list/',
   path: '/video-site-b-rank',
+  trending: { role: 'coverage' },
   pace: 'feed',
   request: { url: 'https://www.acfun.cn/rest/pc-direct/rank/channel', searchParams: { channelId: '', rankLimit: 30, rankPeriod: 'DAY' } },
   headers: { referer: 'https://www.acfun.cn/rank/list/?cid=-1&pcid=-1&range=DAY' },

@@ -11,7 +11,7 @@ import type { AnyNode } from 'domhandler';
 import { SourceError } from '../../src/kernel/errors.ts';
 import { missingPath, need } from '../../src/kernel/json-path.ts';
 import type { HttpClient, HttpOptions } from '../../src/kernel/http.ts';
-import { defineSource, type ColumnLabels, type EnvSpec, type FetchContext, type FetchedSourceBase, type ParamSpecs, type ScheduledSource, type SourceDefinition } from '../../src/kernel/source.ts';
+import { defineSource, type ColumnLabels, type EnvSpec, type FetchContext, type FetchedSourceBase, type ParamSpecs, type ScheduledSource, type SourceDefinition, type TrendingRole } from '../../src/kernel/source.ts';
 import { formatDateTime } from '../../src/kernel/time.ts';
 import { assignedState, commentState, isChallengePage, nextData } from './embedded-json.ts';
 import { load } from './html.ts';
@@ -197,8 +197,8 @@ interface Common {
   /** Fewest items of a plausible list (default 5); per variant (`undefined`: the parameter not given) where they differ. */
   min?: number | ((variant: string | undefined) => number);
   example?: string;
-  /** A general hot list whose items take part in trending (see sources/trending.ts). */
-  trending?: { params?: Record<string, string> };
+  /** A hot list whose items take part in trending, forming events (general) or joining them (coverage); see TrendingRole. */
+  trending?: TrendingRole;
 }
 
 /** Where a page keeps the JSON of its list (see JsonList.embedded). */

@@ -28,9 +28,10 @@ export interface ListSourceInfo {
   homepage: string | undefined;
 }
 
-/** A list that takes part in trending: its source and the parameters of the list meant. */
+/** A list that takes part in trending: its source, the parameters of the list meant and its role (see TrendingRole). */
 export interface TrendingListInfo extends ListSourceInfo {
   params: Record<string, string>;
+  role: 'general' | 'coverage';
 }
 
 export interface ListAccess {
@@ -98,7 +99,7 @@ export function createListAccess(deps: { registry: Registry; store: Store & { re
       return { sourceId, name: s.name, paramsKey: key, fetchedAt: snap.fetchedAt, stale: snap.seenUntil < at - STALE_AFTER_MS, items };
     },
     trendingLists() {
-      return deps.registry.sources.flatMap((s) => (isList(s) && s.trending ? [{ id: s.id, name: s.name, homepage: s.homepage, params: s.trending.params ?? {} }] : []));
+      return deps.registry.sources.flatMap((s) => (isList(s) && s.trending ? [{ id: s.id, name: s.name, homepage: s.homepage, params: s.trending.params ?? {}, role: s.trending.role ?? 'general' }] : []));
     },
     timelines: (query) => indexRead(deps.itemIndex.search(query)),
     titles: (range) => indexRead(deps.itemIndex.titles(range)),

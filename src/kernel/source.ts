@@ -320,10 +320,21 @@ export interface ScheduledSource<PS extends ParamSpecs, D> extends FetchedSource
    */
   backfill?: Backfill<D>;
   /**
-   * A general hot list whose items take part in cross-platform trending (sources/trending.ts),
-   * with the parameters of the list meant (default: the defaults). Trending reads every list so marked.
+   * A hot list whose items take part in cross-platform trending (sources/trending.ts), with the
+   * parameters of the list meant (default: the defaults). Trending reads every list so marked.
    */
-  trending?: { params?: Record<string, string> };
+  trending?: TrendingRole;
+}
+
+/**
+ * How a list takes part in trending. A `general` list (the default: microblog, search, news
+ * portals…) forms the events and ranks them. A `coverage` list (a niche site or forum: IT之家,
+ * 虎扑…) only joins events the general lists formed, showing that it carries them too: it never
+ * forms, bridges or reorders an event (sources/_shared/events/coverage.ts).
+ */
+export interface TrendingRole {
+  params?: Record<string, string>;
+  role?: 'general' | 'coverage';
 }
 
 export interface Backfill<D> {

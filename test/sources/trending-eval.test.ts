@@ -1,13 +1,15 @@
 /**
  * The trending merger on the real hot lists of ../shared/fixtures/hotlists-archive (labelled by
  * reading the titles; see that folder's README): the targets of issue 22 on the development
- * moments, the same numbers `npm run eval:trending` prints. Skips when the folder is absent.
+ * moments, the same numbers `npm run eval:trending` prints, and coverage joining (each platform in
+ * turn as a coverage list, as `--coverage` prints). Skips when the folder is absent.
  */
 import { describe, expect, it } from 'vitest';
-import { ARCHIVE_DIR, readMoments } from '../../scripts/trending-eval/moments.ts';
+import { scoreCoverage } from '../../scripts/trending-eval/coverage.ts';
+import { ARCHIVE_DIR, readMoments, type Moment } from '../../scripts/trending-eval/moments.ts';
 import { scoreMoment } from '../../scripts/trending-eval/score.ts';
 import { chooseThreshold } from '../../scripts/trending-eval/threshold.ts';
-import { FeatureFrequencies, mergeEvents } from '../../sources/_shared/trending.ts';
+import { FeatureFrequencies, mergeEvents, type PlatformList } from '../../sources/_shared/trending.ts';
 
 const moments = readMoments();
 
@@ -39,6 +41,30 @@ describe.skipIf(!moments)(`trending on real archived hot lists${moments ? '' : `
 
   it('the biggest labelled story is in the top 5 of every moment', () => {
     expect(scores.filter((s) => !s.biggestInTop5).map((s) => s.date)).toEqual([]);
+  });
+});
+
+describe.skipIf(!moments)(`coverage lists on real archived hot lists${moments ? '' : ` (skipped: ${ARCHIVE_DIR} is absent)`}`, () => {
+  const labelled = (moments ?? []).filter((m) => m.labels);
+  const frequenciesOf = (m: Moment) => FeatureFrequencies.of(moments!.filter((o) => o !== m).flatMap((o) => o.lists.flatMap((l) => l.items.map((i) => i.title))));
+  const scores = labelled.map((m) => scoreCoverage(m, frequenciesOf(m)));
+
+  it('each platform in turn as coverage: at least 95 % of the pairs its joins make are right, and they find at least 70 % of its platform pairs', () => {
+    const sum = (k: 'pairs' | 'rightPairs' | 'platformPairs' | 'foundPlatformPairs') => scores.reduce((a, s) => a + s[k], 0);
+    expect(sum('pairs')).toBeGreaterThan(500);
+    expect(sum('rightPairs') / sum('pairs')).toBeGreaterThanOrEqual(0.95);
+    expect(sum('foundPlatformPairs') / sum('platformPairs')).toBeGreaterThanOrEqual(0.7);
+  });
+
+  it('a coverage list leaves the events of the general lists, their order, titles and scores, as they are without it', () => {
+    for (const m of labelled) {
+      const frequencies = frequenciesOf(m);
+      for (const c of m.lists) {
+        const others = m.lists.filter((l) => l !== c);
+        const shape = (lists: PlatformList[]) => mergeEvents(lists, { frequencies }).map((e) => [e.title, e.score, e.platforms.filter((p) => p.role === 'general').map((p) => `${p.sourceId}#${p.rank}`)]);
+        expect(shape([...others, { ...c, role: 'coverage' }])).toEqual(shape(others));
+      }
+    }
   });
 });
 

@@ -16,7 +16,7 @@ import type { ListItem } from '../../src/kernel/list-items.ts';
 import trendingSource, { eventId } from '../../sources/trending.ts';
 import { asArray, asRecord, asString, hotListRows, validateHotList } from '../../sources/_shared/hot-list.ts';
 import { SourceError } from '../../src/kernel/errors.ts';
-import { defineSource, type AnySource, type FetchedSource } from '../../src/kernel/source.ts';
+import { defineSource, type AnySource, type FetchedSource, type TrendingRole } from '../../src/kernel/source.ts';
 import { TestClock } from '../support/clock.ts';
 import { startService, type TestService } from '../support/service.ts';
 import { Upstream } from '../support/upstream.ts';
@@ -143,7 +143,7 @@ describe('title similarity: false merges left after issue 22', () => {
 });
 
 describe('event ids', () => {
-  const entry = (sourceId: string, title: string, rank: number, firstSeenAt?: number): PlatformEntry => ({ sourceId, name: sourceId, rank, title, link: undefined, hot: undefined, listSize: 50, firstSeenAt });
+  const entry = (sourceId: string, title: string, rank: number, firstSeenAt?: number, role: PlatformEntry['role'] = 'general'): PlatformEntry => ({ sourceId, name: sourceId, rank, title, link: undefined, hot: undefined, listSize: 50, firstSeenAt, role });
 
   it('stay while the event trends: items joining later, ranks moving and later items leaving keep the id', () => {
     const first = [entry('weibo', '王星成功获救', 3, 1000), entry('douyin', '泰方通报称王星已成功获救', 9, 2000)];
@@ -153,6 +153,12 @@ describe('event ids', () => {
     expect(eventId([entry('weibo', '王星成功获救', 12, 1000)])).toBe(id);
     // Another event (its earliest item another title) has another id.
     expect(eventId([entry('weibo', '冬奥会开幕式彩排曝光', 3, 1000)])).not.toBe(id);
+  });
+
+  it('anchor on general items only: a coverage item seen earlier joining or leaving keeps the id', () => {
+    const general = [entry('weibo', '王星成功获救', 3, 1000), entry('douyin', '泰方通报称王星已成功获救', 9, 2000)];
+    const id = eventId(general);
+    expect(eventId([...general, entry('hupu', '王星获救了，泰国这趟太吓人', 4, 500, 'coverage')])).toBe(id);
   });
 });
 
@@ -370,7 +376,7 @@ describe('trending reads every list marked `trending`, whatever lists the servic
   let svc: TestService;
 
   /** A scheduled hot list of a local upstream: items with a title and a description. */
-  const listSource = (id: string, trending: boolean): AnySource =>
+  const listSource = (id: string, trending: TrendingRole | undefined): AnySource =>
     defineSource({
       id,
       name: `list ${id}`,
@@ -379,7 +385,7 @@ describe('trending reads every list marked `trending`, whatever lists the servic
       freshness: { ttlSec: 300, timeoutMs: 1_000 },
       mode: 'scheduled',
       schedule: '*/5 * * * *',
-      ...(trending ? { trending: {} } : {}),
+      ...(trending ? { trending } : {}),
       async fetch(ctx) {
         const list = asArray(asRecord(await ctx.http.json(`https://${HOST}/${id}`, { signal: ctx.signal }))?.items);
         if (!list) throw new SourceError('parse', 'items missing');
@@ -395,8 +401,10 @@ describe('trending reads every list marked `trending`, whatever lists the servic
     upstream.serve(HOST, '/news-a', { body: { items: [{ title: '星星回来了', desc: '失联演员王星已在泰国被找到，泰方警方护送其入境' }, { title: '冬奥会开幕式彩排曝光' }] } });
     upstream.serve(HOST, '/news-b', { body: { items: [{ title: '失联演员王星已在泰国被找到' }, { title: '羽毛球公开赛抽签结果' }] } });
     upstream.serve(HOST, '/other', { body: { items: [{ title: '冬奥会开幕式彩排现场' }, { title: '高铁票价调整方案听证' }] } });
-    svc = await startService({ upstream, sources: [listSource('news-a', true), listSource('news-b', true), listSource('other', false), trendingSource as AnySource] });
-    for (const id of ['news-a', 'news-b', 'other']) expect((await svc.get(`/v2/apis/${id}`)).status).toBe(200);
+    upstream.serve(HOST, '/forum', { body: { items: [{ title: '步行街的兄弟们，你们年终奖发了吗' }, { title: '失联演员王星在泰国被找到后首度发声' }, { title: '年终奖发了吗？晒晒' }] } });
+    const sources = [listSource('news-a', {}), listSource('news-b', {}), listSource('other', undefined), listSource('forum', { role: 'coverage' }), trendingSource as AnySource];
+    svc = await startService({ upstream, sources });
+    for (const id of ['news-a', 'news-b', 'other', 'forum']) expect((await svc.get(`/v2/apis/${id}`)).status).toBe(200);
   });
   afterAll(async () => {
     await svc?.close();
@@ -405,12 +413,29 @@ describe('trending reads every list marked `trending`, whatever lists the servic
 
   it('merges the marked lists only (descriptions included), lists them, and leaves the others out', async () => {
     const { data } = (await (await svc.get('/v2/apis/trending')).json()) as Envelope<Trending>;
-    expect(data.lists.map((l) => l.source)).toEqual(['news-a', 'news-b']);
+    expect(data.lists.map((l) => [l.source, l.role])).toEqual([
+      ['news-a', 'general'],
+      ['news-b', 'general'],
+      ['forum', 'coverage'],
+    ]);
     expect(data.events[0]!.items.map((i) => [i.source, i.title]).sort()).toEqual([
+      ['forum', '失联演员王星在泰国被找到后首度发声'],
       ['news-a', '星星回来了'],
       ['news-b', '失联演员王星已在泰国被找到'],
     ]);
     expect(data.events.flatMap((e) => e.items.map((i) => i.source))).not.toContain('other');
+  });
+
+  it('shows a coverage list among the platforms of the event it joins, never as an event of its own', async () => {
+    const { data } = (await (await svc.get('/v2/apis/trending')).json()) as Envelope<Trending>;
+    const found = data.events[0]!;
+    expect(found).toMatchObject({ platform_count: 3, item_count: 3 });
+    expect(found.platforms.map((p) => p.source)).toEqual(['news-a', 'news-b', 'forum']);
+    // Two forum posts on one subject make no event: only general lists form them.
+    expect(data.events.flatMap((e) => e.items).filter((i) => i.source === 'forum')).toHaveLength(1);
+    expect(data.events.every((e) => e.items.some((i) => i.source !== 'forum'))).toBe(true);
+    const html = await (await svc.get('/v2/apis/trending?encoding=html')).text();
+    expect(html).toContain('list forum #2');
   });
 
   it('html and rss show every item of an event with its platform', async () => {

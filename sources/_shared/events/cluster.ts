@@ -18,12 +18,12 @@ export interface ClusterOptions extends SimilarityOptions {
 export const DEFAULT_CLUSTER: ClusterOptions = { ...DEFAULT_SIMILARITY, threshold: 0.4, peakWeight: 0.5 };
 
 /** Features this light are not worth looking up neighbours by (boilerplate in any title). */
-const INDEX_MIN_WEIGHT = 0.2;
+export const INDEX_MIN_WEIGHT = 0.2;
 /**
  * Nor features that this many items hold: a word in every title tells no event apart, and
  * comparing all of their pairs would make the merge quadratic in the lists' length.
  */
-const INDEX_MAX_ITEMS = 300;
+export const INDEX_MAX_ITEMS = 300;
 
 /** Pairs of items that share a feature, with their similarity (> 0) or -1 when kept apart. */
 function neighbours(items: readonly Weighted[], o: ClusterOptions): Map<number, Map<number, number>> {
