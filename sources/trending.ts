@@ -85,9 +85,25 @@ type StoredList = CurrentList & { info: TrendingListInfo };
  */
 const merges = new WeakMap<ListAccess, Map<string, Promise<TrendingEvent[]>>>();
 
+/**
+ * A digest of a list's items, kept per items array: the current lists' arrays are kept parsed
+ * while their payload is unchanged (list-access.ts), so a request digests only what changed.
+ */
+const itemDigests = new WeakMap<CurrentList['items'], string>();
+
+function itemsDigest(items: CurrentList['items']): string {
+  let digest = itemDigests.get(items);
+  if (digest === undefined) {
+    const text = items.map((i) => `${i.rank}.${i.title}.${i.hot ?? ''}.${i.link ?? ''}.${i.description ?? ''}`).join('\u0001');
+    digest = createHash('sha1').update(text).digest('base64');
+    itemDigests.set(items, digest);
+  }
+  return digest;
+}
+
 /** What the merge depends on: the lists' content (a refetch of the same content reuses it) and the rarity table. */
 function contentKey(lists: readonly StoredList[], frequencyBucket: number): string {
-  return `${frequencyBucket}\u0003${lists.map((l) => `${l.sourceId}@${l.paramsKey}:${l.items.map((i) => `${i.rank}.${i.title}.${i.hot ?? ''}.${i.link ?? ''}.${i.description ?? ''}`).join('\u0001')}`).join('\u0002')}`;
+  return `${frequencyBucket}\u0003${lists.map((l) => `${l.sourceId}@${l.paramsKey}:${itemsDigest(l.items)}`).join('\u0002')}`;
 }
 
 /** Each item with when its title was first seen on its list (never after the list's own time). */
