@@ -255,7 +255,7 @@ export class PgUsageLog implements UsageLog {
     const values = usageValues(r, at, r.stream);
     const n = values.length;
     const p = settleParams(r, at);
-    const named: Record<string, string> = { tokens: `$${n + 1}`, cost: `$${n + 2}`, at: '$2', day: `$${n + 3}`, month: `$${n + 4}`, id: '$3' };
+    const named: Record<string, string> = { tokens: `$${n + 1}`, cost: `$${n + 2}`, count: '1', at: '$2', day: `$${n + 3}`, month: `$${n + 4}`, id: '$3' };
     const charge = SETTLE_KEY_SQL.replace(/@(\w+)/g, (_, name: string) => `${named[name]}::bigint`).replace('$3::bigint', '$3');
     // One statement, so one round trip and atomic: a data-modifying WITH always runs to completion.
     // The key's totals are incremented in place, so concurrent instances never lose a charge. The
