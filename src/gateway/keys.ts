@@ -188,6 +188,28 @@ export function keyDigest(key: string, pepper: string): string {
   return createHmac('sha256', pepper).update(key, 'utf8').digest('hex');
 }
 
+const DIGEST_MEMO_MAX = 10_000;
+
+/**
+ * The digests of the keys presented lately, by key: the HMAC is computed once per key rather than
+ * per request. Bounded (emptied when full); a digest is a pure function of the key and the
+ * pepper, so nothing here can go stale. Holds only keys whose record was found.
+ */
+export class KeyDigests {
+  private readonly known = new Map<string, string>();
+  constructor(private readonly pepper: string) {}
+
+  of(key: string): string {
+    return this.known.get(key) ?? keyDigest(key, this.pepper);
+  }
+
+  /** Remember the digest of a key that was found (unknown keys are not kept: anyone can send those). */
+  keep(key: string, digest: string): void {
+    if (this.known.size >= DIGEST_MEMO_MAX) this.known.clear();
+    this.known.set(key, digest);
+  }
+}
+
 /** The row found by its digest, compared again in constant time (the index lookup is not). */
 export function recordIfSameDigest(row: KeyRow | undefined, digest: string): KeyRecord | undefined {
   if (!row) return undefined;
@@ -246,6 +268,7 @@ export class SqliteKeyStore implements KeyStore {
   private readonly records = new Map<string, { record: KeyRecord; seq: number }>();
   private recordsVersion = -1;
   private recordsWrites = -1;
+  private readonly digests;
   /** Hold credit for one request (a write transaction, its statements prepared once). */
   private readonly reserveNow: (keyId: string, reservationId: string, micros: number, now: number) => ReserveResult;
 
@@ -254,6 +277,7 @@ export class SqliteKeyStore implements KeyStore {
     private readonly pepper: string,
     private readonly now: () => number = Date.now,
   ) {
+    this.digests = new KeyDigests(pepper);
     this.byHash = db.prepare(`${SELECT_KEYS} WHERE k.key_hash = ?`);
     this.byId = db.prepare(`${SELECT_KEYS} WHERE k.id = ?`);
     this.dataVersion = db.prepare('PRAGMA data_version').pluck();
@@ -291,7 +315,7 @@ export class SqliteKeyStore implements KeyStore {
   }
 
   async findByKey(key: string): Promise<KeyRecord | undefined> {
-    const digest = keyDigest(key, this.pepper);
+    const digest = this.digests.of(key);
     const version = this.dataVersion.get() as number;
     const writes = writesOf(this.db);
     if (version !== this.recordsVersion || writes.count !== this.recordsWrites || this.records.size >= RECORD_CACHE_MAX) {
@@ -302,8 +326,10 @@ export class SqliteKeyStore implements KeyStore {
     const known = this.records.get(digest);
     if (known && (writes.byId.get(known.record.id) ?? 0) <= known.seq) return known.record;
     const record = recordIfSameDigest(this.byHash.get(digest) as KeyRow | undefined, digest);
-    if (record) this.records.set(digest, { record: Object.freeze(record), seq: writes.seq });
-    else this.records.delete(digest);
+    if (record) {
+      this.records.set(digest, { record: Object.freeze(record), seq: writes.seq });
+      this.digests.keep(key, digest);
+    } else this.records.delete(digest);
     return record;
   }
 

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { inTransaction, pgMigrate, type Pool } from '../kernel/pg-store.ts';
 import type { Migration } from '../kernel/db.ts';
 import { RESERVATION_TTL_MS, type ReserveResult } from './credit.ts';
-import { creditColumns, KEY_INSERT_COLUMNS, keyDigest, mintKey, patchColumns, recordIfSameDigest, reservationDecision, SELECT_KEYS, toRecord, type KeyPatch, type KeyRecord, type KeyRow, type KeyStore, type NewKey } from './keys.ts';
+import { creditColumns, KEY_INSERT_COLUMNS, KeyDigests, mintKey, patchColumns, recordIfSameDigest, reservationDecision, SELECT_KEYS, toRecord, type KeyPatch, type KeyRecord, type KeyRow, type KeyStore, type NewKey } from './keys.ts';
 import { MIN_PEPPER_LENGTH } from './pepper.ts';
 import type { TaskOwner, TaskStore } from './tasks.ts';
 import { DAY_MS } from '../kernel/time.ts';
@@ -164,11 +164,15 @@ export async function resolvePgPepper(pool: Pool, configured: string | undefined
 
 /** keys.ts `SqliteKeyStore` on PostgreSQL (same key format, HMAC and records). */
 export class PgKeyStore implements KeyStore {
+  private readonly digests;
+
   constructor(
     private readonly pool: Pool,
     private readonly pepper: string,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.digests = new KeyDigests(pepper);
+  }
 
   async create(input: NewKey): Promise<{ key: string; record: KeyRecord }> {
     const now = this.now();
@@ -186,8 +190,10 @@ export class PgKeyStore implements KeyStore {
   }
 
   async findByKey(key: string): Promise<KeyRecord | undefined> {
-    const digest = keyDigest(key, this.pepper);
-    return recordIfSameDigest((await this.pool.query<KeyRow>(`${SELECT_KEYS} WHERE k.key_hash = $1`, [digest])).rows[0], digest);
+    const digest = this.digests.of(key);
+    const record = recordIfSameDigest((await this.pool.query<KeyRow>(`${SELECT_KEYS} WHERE k.key_hash = $1`, [digest])).rows[0], digest);
+    if (record) this.digests.keep(key, digest);
+    return record;
   }
 
   async get(id: string): Promise<KeyRecord | undefined> {
