@@ -125,17 +125,20 @@ class EventSplitter {
   }
 }
 
+const DATA_PREFIX = Buffer.from('data: ');
+
 /** The data of one SSE event (its `data:` lines joined by newlines, as the EventSource rules read them). */
 export function eventData(raw: string): string {
-  // Most events are one data line and their terminator: read without splitting.
-  const nl = raw.search(/[\r\n]/);
-  if (nl > 0 && raw.startsWith('data: ')) {
-    const tail = raw.length - nl;
-    if ((tail === 2 && raw.endsWith('\n\n')) || (tail === 2 && raw.endsWith('\r\r')) || (tail === 4 && raw.endsWith('\r\n\r\n'))) return raw.slice(6, nl);
-  }
   const data: string[] = [];
   for (const line of raw.split(/\r\n|\n|\r/)) if (line === 'data' || line.startsWith('data:')) data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
   return data.join('\n');
+}
+
+/** The data of one whole event (with its terminator), read straight from the bytes when it is one `data: ` line ended by a blank line, as most are. */
+function dataOf(event: Buffer): string {
+  const end = event.length - 2;
+  if (end > 6 && event[end] === 0x0a && event[end + 1] === 0x0a && event.indexOf(0x0a, 6) === end && !event.includes(0x0d) && event.compare(DATA_PREFIX, 0, 6, 0, 6) === 0) return event.toString('utf8', 6, end);
+  return eventData(event.toString('utf8'));
 }
 
 const USAGE_MARK = Buffer.from('"usage"');
@@ -181,7 +184,7 @@ export async function relayStream(o: StreamOptions): Promise<StreamResult> {
     for (const end of ends) {
       const event = events.subarray(from, end);
       const mayDrop = o.dropEvent !== undefined && event.includes(USAGE_MARK);
-      const data = o.onEvent || mayDrop ? eventData(event.toString('utf8')) : '';
+      const data = o.onEvent || mayDrop ? dataOf(event) : '';
       if (data) o.onEvent?.(data);
       if (mayDrop && o.dropEvent!(data)) {
         if (from > keptFrom) (kept ??= []).push(events.subarray(keptFrom, from));
