@@ -299,10 +299,10 @@ export class SqliteUsageLog implements UsageLog {
   ) {
     const insert = db.prepare(`INSERT INTO gateway_usage (${USAGE_INSERT_COLUMNS}) VALUES (${USAGE_INSERT_COLUMNS.split(',').map(() => '?').join(', ')}) ON CONFLICT (settle_id) DO NOTHING`);
     const charge = db.prepare(SETTLE_KEY_SQL);
-    const release = db.prepare('DELETE FROM gateway_reservations WHERE id = ?');
+    const release = db.prepare('DELETE FROM gateway_reservations WHERE key_id = ? AND id = ?');
     /** Writes the row and releases its reservation; whether the row is new (a replay from the journal is not charged again). */
     const write = (r: UsageRow, at: number): boolean => {
-      if (r.reservationId) release.run(r.reservationId);
+      if (r.reservationId) release.run(r.keyId, r.reservationId);
       return insert.run(...usageValues(r, at, r.stream ? 1 : 0)).changes > 0;
     };
     this.settleOne = (r, at) => {
