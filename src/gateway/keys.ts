@@ -281,12 +281,13 @@ export class SqliteKeyStore implements KeyStore {
     this.byHash = db.prepare(`${SELECT_KEYS} WHERE k.key_hash = ?`);
     this.byId = db.prepare(`${SELECT_KEYS} WHERE k.id = ?`);
     this.dataVersion = db.prepare('PRAGMA data_version').pluck();
+    const creditOf = db.prepare('SELECT quota_micros, spent_micros, budget_micros, budget_period, budget_spent_micros, budget_period_start FROM gateway_keys WHERE id = ?');
     const purge = db.prepare('DELETE FROM gateway_reservations WHERE expires_at <= ?');
     const heldBy = db.prepare('SELECT COALESCE(SUM(micros), 0) AS held FROM gateway_reservations WHERE key_id = ? AND expires_at > ?');
     const hold = db.prepare('INSERT INTO gateway_reservations (id, key_id, micros, expires_at) VALUES (?, ?, ?, ?)');
     let purgedAt = 0;
     const tx = db.transaction((keyId: string, reservationId: string, micros: number, now: number): ReserveResult => {
-      const row = this.byId.get(keyId) as KeyRow | undefined;
+      const row = creditOf.get(keyId) as Parameters<typeof creditColumns>[0] | undefined;
       if (!row) return { ok: true };
       // Expired holds count for nothing (the SUM skips them); their rows go once a minute.
       if (now - purgedAt >= 60_000) {
