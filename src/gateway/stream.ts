@@ -60,6 +60,18 @@ export function waitDrainOrClose(res: ServerResponse): Promise<void> {
   });
 }
 
+/**
+ * Send a stream's headers without waiting for its first event, unless that event is already here:
+ * flushed once the events that arrived with the headers have been written, so they usually leave
+ * in one packet with the first event instead of a write of their own.
+ */
+export function flushHeadersSoon(res: ServerResponse): void {
+  setImmediate(() => {
+    // A no-op once they went out with the first event (`headersSent` is already true after writeHead).
+    if (!res.writableEnded && !res.destroyed) res.flushHeaders();
+  });
+}
+
 function endResponse(res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     res.once('finish', resolve);
@@ -151,7 +163,7 @@ export async function relayStream(o: StreamOptions): Promise<StreamResult> {
   };
   res.on('close', onClose);
   res.writeHead(up.status, o.headers);
-  res.flushHeaders();
+  flushHeadersSoon(res);
 
   const boundary = new BoundaryTracker();
   let bytes = 0;
