@@ -252,6 +252,14 @@ export function noteKeyWrite(db: Db, keyIds?: Iterable<string>): void {
 
 const RECORD_CACHE_MAX = 10_000;
 
+interface PendingReservation {
+  keyId: string;
+  reservationId: string;
+  micros: number;
+  done: (r: ReserveResult) => void;
+  fail: (err: Error) => void;
+}
+
 /**
  * Keys in SQLite. `findByKey` keeps the records it found, by digest, while nothing could have
  * changed them: no write to the key tables through this connection (edits here, settlements
@@ -269,8 +277,9 @@ export class SqliteKeyStore implements KeyStore {
   private recordsVersion = -1;
   private recordsWrites = -1;
   private readonly digests;
-  /** Hold credit for one request (a write transaction, its statements prepared once). */
-  private readonly reserveNow: (keyId: string, reservationId: string, micros: number, now: number) => ReserveResult;
+  /** Hold credit for the requests of one batch, in one write transaction (each on its own when it fails). */
+  private readonly reserveAll: (batch: readonly PendingReservation[], now: number) => void;
+  private reserving: PendingReservation[] = [];
 
   constructor(
     private readonly db: Db,
@@ -286,7 +295,7 @@ export class SqliteKeyStore implements KeyStore {
     const heldBy = db.prepare('SELECT COALESCE(SUM(micros), 0) AS held FROM gateway_reservations WHERE key_id = ? AND expires_at > ?');
     const hold = db.prepare('INSERT INTO gateway_reservations (id, key_id, micros, expires_at) VALUES (?, ?, ?, ?)');
     let purgedAt = 0;
-    const tx = db.transaction((keyId: string, reservationId: string, micros: number, now: number): ReserveResult => {
+    const decide = (keyId: string, reservationId: string, micros: number, now: number): ReserveResult => {
       const row = creditOf.get(keyId) as Parameters<typeof creditColumns>[0] | undefined;
       if (!row) return { ok: true };
       // Expired holds count for nothing (the SUM skips them); their rows go once a minute.
@@ -298,8 +307,26 @@ export class SqliteKeyStore implements KeyStore {
       const decision = reservationDecision(creditColumns(row), held, micros, now);
       if (decision.ok) hold.run(reservationId, keyId, micros, now + RESERVATION_TTL_MS);
       return decision;
-    });
-    this.reserveNow = (keyId, reservationId, micros, now) => tx.immediate(keyId, reservationId, micros, now);
+    };
+    // In order, in one transaction: each decision sees the holds made before it, as in one transaction each.
+    const all = db.transaction((batch: readonly PendingReservation[], now: number) => batch.map((r) => decide(r.keyId, r.reservationId, r.micros, now)));
+    const one = db.transaction(decide);
+    this.reserveAll = (batch, now) => {
+      let decisions: ReserveResult[];
+      try {
+        decisions = all.immediate(batch, now);
+      } catch {
+        for (const r of batch) {
+          try {
+            r.done(one.immediate(r.keyId, r.reservationId, r.micros, now));
+          } catch (err) {
+            r.fail(err instanceof Error ? err : new Error(String(err)));
+          }
+        }
+        return;
+      }
+      batch.forEach((r, i) => r.done(decisions[i]!));
+    };
   }
 
   async create(input: NewKey): Promise<{ key: string; record: KeyRecord }> {
@@ -377,7 +404,19 @@ export class SqliteKeyStore implements KeyStore {
     return this.getNow(id);
   }
 
-  async reserve(keyId: string, reservationId: string, micros: number): Promise<ReserveResult> {
-    return this.reserveNow(keyId, reservationId, micros, this.now());
+  /**
+   * Held once committed, before the request is forwarded. The reservations asked for in one turn
+   * of the event loop share a commit (one write of the journal instead of one per request).
+   */
+  reserve(keyId: string, reservationId: string, micros: number): Promise<ReserveResult> {
+    return new Promise((done, fail) => {
+      this.reserving.push({ keyId, reservationId, micros, done, fail });
+      if (this.reserving.length > 1) return;
+      setImmediate(() => {
+        const batch = this.reserving;
+        this.reserving = [];
+        this.reserveAll(batch, this.now());
+      });
+    });
   }
 }
