@@ -1,7 +1,8 @@
 /**
  * Streams an upstream body to the client as it arrives: each upstream chunk is written as is
- * (no re-serialisation, no batching) and the next is read only once the client has taken it,
- * so back-pressure reaches the upstream. A copy of each chunk feeds a tap that finds usage.
+ * (no re-serialisation, no batching; only whole events when one may be left out or end the
+ * stream) and the next is read only once the client has taken it, so back-pressure reaches the
+ * upstream. One scan cuts an SSE body into events, whose data feeds a tap that finds usage.
  * While the upstream is quiet, SSE comments keep idle proxies from closing the connection. An
  * upstream failure after the first byte becomes a final error (an SSE `data: {"error":…}` event
  * on /v1, an `event: error` on the Anthropic routes, the bare Google error object on /v1beta); a
