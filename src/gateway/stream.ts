@@ -28,7 +28,7 @@ export interface StreamOptions {
   onEvent?: (data: string) => void;
   /** Each raw chunk (for non-SSE streams). */
   onChunk?: (chunk: Buffer) => void;
-  /** SSE only: events that mention "usage" and whose data this returns true for are not sent (the rest pass byte for byte). */
+  /** SSE only: events whose data mentions "usage" and that this returns true for are not sent (the rest pass byte for byte). */
   dropEvent?: (data: string) => boolean;
   /**
    * SSE only: asked after each chunk is sent; true ends the stream there (the upstream request is
@@ -140,6 +140,11 @@ class EventSplitter {
 
 const DATA_PREFIX = Buffer.from('data: ');
 
+function startsWithDataPrefix(b: Buffer): boolean {
+  for (let i = 0; i < DATA_PREFIX.length; i++) if (b[i] !== DATA_PREFIX[i]) return false;
+  return true;
+}
+
 /** The data of one SSE event (its `data:` lines joined by newlines, as the EventSource rules read them). */
 export function eventData(raw: string): string {
   const data: string[] = [];
@@ -150,11 +155,9 @@ export function eventData(raw: string): string {
 /** The data of one whole event (with its terminator), read straight from the bytes when it is one `data: ` line ended by a blank line, as most are. */
 function dataOf(event: Buffer): string {
   const end = event.length - 2;
-  if (end > 6 && event[end] === 0x0a && event[end + 1] === 0x0a && event.indexOf(0x0a, 6) === end && !event.includes(0x0d) && event.compare(DATA_PREFIX, 0, 6, 0, 6) === 0) return event.toString('utf8', 6, end);
+  if (end > 6 && event[end] === 0x0a && event[end + 1] === 0x0a && startsWithDataPrefix(event) && event.indexOf(0x0a, 6) === end && !event.includes(0x0d)) return event.toString('utf8', 6, end);
   return eventData(event.toString('utf8'));
 }
-
-const USAGE_MARK = Buffer.from('"usage"');
 
 export async function relayStream(o: StreamOptions): Promise<StreamResult> {
   const { res, up } = o;
@@ -196,9 +199,9 @@ export async function relayStream(o: StreamOptions): Promise<StreamResult> {
     let stop = false;
     for (const end of ends) {
       const event = events.subarray(from, end);
-      const mayDrop = o.dropEvent !== undefined && event.includes(USAGE_MARK);
-      const data = o.onEvent || mayDrop ? dataOf(event) : '';
+      const data = dataOf(event);
       if (data) o.onEvent?.(data);
+      const mayDrop = o.dropEvent !== undefined && data.includes('"usage"');
       if (mayDrop && o.dropEvent!(data)) {
         if (from > keptFrom) (kept ??= []).push(events.subarray(keptFrom, from));
         keptFrom = end;
