@@ -148,7 +148,8 @@ function startsWithDataPrefix(b: Buffer): boolean {
 /** The data of one SSE event (its `data:` lines joined by newlines, as the EventSource rules read them). */
 export function eventData(raw: string): string {
   const data: string[] = [];
-  for (const line of raw.split(/\r\n|\n|\r/)) if (line === 'data' || line.startsWith('data:')) data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
+  // A byte order mark may open the stream (the EventSource rules drop it).
+  for (const line of (raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw).split(/\r\n|\n|\r/)) if (line === 'data' || line.startsWith('data:')) data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
   return data.join('\n');
 }
 

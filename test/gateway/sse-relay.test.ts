@@ -42,8 +42,8 @@ const chunk = (i: number) => `data: {"choices":[{"index":0,"delta":{"content":"t
 const usage = 'data: {"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}\n\n';
 
 describe('relayStream', () => {
-  it('reads each event once, whole, however the upstream cut its bytes, and passes the bytes as they came', async () => {
-    const stream = `${chunk(0)}: a comment\n\n${chunk(1)}data: {"a":\r\ndata: 1}\r\n\r\nevent: x\rdata: é\r\rdata: [DONE]\n\n`;
+  it('reads each event once, whole, however the upstream cut its bytes (a byte order mark first), and passes the bytes as they came', async () => {
+    const stream = `\ufeff${chunk(0)}: a comment\n\n${chunk(1)}data: {"a":\r\ndata: 1}\r\n\r\nevent: x\rdata: é\r\rdata: [DONE]\n\n`;
     const cuts = [stream.slice(0, 10), stream.slice(10, 75), stream.slice(75, 140), stream.slice(140)];
     const { body, events, result } = await relay(cuts);
     expect(body).toBe(stream);
