@@ -5,13 +5,13 @@
  * buffered JSON body, a stream, or an upstream error).
  */
 import { performance } from 'node:perf_hooks';
-import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Logger } from '../kernel/log.ts';
 import { setHeaders, type AppContext } from '../http/middleware.ts';
 import { isObject, readWhole, tryParseJson, type JsonObject } from './body.ts';
 import { NO_UNITS } from './billing.ts';
 import { creditLimited } from './credit.ts';
+import { nextId } from './ids.ts';
 import { errorBody, GatewayError, creditRefused, modelNotAllowed, upstreamAuthFailed, upstreamBadGateway, upstreamInvalidResponse, upstreamNotConfigured, type GatewayFamily } from './errors.ts';
 import type { KeyRecord } from './keys.ts';
 import type { Level, Levels } from './levels.ts';
@@ -221,7 +221,7 @@ export class GatewayCall {
         audioOutputTokens: r.output?.audio ? outputTokens : 0,
       });
       const micros = Math.ceil(usd * 1_000_000 - 1e-6);
-      const id = `res_${randomBytes(12).toString('hex')}`;
+      const id = `res_${nextId()}`;
       const decision = await this.deps.keys.reserve(this.key.id, id, micros);
       if (!decision.ok) throw creditRefused(this.key, micros, decision.left, decision.heldMicros, { model: this.model, promptTokens: r.promptTokens, outputTokens, outputLimitGiven: r.output?.given ?? false });
       this.reservationId = id;

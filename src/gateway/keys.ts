@@ -188,6 +188,28 @@ export function keyDigest(key: string, pepper: string): string {
   return createHmac('sha256', pepper).update(key, 'utf8').digest('hex');
 }
 
+const DIGEST_MEMO_MAX = 10_000;
+
+/**
+ * The digests of the keys presented lately, by key: the HMAC is computed once per key rather than
+ * per request. Bounded (emptied when full); a digest is a pure function of the key and the
+ * pepper, so nothing here can go stale. Holds only keys whose record was found.
+ */
+export class KeyDigests {
+  private readonly known = new Map<string, string>();
+  constructor(private readonly pepper: string) {}
+
+  of(key: string): string {
+    return this.known.get(key) ?? keyDigest(key, this.pepper);
+  }
+
+  /** Remember the digest of a key that was found (unknown keys are not kept: anyone can send those). */
+  keep(key: string, digest: string): void {
+    if (this.known.size >= DIGEST_MEMO_MAX) this.known.clear();
+    this.known.set(key, digest);
+  }
+}
+
 /** The row found by its digest, compared again in constant time (the index lookup is not). */
 export function recordIfSameDigest(row: KeyRow | undefined, digest: string): KeyRecord | undefined {
   if (!row) return undefined;
@@ -230,6 +252,14 @@ export function noteKeyWrite(db: Db, keyIds?: Iterable<string>): void {
 
 const RECORD_CACHE_MAX = 10_000;
 
+interface PendingReservation {
+  keyId: string;
+  reservationId: string;
+  micros: number;
+  done: (r: ReserveResult) => void;
+  fail: (err: Error) => void;
+}
+
 /**
  * Keys in SQLite. `findByKey` keeps the records it found, by digest, while nothing could have
  * changed them: no write to the key tables through this connection (edits here, settlements
@@ -246,23 +276,27 @@ export class SqliteKeyStore implements KeyStore {
   private readonly records = new Map<string, { record: KeyRecord; seq: number }>();
   private recordsVersion = -1;
   private recordsWrites = -1;
-  /** Hold credit for one request (a write transaction, its statements prepared once). */
-  private readonly reserveNow: (keyId: string, reservationId: string, micros: number, now: number) => ReserveResult;
+  private readonly digests;
+  /** Hold credit for the requests of one batch, in one write transaction (each on its own when it fails). */
+  private readonly reserveAll: (batch: readonly PendingReservation[], now: number) => void;
+  private reserving: PendingReservation[] = [];
 
   constructor(
     private readonly db: Db,
     private readonly pepper: string,
     private readonly now: () => number = Date.now,
   ) {
+    this.digests = new KeyDigests(pepper);
     this.byHash = db.prepare(`${SELECT_KEYS} WHERE k.key_hash = ?`);
     this.byId = db.prepare(`${SELECT_KEYS} WHERE k.id = ?`);
     this.dataVersion = db.prepare('PRAGMA data_version').pluck();
+    const creditOf = db.prepare('SELECT quota_micros, spent_micros, budget_micros, budget_period, budget_spent_micros, budget_period_start FROM gateway_keys WHERE id = ?');
     const purge = db.prepare('DELETE FROM gateway_reservations WHERE expires_at <= ?');
     const heldBy = db.prepare('SELECT COALESCE(SUM(micros), 0) AS held FROM gateway_reservations WHERE key_id = ? AND expires_at > ?');
     const hold = db.prepare('INSERT INTO gateway_reservations (id, key_id, micros, expires_at) VALUES (?, ?, ?, ?)');
     let purgedAt = 0;
-    const tx = db.transaction((keyId: string, reservationId: string, micros: number, now: number): ReserveResult => {
-      const row = this.byId.get(keyId) as KeyRow | undefined;
+    const decide = (keyId: string, reservationId: string, micros: number, now: number): ReserveResult => {
+      const row = creditOf.get(keyId) as Parameters<typeof creditColumns>[0] | undefined;
       if (!row) return { ok: true };
       // Expired holds count for nothing (the SUM skips them); their rows go once a minute.
       if (now - purgedAt >= 60_000) {
@@ -273,8 +307,26 @@ export class SqliteKeyStore implements KeyStore {
       const decision = reservationDecision(creditColumns(row), held, micros, now);
       if (decision.ok) hold.run(reservationId, keyId, micros, now + RESERVATION_TTL_MS);
       return decision;
-    });
-    this.reserveNow = (keyId, reservationId, micros, now) => tx.immediate(keyId, reservationId, micros, now);
+    };
+    // In order, in one transaction: each decision sees the holds made before it, as in one transaction each.
+    const all = db.transaction((batch: readonly PendingReservation[], now: number) => batch.map((r) => decide(r.keyId, r.reservationId, r.micros, now)));
+    const one = db.transaction(decide);
+    this.reserveAll = (batch, now) => {
+      let decisions: ReserveResult[];
+      try {
+        decisions = all.immediate(batch, now);
+      } catch {
+        for (const r of batch) {
+          try {
+            r.done(one.immediate(r.keyId, r.reservationId, r.micros, now));
+          } catch (err) {
+            r.fail(err instanceof Error ? err : new Error(String(err)));
+          }
+        }
+        return;
+      }
+      batch.forEach((r, i) => r.done(decisions[i]!));
+    };
   }
 
   async create(input: NewKey): Promise<{ key: string; record: KeyRecord }> {
@@ -291,7 +343,7 @@ export class SqliteKeyStore implements KeyStore {
   }
 
   async findByKey(key: string): Promise<KeyRecord | undefined> {
-    const digest = keyDigest(key, this.pepper);
+    const digest = this.digests.of(key);
     const version = this.dataVersion.get() as number;
     const writes = writesOf(this.db);
     if (version !== this.recordsVersion || writes.count !== this.recordsWrites || this.records.size >= RECORD_CACHE_MAX) {
@@ -302,8 +354,10 @@ export class SqliteKeyStore implements KeyStore {
     const known = this.records.get(digest);
     if (known && (writes.byId.get(known.record.id) ?? 0) <= known.seq) return known.record;
     const record = recordIfSameDigest(this.byHash.get(digest) as KeyRow | undefined, digest);
-    if (record) this.records.set(digest, { record: Object.freeze(record), seq: writes.seq });
-    else this.records.delete(digest);
+    if (record) {
+      this.records.set(digest, { record: Object.freeze(record), seq: writes.seq });
+      this.digests.keep(key, digest);
+    } else this.records.delete(digest);
     return record;
   }
 
@@ -350,7 +404,19 @@ export class SqliteKeyStore implements KeyStore {
     return this.getNow(id);
   }
 
-  async reserve(keyId: string, reservationId: string, micros: number): Promise<ReserveResult> {
-    return this.reserveNow(keyId, reservationId, micros, this.now());
+  /**
+   * Held once committed, before the request is forwarded. The reservations asked for in one turn
+   * of the event loop share a commit (one write of the journal instead of one per request).
+   */
+  reserve(keyId: string, reservationId: string, micros: number): Promise<ReserveResult> {
+    return new Promise((done, fail) => {
+      this.reserving.push({ keyId, reservationId, micros, done, fail });
+      if (this.reserving.length > 1) return;
+      setImmediate(() => {
+        const batch = this.reserving;
+        this.reserving = [];
+        this.reserveAll(batch, this.now());
+      });
+    });
   }
 }

@@ -18,6 +18,10 @@ const LABEL: Record<Kind, string> = { rpm: 'requests per min (RPM)', rpd: 'reque
 export const MAX_RETRY_WAIT_MS = 60_000;
 
 const HEADER_SUFFIX: Record<Kind, string> = { rpm: 'requests', rpd: 'requests-day', tpm: 'tokens' };
+/** Each window's three header names, made once (not per response). */
+const HEADER_NAMES = Object.fromEntries(
+  (Object.keys(HEADER_SUFFIX) as Kind[]).map((k) => [k, { limit: `x-ratelimit-limit-${HEADER_SUFFIX[k]}`, remaining: `x-ratelimit-remaining-${HEADER_SUFFIX[k]}`, reset: `x-ratelimit-reset-${HEADER_SUFFIX[k]}` }]),
+) as Record<Kind, { limit: string; remaining: string; reset: string }>;
 
 export interface WindowState {
   kind: Kind;
@@ -42,10 +46,10 @@ export function formatReset(ms: number): string {
 export function rateLimitHeaders(states: readonly WindowState[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const st of states) {
-    const sfx = HEADER_SUFFIX[st.kind];
-    out[`x-ratelimit-limit-${sfx}`] = String(st.limit);
-    out[`x-ratelimit-remaining-${sfx}`] = String(st.remaining);
-    out[`x-ratelimit-reset-${sfx}`] = formatReset(st.resetMs);
+    const names = HEADER_NAMES[st.kind];
+    out[names.limit] = String(st.limit);
+    out[names.remaining] = String(st.remaining);
+    out[names.reset] = formatReset(st.resetMs);
   }
   return out;
 }

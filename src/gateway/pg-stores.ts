@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { inTransaction, pgMigrate, type Pool } from '../kernel/pg-store.ts';
 import type { Migration } from '../kernel/db.ts';
 import { RESERVATION_TTL_MS, type ReserveResult } from './credit.ts';
-import { creditColumns, KEY_INSERT_COLUMNS, keyDigest, mintKey, patchColumns, recordIfSameDigest, reservationDecision, SELECT_KEYS, toRecord, type KeyPatch, type KeyRecord, type KeyRow, type KeyStore, type NewKey } from './keys.ts';
+import { creditColumns, KEY_INSERT_COLUMNS, KeyDigests, mintKey, patchColumns, recordIfSameDigest, reservationDecision, SELECT_KEYS, toRecord, type KeyPatch, type KeyRecord, type KeyRow, type KeyStore, type NewKey } from './keys.ts';
 import { MIN_PEPPER_LENGTH } from './pepper.ts';
 import type { TaskOwner, TaskStore } from './tasks.ts';
 import { DAY_MS } from '../kernel/time.ts';
@@ -164,11 +164,15 @@ export async function resolvePgPepper(pool: Pool, configured: string | undefined
 
 /** keys.ts `SqliteKeyStore` on PostgreSQL (same key format, HMAC and records). */
 export class PgKeyStore implements KeyStore {
+  private readonly digests;
+
   constructor(
     private readonly pool: Pool,
     private readonly pepper: string,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.digests = new KeyDigests(pepper);
+  }
 
   async create(input: NewKey): Promise<{ key: string; record: KeyRecord }> {
     const now = this.now();
@@ -186,8 +190,10 @@ export class PgKeyStore implements KeyStore {
   }
 
   async findByKey(key: string): Promise<KeyRecord | undefined> {
-    const digest = keyDigest(key, this.pepper);
-    return recordIfSameDigest((await this.pool.query<KeyRow>(`${SELECT_KEYS} WHERE k.key_hash = $1`, [digest])).rows[0], digest);
+    const digest = this.digests.of(key);
+    const record = recordIfSameDigest((await this.pool.query<KeyRow>(`${SELECT_KEYS} WHERE k.key_hash = $1`, [digest])).rows[0], digest);
+    if (record) this.digests.keep(key, digest);
+    return record;
   }
 
   async get(id: string): Promise<KeyRecord | undefined> {
@@ -255,7 +261,7 @@ export class PgUsageLog implements UsageLog {
     const values = usageValues(r, at, r.stream);
     const n = values.length;
     const p = settleParams(r, at);
-    const named: Record<string, string> = { tokens: `$${n + 1}`, cost: `$${n + 2}`, at: '$2', day: `$${n + 3}`, month: `$${n + 4}`, id: '$3' };
+    const named: Record<string, string> = { tokens: `$${n + 1}`, cost: `$${n + 2}`, count: '1', at: '$2', day: `$${n + 3}`, month: `$${n + 4}`, id: '$3' };
     const charge = SETTLE_KEY_SQL.replace(/@(\w+)/g, (_, name: string) => `${named[name]}::bigint`).replace('$3::bigint', '$3');
     // One statement, so one round trip and atomic: a data-modifying WITH always runs to completion.
     // The key's totals are incremented in place, so concurrent instances never lose a charge. The

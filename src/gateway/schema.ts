@@ -144,4 +144,22 @@ export const gatewayMigrations: readonly Migration[] = [
       ALTER TABLE gateway_usage ADD COLUMN audio_output_tokens INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    // Credit holds in one b-tree ordered by key (issue 21, speed): a reservation's commit writes one
+    // page instead of four (table, id index, key index, expiry index). Expired holds are purged by
+    // a scan once a minute; the table holds only the requests in flight.
+    name: 'gateway-010-reservations-by-key',
+    sql: `
+      CREATE TABLE gateway_reservations_compact (
+        key_id     TEXT    NOT NULL,
+        id         TEXT    NOT NULL,
+        micros     INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        PRIMARY KEY (key_id, id)
+      ) STRICT, WITHOUT ROWID;
+      INSERT INTO gateway_reservations_compact (key_id, id, micros, expires_at) SELECT key_id, id, micros, expires_at FROM gateway_reservations;
+      DROP TABLE gateway_reservations;
+      ALTER TABLE gateway_reservations_compact RENAME TO gateway_reservations;
+    `,
+  },
 ];

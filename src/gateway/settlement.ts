@@ -5,9 +5,9 @@
  * can cost, so usage beyond it (an upstream that ignored the output cap, a prompt that counted
  * more tokens than its bound) is charged at the reservation and the rest is the operator's.
  */
-import { randomBytes } from 'node:crypto';
 import { billedUnits } from './billing.ts';
 import type { GatewayCall } from './call.ts';
+import { nextId } from './ids.ts';
 import { usdToMicros, type PriceTable } from './prices.ts';
 import type { UsageRow } from './usage.ts';
 
@@ -60,7 +60,7 @@ export function settlement(call: GatewayCall, prices: PriceTable, ended: Ended):
   const ctx = call.ctx;
   const row: UsageRow = {
     requestId: ctx.state.rid,
-    settleId: randomBytes(12).toString('base64url'),
+    settleId: nextId(),
     keyId: call.key.id,
     accountId: call.key.accountId,
     route: call.route,

@@ -1,14 +1,14 @@
 /**
  * Streams an upstream body to the client as it arrives: each upstream chunk is written as is
- * (no re-serialisation, no batching) and the next is read only once the client has taken it,
- * so back-pressure reaches the upstream. A copy of each chunk feeds a tap that finds usage.
+ * (no re-serialisation, no batching; only whole events when one may be left out or end the
+ * stream) and the next is read only once the client has taken it, so back-pressure reaches the
+ * upstream. One scan cuts an SSE body into events, whose data feeds a tap that finds usage.
  * While the upstream is quiet, SSE comments keep idle proxies from closing the connection. An
  * upstream failure after the first byte becomes a final error (an SSE `data: {"error":…}` event
  * on /v1, an `event: error` on the Anthropic routes, the bare Google error object on /v1beta); a
  * client that leaves aborts the upstream request.
  */
 import type { ServerResponse } from 'node:http';
-import { createParser } from 'eventsource-parser';
 import { errorBody, type GatewayError, type GatewayFamily } from './errors.ts';
 import { ClientGone, classifyUpstreamFailure, discardBody, type UpstreamResponse } from './upstream.ts';
 
@@ -28,7 +28,7 @@ export interface StreamOptions {
   onEvent?: (data: string) => void;
   /** Each raw chunk (for non-SSE streams). */
   onChunk?: (chunk: Buffer) => void;
-  /** SSE only: events that mention "usage" and whose data this returns true for are not sent (the rest pass byte for byte). */
+  /** SSE only: events whose data mentions "usage" and that this returns true for are not sent (the rest pass byte for byte). */
   dropEvent?: (data: string) => boolean;
   /**
    * SSE only: asked after each chunk is sent; true ends the stream there (the upstream request is
@@ -58,6 +58,18 @@ export function waitDrainOrClose(res: ServerResponse): Promise<void> {
     };
     res.on('drain', done);
     res.on('close', done);
+  });
+}
+
+/**
+ * Send a stream's headers without waiting for its first event, unless that event is already here:
+ * flushed once the events that arrived with the headers have been written, so they usually leave
+ * in one packet with the first event instead of a write of their own.
+ */
+export function flushHeadersSoon(res: ServerResponse): void {
+  setImmediate(() => {
+    // A no-op once they went out with the first event (`headersSent` is already true after writeHead).
+    if (!res.writableEnded && !res.destroyed) res.flushHeaders();
   });
 }
 
@@ -99,59 +111,24 @@ function eventEnd(b: Buffer, from: number, crlf: boolean): number {
 }
 
 /**
- * Cuts an SSE byte stream into whole events (each with its blank-line terminator) so one can
- * be left out. Works on bytes: only an event that contains `mark` is decoded and judged.
+ * Whole SSE events out of a byte stream (each with its blank-line terminator); the incomplete
+ * tail waits for the next chunk. `push` returns the complete events' bytes in one piece (as they
+ * came, when the chunk held no tail of an earlier one) and where each event ends in it.
  */
-export class EventCutter {
-  private pending: Buffer = Buffer.alloc(0);
-  constructor(
-    private readonly mark: Buffer,
-    private readonly drop: (data: string) => boolean,
-  ) {}
-
-  /** The bytes to send now: every complete event that is kept (the incomplete tail waits). */
-  push(chunk: Buffer): Buffer[] {
-    const b = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
-    const out: Buffer[] = [];
-    let from = 0;
-    let keptFrom = 0;
-    const crlf = b.includes(0x0d);
-    for (let end = eventEnd(b, 0, crlf); end > 0; end = eventEnd(b, from, crlf)) {
-      const event = b.subarray(from, end);
-      if (event.includes(this.mark) && this.drop(eventData(event.toString('utf8')))) {
-        if (from > keptFrom) out.push(b.subarray(keptFrom, from));
-        keptFrom = end;
-      }
-      from = end;
-    }
-    if (from > keptFrom) out.push(b.subarray(keptFrom, from));
-    this.pending = Buffer.from(b.subarray(from));
-    return out;
-  }
-
-  /** Whatever followed the last complete event. */
-  rest(): Buffer {
-    const r = this.pending;
-    this.pending = Buffer.alloc(0);
-    return r;
-  }
-}
-
-/** Whole SSE events out of a byte stream (each with its terminator); the incomplete tail waits. */
 class EventSplitter {
   private pending = Buffer.alloc(0);
 
-  push(chunk: Buffer): Buffer[] {
+  push(chunk: Buffer): { bytes: Buffer; ends: number[] } {
     const b = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
     const crlf = b.includes(0x0d);
-    const events: Buffer[] = [];
+    const ends: number[] = [];
     let from = 0;
     for (let end = eventEnd(b, 0, crlf); end > 0; end = eventEnd(b, from, crlf)) {
-      events.push(b.subarray(from, end));
+      ends.push(end);
       from = end;
     }
-    this.pending = Buffer.from(b.subarray(from));
-    return events;
+    this.pending = from < b.length ? Buffer.from(b.subarray(from)) : Buffer.alloc(0);
+    return { bytes: from === b.length ? b : b.subarray(0, from), ends };
   }
 
   rest(): Buffer {
@@ -161,12 +138,26 @@ class EventSplitter {
   }
 }
 
+const DATA_PREFIX = Buffer.from('data: ');
+
+function startsWithDataPrefix(b: Buffer): boolean {
+  for (let i = 0; i < DATA_PREFIX.length; i++) if (b[i] !== DATA_PREFIX[i]) return false;
+  return true;
+}
+
+/** The data of one SSE event (its `data:` lines joined by newlines, as the EventSource rules read them). */
 export function eventData(raw: string): string {
-  return raw
-    .split(/\r\n|\n|\r/)
-    .filter((l) => l.startsWith('data:'))
-    .map((l) => l.slice(l.startsWith('data: ') ? 6 : 5))
-    .join('\n');
+  const data: string[] = [];
+  // A byte order mark may open the stream (the EventSource rules drop it).
+  for (const line of (raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw).split(/\r\n|\n|\r/)) if (line === 'data' || line.startsWith('data:')) data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
+  return data.join('\n');
+}
+
+/** The data of one whole event (with its terminator), read straight from the bytes when it is one `data: ` line ended by a blank line, as most are. */
+function dataOf(event: Buffer): string {
+  const end = event.length - 2;
+  if (end > 6 && event[end] === 0x0a && event[end + 1] === 0x0a && startsWithDataPrefix(event) && event.indexOf(0x0a, 6) === end && !event.includes(0x0d)) return event.toString('utf8', 6, end);
+  return eventData(event.toString('utf8'));
 }
 
 export async function relayStream(o: StreamOptions): Promise<StreamResult> {
@@ -177,18 +168,9 @@ export async function relayStream(o: StreamOptions): Promise<StreamResult> {
   };
   res.on('close', onClose);
   res.writeHead(up.status, o.headers);
-  res.flushHeaders();
+  flushHeadersSoon(res);
 
   const boundary = new BoundaryTracker();
-  const decoder = new TextDecoder();
-  const parser = o.sse && o.onEvent ? createParser({ onEvent: (ev) => o.onEvent!(ev.data) }) : undefined;
-  const cutter = o.sse && o.dropEvent ? new EventCutter(Buffer.from('"usage"'), o.dropEvent) : undefined;
-  /** The bytes to send for one upstream chunk: all of it, or its events that are not dropped. */
-  const outgoing = (chunk: Buffer): Buffer => {
-    if (!cutter) return chunk;
-    const kept = cutter.push(chunk);
-    return kept.length === 1 ? kept[0]! : Buffer.concat(kept);
-  };
   let bytes = 0;
   let lastWrite = Date.now();
   let timer: NodeJS.Timeout | undefined;
@@ -202,30 +184,49 @@ export async function relayStream(o: StreamOptions): Promise<StreamResult> {
   };
   if (o.sse && o.keepAliveMs > 0) timer = setTimeout(keepAlive, o.keepAliveMs);
 
-  // With a stop condition, events are parsed one by one and the stream ends right after the one that meets it.
-  const splitter = o.sse && o.stopWhen ? new EventSplitter() : undefined;
+  // One pass cuts the SSE stream into events: each is read (onEvent), may be left out (dropEvent),
+  // and may end the stream (stopWhen). Bytes go out as they came unless an event may be left out
+  // or end the stream: then only whole events go out.
+  const splitter = o.sse && (o.onEvent || o.dropEvent || o.stopWhen) ? new EventSplitter() : undefined;
+  const wholeEvents = o.dropEvent !== undefined || o.stopWhen !== undefined;
   /** The bytes of a chunk to pass on, and whether the stream stops after them. */
   const take = (chunk: Buffer): { data: Buffer; stop: boolean } => {
-    if (!splitter) {
-      if (parser) parser.feed(decoder.decode(chunk, { stream: true }));
-      return { data: chunk, stop: false };
+    if (!splitter) return { data: chunk, stop: false };
+    const { bytes: events, ends } = splitter.push(chunk);
+    /** Kept runs of events before the last one dropped; `keptFrom`: where the current run starts. */
+    let kept: Buffer[] | undefined;
+    let keptFrom = 0;
+    let from = 0;
+    let stop = false;
+    for (const end of ends) {
+      const event = events.subarray(from, end);
+      const data = dataOf(event);
+      if (data) o.onEvent?.(data);
+      const mayDrop = o.dropEvent !== undefined && data.includes('"usage"');
+      if (mayDrop && o.dropEvent!(data)) {
+        if (from > keptFrom) (kept ??= []).push(events.subarray(keptFrom, from));
+        keptFrom = end;
+      }
+      from = end;
+      if (o.stopWhen?.()) {
+        stop = true;
+        break;
+      }
     }
-    const events = splitter.push(chunk);
-    for (let i = 0; i < events.length; i++) {
-      parser?.feed(decoder.decode(events[i], { stream: true }));
-      if (o.stopWhen!()) return { data: Buffer.concat(events.slice(0, i + 1)), stop: true };
-    }
-    return { data: events.length === 1 ? events[0]! : Buffer.concat(events), stop: false };
+    if (!wholeEvents) return { data: chunk, stop: false };
+    const last = events.subarray(keptFrom, from);
+    if (!kept) return { data: last, stop };
+    if (last.length) kept.push(last);
+    return { data: kept.length === 1 ? kept[0]! : Buffer.concat(kept), stop };
   };
 
   try {
     for await (const piece of up.body) {
       const chunk = piece as Buffer;
-      const { data, stop } = take(chunk);
+      const { data: out, stop } = take(chunk);
       o.onChunk?.(chunk);
       // The upstream is not quiet, even when this chunk completes no event to send.
       lastWrite = Date.now();
-      const out = outgoing(data);
       if (out.length > 0) {
         boundary.push(out);
         bytes += out.length;
@@ -242,20 +243,12 @@ export async function relayStream(o: StreamOptions): Promise<StreamResult> {
         return { end: clientGone ? 'client_closed' : 'completed', bytes, stopped: true };
       }
     }
-    if (splitter) {
+    if (splitter && wholeEvents) {
+      // An unfinished last event goes out as it came.
       const rest = splitter.rest();
-      if (rest.length) {
-        parser?.feed(decoder.decode(rest, { stream: true }));
-        const out = outgoing(rest);
-        if (out.length) res.write(out);
-      }
-    }
-    if (cutter) {
-      const tail = cutter.rest();
-      if (tail.length) res.write(tail);
+      if (rest.length) res.write(rest);
     }
     if (clientGone || o.signal.aborted) return { end: 'client_closed', bytes };
-    if (parser) parser.feed(decoder.decode());
     await endResponse(res);
     return { end: clientGone ? 'client_closed' : 'completed', bytes };
   } catch (err) {

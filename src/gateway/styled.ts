@@ -11,7 +11,7 @@ import { tryParseJson, type JsonObject } from './body.ts';
 import type { GatewayCall } from './call.ts';
 import { GatewayError, upstreamAuthFailed, upstreamBadGateway, upstreamInvalidResponse } from './errors.ts';
 import { MAX_RETRY_WAIT_MS } from './limits.ts';
-import { waitDrainOrClose } from './stream.ts';
+import { flushHeadersSoon, waitDrainOrClose } from './stream.ts';
 import { clientCodec, DroppedTools, spokenStyles, upstreamRoute } from './translate/index.ts';
 import { DROPPED_FIELDS_HEADER, DROPPED_TOOLS_HEADER, FALLBACK_MODEL_HEADER } from './response-headers.ts';
 import type { ApiStyle, ChatChunk, ChatRequest, ChatUsage, ClientCodec, ClientRequest, UpstreamCodec } from './translate/types.ts';
@@ -105,7 +105,7 @@ async function relayTranslatedStream(call: GatewayCall, up: UpstreamResponse, co
   for (const [k, v] of Object.entries(call.ctx.response.headers)) if (v !== undefined && !res.hasHeader(k)) res.setHeader(k, v as string | string[]);
   const encoder = client.fromChatStream(request);
   res.writeHead(200, { 'content-type': encoder.contentType ?? 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-  res.flushHeaders();
+  flushHeadersSoon(res);
   const decoder = codec.toChatStream();
   let pending = '';
   let usage: ChatUsage | undefined;

@@ -263,11 +263,11 @@ export interface UsageLog {
 export const KEYS_PER_QUERY = 500;
 
 /**
- * The key update of a settlement (named parameters: @tokens @cost @at @day @month @id). The
- * budget count restarts when its period has turned.
+ * The key update of a settlement, or of several settled together (named parameters: @tokens
+ * @cost @count @at @day @month @id). The budget count restarts when its period has turned.
  */
 export const SETTLE_KEY_SQL = `UPDATE gateway_keys SET
-  used_tokens = used_tokens + @tokens, spent_micros = spent_micros + @cost, request_count = request_count + 1, last_used_at = @at,
+  used_tokens = used_tokens + @tokens, spent_micros = spent_micros + @cost, request_count = request_count + @count, last_used_at = @at,
   budget_spent_micros = CASE
     WHEN budget_period IS NULL THEN budget_spent_micros
     WHEN budget_period_start = (CASE budget_period WHEN 'daily' THEN @day ELSE @month END) THEN budget_spent_micros + @cost
@@ -275,8 +275,18 @@ export const SETTLE_KEY_SQL = `UPDATE gateway_keys SET
   budget_period_start = CASE budget_period WHEN 'daily' THEN @day WHEN 'monthly' THEN @month ELSE budget_period_start END
   WHERE id = @id`;
 
-export function settleParams(r: UsageRow, at: number): { tokens: number; cost: number; at: number; day: number; month: number; id: string } {
-  return { tokens: Math.max(0, Math.round(r.chargedTokens)), cost: Math.max(0, Math.round(r.costMicros)), at, day: periodStart('daily', at), month: periodStart('monthly', at), id: r.keyId };
+export interface SettleParams {
+  tokens: number;
+  cost: number;
+  count: number;
+  at: number;
+  day: number;
+  month: number;
+  id: string;
+}
+
+export function settleParams(r: UsageRow, at: number): SettleParams {
+  return { tokens: Math.max(0, Math.round(r.chargedTokens)), cost: Math.max(0, Math.round(r.costMicros)), count: 1, at, day: periodStart('daily', at), month: periodStart('monthly', at), id: r.keyId };
 }
 
 
@@ -294,8 +304,10 @@ const SETTLE_BATCH_ROWS = 256;
 /**
  * Settlements are written in batches: the rows of the requests that ended within 10 ms share one
  * transaction (one commit instead of one per request), and none is written before the answer it
- * settles has gone out. `record` resolves once its row is committed. A held credit reservation
- * stays counted until its settlement is written, so a key's credit is never overstated meanwhile.
+ * settles has gone out. Each key is charged once per batch, with the sum of its new rows (per
+ * budget day and month, so a batch that spans midnight counts each period apart). `record`
+ * resolves once its row is committed. A held credit reservation stays counted until its
+ * settlement is written, so a key's credit is never overstated meanwhile.
  */
 export class SqliteUsageLog implements UsageLog {
   private readonly settleOne: (r: UsageRow, at: number) => void;
@@ -309,16 +321,32 @@ export class SqliteUsageLog implements UsageLog {
   ) {
     const insert = db.prepare(`INSERT INTO gateway_usage (${USAGE_INSERT_COLUMNS}) VALUES (${USAGE_INSERT_COLUMNS.split(',').map(() => '?').join(', ')}) ON CONFLICT (settle_id) DO NOTHING`);
     const charge = db.prepare(SETTLE_KEY_SQL);
-    const release = db.prepare('DELETE FROM gateway_reservations WHERE id = ?');
+    const release = db.prepare('DELETE FROM gateway_reservations WHERE key_id = ? AND id = ?');
+    /** Writes the row and releases its reservation; whether the row is new (a replay from the journal is not charged again). */
+    const write = (r: UsageRow, at: number): boolean => {
+      if (r.reservationId) release.run(r.keyId, r.reservationId);
+      return insert.run(...usageValues(r, at, r.stream ? 1 : 0)).changes > 0;
+    };
     this.settleOne = (r, at) => {
-      if (r.reservationId) release.run(r.reservationId);
-      // Already settled (a replay from the journal): not charged again.
-      if (insert.run(...usageValues(r, at, r.stream ? 1 : 0)).changes === 0) return;
-      charge.run(settleParams(r, at));
+      if (write(r, at)) charge.run(settleParams(r, at));
     };
     const one = db.transaction(this.settleOne);
     const all = db.transaction((batch: readonly PendingSettlement[]) => {
-      for (const p of batch) this.settleOne(p.row, p.at);
+      const charges = new Map<string, SettleParams>();
+      for (const p of batch) {
+        if (!write(p.row, p.at)) continue;
+        const add = settleParams(p.row, p.at);
+        const group = `${add.id}\n${add.day}\n${add.month}`;
+        const sum = charges.get(group);
+        if (!sum) charges.set(group, add);
+        else {
+          sum.tokens += add.tokens;
+          sum.cost += add.cost;
+          sum.count += 1;
+          sum.at = Math.max(sum.at, add.at);
+        }
+      }
+      for (const c of charges.values()) charge.run(c);
     });
     this.settleAll = (batch) => {
       if (batch.length === 1) one(batch[0]!.row, batch[0]!.at);

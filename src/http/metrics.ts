@@ -15,6 +15,7 @@ import { gatewayRouteTemplate } from './openapi.ts';
 import { publicMetricsText, type OperatorCheck } from './operator-view.ts';
 import { cacheHeaderOf, type AppContext, type AppState, type ServedRequest } from './middleware.ts';
 import { BatchedHistogram } from './batched-histogram.ts';
+import { CounterTally } from './counter-tally.ts';
 import { RequestTally, type CacheResult } from './request-tally.ts';
 
 export type ApisRejection = 'rate' | 'force_update' | 'deny' | 'key';
@@ -94,11 +95,18 @@ export function createMetrics(): Metrics {
     buckets: FETCH_BUCKETS,
     registers: [registry],
   });
-  const tokens: Counter<'model' | 'kind'> = new Counter({
+  // Counted on every gateway request: gathered in tallies, handed to prom-client when read.
+  const tokensTally = new CounterTally<'model' | 'kind'>();
+  const keySpendTally = new CounterTally<'key_id'>();
+  const keyTokensTally = new CounterTally<'key_id' | 'kind'>();
+  new Counter({
     name: 'gateway_tokens_total',
     help: 'Tokens charged by the AI gateway since start, by model and kind (prompt, completion).',
     labelNames: ['model', 'kind'] as const,
     registers: [registry],
+    collect() {
+      tokensTally.flushTo(this);
+    },
   });
   const gatewayLimits: Counter<'code'> = new Counter({
     name: 'gateway_limit_rejections_total',
@@ -108,17 +116,23 @@ export function createMetrics(): Metrics {
   });
   for (const code of ['rate_limit_exceeded', 'insufficient_quota']) gatewayLimits.inc({ code }, 0);
   // Per key, for billing: label values are our own key ids (key_<hex>), never caller input.
-  const keySpend: Counter<'key_id'> = new Counter({
+  new Counter({
     name: 'gateway_key_spend_usd_total',
     help: 'US dollars charged per gateway key since start, by the price table.',
     labelNames: ['key_id'] as const,
     registers: [registry],
+    collect() {
+      keySpendTally.flushTo(this);
+    },
   });
-  const keyTokens: Counter<'key_id' | 'kind'> = new Counter({
+  new Counter({
     name: 'gateway_key_tokens_total',
     help: 'Tokens charged per gateway key since start, by kind (prompt, completion).',
     labelNames: ['key_id', 'kind'] as const,
     registers: [registry],
+    collect() {
+      keyTokensTally.flushTo(this);
+    },
   });
   const modelLabel = (m: string | null) => (!m ? 'unknown' : m.length > 64 ? `${m.slice(0, 64)}…` : m);
   const apisLimits = new Counter({
@@ -160,12 +174,13 @@ export function createMetrics(): Metrics {
       apisLimits.inc({ reason });
     },
     gatewayUsage(row) {
-      if (row.promptTokens > 0) tokens.inc({ model: modelLabel(row.model), kind: 'prompt' }, row.promptTokens);
-      if (row.completionTokens > 0) tokens.inc({ model: modelLabel(row.model), kind: 'completion' }, row.completionTokens);
+      const model = row.model ?? '';
+      if (row.promptTokens > 0) tokensTally.add(`${model}\np`, () => ({ model: modelLabel(row.model), kind: 'prompt' }), row.promptTokens);
+      if (row.completionTokens > 0) tokensTally.add(`${model}\nc`, () => ({ model: modelLabel(row.model), kind: 'completion' }), row.completionTokens);
       if (row.status === 429) gatewayLimits.inc({ code: row.errorCode ?? 'unknown' });
-      if (row.costMicros > 0) keySpend.inc({ key_id: row.keyId }, row.costMicros / 1_000_000);
-      if (row.promptTokens > 0) keyTokens.inc({ key_id: row.keyId, kind: 'prompt' }, row.promptTokens);
-      if (row.completionTokens > 0) keyTokens.inc({ key_id: row.keyId, kind: 'completion' }, row.completionTokens);
+      if (row.costMicros > 0) keySpendTally.add(row.keyId, () => ({ key_id: row.keyId }), row.costMicros / 1_000_000);
+      if (row.promptTokens > 0) keyTokensTally.add(`${row.keyId}\np`, () => ({ key_id: row.keyId, kind: 'prompt' }), row.promptTokens);
+      if (row.completionTokens > 0) keyTokensTally.add(`${row.keyId}\nc`, () => ({ key_id: row.keyId, kind: 'completion' }), row.completionTokens);
     },
     async gatewayCounts() {
       const all = (await requests.get()).values.filter((v) => v.labels.family === 'gateway');
