@@ -10,6 +10,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { errorBody, type GatewayError, type GatewayFamily } from './errors.ts';
+import type { SseEvent } from './translate/types.ts';
 import { ClientGone, classifyUpstreamFailure, discardBody, type UpstreamResponse } from './upstream.ts';
 
 export type StreamEnd = 'completed' | 'client_closed' | 'upstream_error';
@@ -145,12 +146,44 @@ function startsWithDataPrefix(b: Buffer): boolean {
   return true;
 }
 
-/** The data of one SSE event (its `data:` lines joined by newlines, as the EventSource rules read them). */
-export function eventData(raw: string): string {
+/**
+ * One SSE event as the EventSource rules read it: its `event:` name and its `data:` lines joined
+ * by newlines; undefined when it carries no data (a comment, a keep-alive), which is not dispatched.
+ */
+export function sseEvent(raw: string): SseEvent | undefined {
   const data: string[] = [];
+  let event: string | undefined;
   // A byte order mark may open the stream (the EventSource rules drop it).
-  for (const line of (raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw).split(/\r\n|\n|\r/)) if (line === 'data' || line.startsWith('data:')) data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
-  return data.join('\n');
+  for (const line of (raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw).split(/\r\n|\n|\r/)) {
+    if (line === 'data' || line.startsWith('data:')) data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
+    else if (line.startsWith('event:')) event = line.slice(line.startsWith('event: ') ? 7 : 6) || undefined;
+  }
+  const joined = data.join('\n');
+  return joined ? { event, data: joined } : undefined;
+}
+
+/** The data of one SSE event ('' for none). */
+export const eventData = (raw: string): string => sseEvent(raw)?.data ?? '';
+
+/**
+ * SSE events out of a byte stream, each as soon as it is complete (the translated streams read
+ * them so; relayStream cuts its own, keeping the bytes). Written here rather than with
+ * eventsource-parser so that both paths cut events with the one splitter.
+ */
+export class SseEvents {
+  private readonly splitter = new EventSplitter();
+
+  push(chunk: Buffer): SseEvent[] {
+    const { bytes, ends } = this.splitter.push(chunk);
+    const out: SseEvent[] = [];
+    let from = 0;
+    for (const end of ends) {
+      const e = sseEvent(bytes.toString('utf8', from, end));
+      if (e) out.push(e);
+      from = end;
+    }
+    return out;
+  }
 }
 
 /** The data of one whole event (with its terminator), read straight from the bytes when it is one `data: ` line ended by a blank line, as most are. */

@@ -6,12 +6,11 @@
  * included, with usage recorded either way. When every upstream of the model fails before the
  * first byte, the model's fallbacks (AI_MODEL_FALLBACKS) are tried in order.
  */
-import { createParser } from 'eventsource-parser';
 import { tryParseJson, type JsonObject } from './body.ts';
 import type { GatewayCall } from './call.ts';
 import { GatewayError, upstreamAuthFailed, upstreamBadGateway, upstreamInvalidResponse } from './errors.ts';
 import { MAX_RETRY_WAIT_MS } from './limits.ts';
-import { flushHeadersSoon, waitDrainOrClose } from './stream.ts';
+import { flushHeadersSoon, SseEvents, waitDrainOrClose } from './stream.ts';
 import { clientCodec, DroppedTools, spokenStyles, upstreamRoute } from './translate/index.ts';
 import { DROPPED_FIELDS_HEADER, DROPPED_TOOLS_HEADER, FALLBACK_MODEL_HEADER } from './response-headers.ts';
 import type { ApiStyle, ChatChunk, ChatRequest, ChatUsage, ClientCodec, ClientRequest, UpstreamCodec } from './translate/types.ts';
@@ -124,17 +123,7 @@ async function relayTranslatedStream(call: GatewayCall, up: UpstreamResponse, co
       stopped = call.reservationSpent();
     }
   };
-  let failure: unknown;
-  const parser = createParser({
-    onEvent: (ev) => {
-      if (failure || stopped) return;
-      try {
-        take(decoder.push({ event: ev.event, data: ev.data }));
-      } catch (err) {
-        failure = err;
-      }
-    },
-  });
+  const events = new SseEvents();
   let lastWrite = Date.now();
   const keepAliveMs = call.deps.settings.keepAliveMs;
   const timer =
@@ -146,11 +135,12 @@ async function relayTranslatedStream(call: GatewayCall, up: UpstreamResponse, co
           }
         }, Math.max(10, Math.floor(keepAliveMs / 2)))
       : undefined;
-  const textDecoder = new TextDecoder();
   try {
     for await (const piece of up.body) {
-      parser.feed(textDecoder.decode(piece as Buffer, { stream: true }));
-      if (failure) throw failure;
+      for (const ev of events.push(piece as Buffer)) {
+        if (stopped) break;
+        take(decoder.push(ev));
+      }
       if (pending) {
         const out = pending;
         pending = '';
@@ -171,8 +161,6 @@ async function relayTranslatedStream(call: GatewayCall, up: UpstreamResponse, co
       call.endReason = 'client_closed';
       return;
     }
-    parser.feed(textDecoder.decode());
-    if (failure) throw failure;
     take(decoder.end());
     noteChatUsage(call, usage);
     res.end(pending + encoder.end(usage));

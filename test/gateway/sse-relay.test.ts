@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { relayStream, type StreamOptions, type StreamResult } from '../../src/gateway/stream.ts';
+import { relayStream, SseEvents, type StreamOptions, type StreamResult } from '../../src/gateway/stream.ts';
 
 const servers: http.Server[] = [];
 afterEach(async () => {
@@ -65,5 +65,25 @@ describe('relayStream', () => {
     const { body, result } = await relay([stream], { onEvent: () => seen++, stopWhen: () => seen >= 3, stopTrailer: Buffer.from('data: [DONE]\n\n') });
     expect(body).toBe(`${chunk(0)}${chunk(1)}${chunk(2)}data: [DONE]\n\n`);
     expect(result.stopped).toBe(true);
+  });
+});
+
+describe('SseEvents (the translated streams read events with the same splitter)', () => {
+  it('names and data of each complete event, in the order they complete across chunks', () => {
+    const events = new SseEvents();
+    const chunks = ['\ufeffevent: message_start\r\ndata: {"type":"message_start"}\r\n\r\n: ping\r\n\r\nevent: content_block_delta\r\nda', 'ta: {"a":1}\r\n', 'data: {"b":2}\r\n\r\ndata: [DONE]\n\nevent: tail\ndata: {"cut":'];
+    const read = chunks.flatMap((c) => events.push(Buffer.from(c, 'utf8')));
+    expect(read).toEqual([
+      { event: 'message_start', data: '{"type":"message_start"}' },
+      { event: 'content_block_delta', data: '{"a":1}\n{"b":2}' },
+      { event: undefined, data: '[DONE]' },
+    ]);
+  });
+
+  it('keeps a character split between chunks whole', () => {
+    const events = new SseEvents();
+    const bytes = Buffer.from('data: {"text":"热点"}\n\n', 'utf8');
+    const cut = bytes.indexOf(Buffer.from('点', 'utf8')) + 1;
+    expect([...events.push(bytes.subarray(0, cut)), ...events.push(bytes.subarray(cut))]).toEqual([{ event: undefined, data: '{"text":"热点"}' }]);
   });
 });
