@@ -207,7 +207,7 @@ describe('GET /v1/models and billing', () => {
       level: 'pro',
     });
     const usage = await fetch(`${h.base}/v1/dashboard/billing/usage`, { headers: bearer(k.key) });
-    expect(await usage.json()).toEqual({ object: 'list', total_usage: 0.0075, used_tokens: 15 });
+    expect(await usage.json()).toEqual({ object: 'list', total_usage: 0.0075, used_tokens: 15, usage: { prompt_tokens: 10, completion_tokens: 5, cached_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, audio_input_tokens: 0, audio_output_tokens: 0 } });
     const today = new Date().toISOString().slice(0, 10);
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     const daily = await fetch(`${h.base}/v1/dashboard/billing/usage?start_date=${today}&end_date=${tomorrow}`, { headers: bearer(k.key) });

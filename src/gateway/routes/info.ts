@@ -12,6 +12,7 @@ import { badRequest, GatewayError } from '../errors.ts';
 import { modelPermitted } from '../policy.ts';
 import { modelListAttempt, openAiModels, type OpenAiModel } from '../model-list.ts';
 import { withPublicNames, type ListLayout } from '../public-models.ts';
+import type { TokenTotals } from '../usage.ts';
 import { DAY_MS } from '../../kernel/time.ts';
 
 function modelNotFound(model: string): GatewayError {
@@ -122,17 +123,33 @@ function dateParam(call: GatewayCall, name: string): number | undefined {
   return ms;
 }
 
+/** A usage line's tokens by kind, as the billing view names them. */
+function tokenParts(t: TokenTotals): Record<string, number> {
+  return {
+    prompt_tokens: t.prompt,
+    completion_tokens: t.completion,
+    cached_tokens: t.cached,
+    cache_write_tokens: t.cacheWrite,
+    reasoning_tokens: t.reasoning,
+    audio_input_tokens: t.audioIn,
+    audio_output_tokens: t.audioOut,
+  };
+}
+
+const NO_TOKENS: TokenTotals = { prompt: 0, completion: 0, cached: 0, cacheWrite: 0, reasoning: 0, audioIn: 0, audioOut: 0 };
+
 /**
  * OpenAI's legacy usage view, in US cents: with `start_date` and `end_date` (end exclusive, at
  * most 100 days), the key's spend per day and model in `daily_costs` and their sum; without
- * them, the key's whole spend.
+ * them, the key's whole spend and tokens, with the kinds of tokens of its usage rows.
  */
 export async function billingUsage(call: GatewayCall): Promise<void> {
   const from = dateParam(call, 'start_date');
   const to = dateParam(call, 'end_date');
   if ((from === undefined) !== (to === undefined)) throw badRequest('Give both "start_date" and "end_date" (or neither, for the key\'s whole spend).', from === undefined ? 'start_date' : 'end_date');
   if (from === undefined || to === undefined) {
-    call.ctx.body = { object: 'list', total_usage: cents(call.key.spentMicros), used_tokens: call.key.usedTokens };
+    const kinds = (await call.deps.usage.tokensByKey([call.key.id], 0)).get(call.key.id) ?? NO_TOKENS;
+    call.ctx.body = { object: 'list', total_usage: cents(call.key.spentMicros), used_tokens: call.key.usedTokens, usage: tokenParts(kinds) };
     return;
   }
   if (to <= from || to - from > MAX_RANGE_DAYS * DAY_MS) throw badRequest(`"end_date" must be after "start_date" and at most ${MAX_RANGE_DAYS} days later.`, 'end_date');
@@ -142,17 +159,7 @@ export async function billingUsage(call: GatewayCall): Promise<void> {
   for (const r of rows) {
     total += r.costMicros;
     const items = days.get(r.day) ?? [];
-    const t = r.tokens;
-    const usage = {
-      prompt_tokens: t.prompt,
-      completion_tokens: t.completion,
-      cached_tokens: t.cached,
-      cache_write_tokens: t.cacheWrite,
-      reasoning_tokens: t.reasoning,
-      audio_input_tokens: t.audioIn,
-      audio_output_tokens: t.audioOut,
-    };
-    items.push({ name: r.model ?? 'other', cost: cents(r.costMicros), usage });
+    items.push({ name: r.model ?? 'other', cost: cents(r.costMicros), usage: tokenParts(r.tokens) });
     days.set(r.day, items);
   }
   call.ctx.body = {
