@@ -6,7 +6,7 @@
  * named by an encoded id (bookPageId below), the site's own scheme. Format as read by
  * imsyy/DailyHotApi src/routes/weread.ts and src/utils/getToken/weread.ts.
  */
-import { md5 } from './_shared/digest.ts';
+import { md5 } from '../src/kernel/digest.ts';
 import { defineHotList, type JsonList } from './_shared/declared-list.ts';
 import { asRecord, asString } from './_shared/hot-list.ts';
 

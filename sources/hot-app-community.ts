@@ -7,7 +7,7 @@
  * imsyy/DailyHotApi src/routes/coolapk.ts, src/utils/getToken/coolapk.ts and src/router.types.d.ts.
  */
 import { randomBytes } from 'node:crypto';
-import { md5 } from './_shared/digest.ts';
+import { md5 } from '../src/kernel/digest.ts';
 import { defineHotList, type JsonList } from './_shared/declared-list.ts';
 
 /** The package name and the app's key in its token URL (public, in the app and DailyHotApi's code). */

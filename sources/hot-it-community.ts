@@ -11,7 +11,7 @@
 import { SourceError } from '../src/kernel/errors.ts';
 import { need } from '../src/kernel/json-path.ts';
 import { defineHotList, type JsonList, type ListRequest } from './_shared/declared-list.ts';
-import { md5 } from './_shared/digest.ts';
+import { md5 } from '../src/kernel/digest.ts';
 import { asString } from './_shared/hot-list.ts';
 import { keptPerClient } from './_shared/kept-value.ts';
 

@@ -7,9 +7,9 @@
  * upstream request; a list not fetched yet is left out and shown as missing. The merge is kept
  * while the lists it was made of are unchanged.
  */
-import { createHash } from 'node:crypto';
 import { AT_SPEC, DATE_SPEC, momentFrom, type Moment } from '../src/kernel/archive-params.ts';
 import { setBounded } from '../src/kernel/bounded-map.ts';
+import { sha1 } from '../src/kernel/digest.ts';
 import { AppError } from '../src/kernel/errors.ts';
 import type { CurrentList, ListAccess, TrendingListInfo } from '../src/kernel/list-access.ts';
 import { defineSource, type Row } from '../src/kernel/source.ts';
@@ -95,7 +95,7 @@ function itemsDigest(items: CurrentList['items']): string {
   let digest = itemDigests.get(items);
   if (digest === undefined) {
     const text = items.map((i) => `${i.rank}.${i.title}.${i.hot ?? ''}.${i.link ?? ''}.${i.description ?? ''}`).join('\u0001');
-    digest = createHash('sha1').update(text).digest('base64');
+    digest = sha1(text);
     itemDigests.set(items, digest);
   }
   return digest;
@@ -144,7 +144,7 @@ export function eventId(platforms: readonly PlatformEntry[]): string {
   const anchor = platforms.filter((p) => p.role === 'general').sort(
     (a, b) => (a.firstSeenAt ?? Infinity) - (b.firstSeenAt ?? Infinity) || a.sourceId.localeCompare(b.sourceId) || titleKey(a.title).localeCompare(titleKey(b.title)),
   )[0]!;
-  return createHash('sha1').update(`${anchor.sourceId}\u0000${titleKey(anchor.title)}`).digest('hex').slice(0, 12);
+  return sha1(`${anchor.sourceId}\u0000${titleKey(anchor.title)}`).slice(0, 12);
 }
 
 const timePair = (at: number | undefined) => (at === undefined ? { first_seen: null, first_seen_at: null } : { first_seen: formatDateTime(at), first_seen_at: at });

@@ -10,7 +10,7 @@
  */
 import { need } from '../../src/kernel/json-path.ts';
 import type { Preparation } from './declared-list.ts';
-import { md5 } from './digest.ts';
+import { md5 } from '../../src/kernel/digest.ts';
 import { asString } from './hot-list.ts';
 import { keptPerClient } from './kept-value.ts';
 

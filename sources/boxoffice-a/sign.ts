@@ -10,7 +10,7 @@
  * (SOURCE_BOXOFFICE_A_SIGN_KEY, SOURCE_BOXOFFICE_A_GUARD_SALT) so that a rotation upstream is
  * fixed without a release.
  */
-import { md5 } from '../_shared/digest.ts';
+import { md5 } from '../../src/kernel/digest.ts';
 
 export const DEFAULT_SIGN_KEY = 'A013F70DB97834C0A5492378BD76C53A';
 export const DEFAULT_GUARD_SALT = '581409236';

@@ -2,7 +2,7 @@
  * Answering `date`/`at` from the snapshot archive: the snapshot in force at the moment, stamped
  * with its time, as a ReadResult the encoding layer renders like any other (X-Cache: HISTORY).
  */
-import { createHash } from 'node:crypto';
+import { sha1 } from './digest.ts';
 import type { Archive } from './archive.ts';
 import type { Moment } from './archive-params.ts';
 import type { ReadResult } from './engine.ts';
@@ -64,7 +64,7 @@ export async function readSnapshotAt(
     paramsKey: key,
     payload,
     data,
-    hash: createHash('sha1').update(payload).digest('hex'),
+    hash: sha1(payload),
     fetchedAt: snap.fetchedAt,
     // A past moment's snapshot never changes; today's may be replaced by the next fetch.
     expiresAt: moment.live ? deps.now + source.freshness.ttlSec * 1000 : null,

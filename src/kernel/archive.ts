@@ -11,7 +11,7 @@
  *   delta against the key's previous payload (`base_hash`), brotli-compressed (archive-payloads.ts);
  *   `bytes` is the JSON text's length.
  */
-import { createHash } from 'node:crypto';
+import { sha1 } from './digest.ts';
 
 /** One stored state of a key's data. */
 export interface ArchivedSnapshot {
@@ -82,7 +82,7 @@ export function contentHash(data: unknown): string {
   if (data && typeof data === 'object' && !Array.isArray(data) && FETCH_TIME_FIELDS.some((f) => f in data)) {
     content = Object.fromEntries(Object.entries(data).filter(([k]) => !FETCH_TIME_FIELDS.includes(k)));
   }
-  return createHash('sha1').update(JSON.stringify(content)).digest('hex');
+  return sha1(JSON.stringify(content));
 }
 
 /** A history row of the format before the archive: key `t<ms>`, one per changed fetch. */

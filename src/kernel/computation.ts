@@ -8,7 +8,8 @@ import type { HttpClient } from './http.ts';
 import type { ListAccess } from './list-access.ts';
 import type { Logger } from './log.ts';
 import type { AnyParams, AnySource, LocalContext } from './source.ts';
-import { sha1, type CacheState, type ReadResult } from './engine.ts';
+import { sha1 } from './digest.ts';
+import type { CacheState, ReadResult } from './engine.ts';
 
 /** What the engine lends every computation. */
 export interface ComputationHost {

@@ -4,7 +4,7 @@
  * with every other caller (single-flight); a failed, empty or rejected fetch never overwrites
  * the last good data and sets an exponential backoff (capped, never parked for good).
  */
-import { hash } from 'node:crypto';
+import { sha1 } from './digest.ts';
 import type { Got } from 'got';
 import { contentHash } from './archive.ts';
 import { setBounded } from './bounded-map.ts';
@@ -114,10 +114,6 @@ const SNAPSHOT_MEMO_MS = 1_000;
 const SERIALIZED_KEPT = 256;
 /** Keys whose last good data this process keeps in memory for an outage of the store (see Engine.lastGood). */
 const LAST_GOOD_KEPT = 1000;
-
-export function sha1(text: string | Uint8Array): string {
-  return hash('sha1', text, 'hex');
-}
 
 /** Guid of a list row: stable across refreshes (link, else a hash of the title). */
 export function rowGuid(sourceId: string, row: Row): string {

@@ -5,7 +5,7 @@
  * judges the result, and the upgraded JSON text (with its own hash) replaces the stored one, so
  * every encoding and cache sees only the current shape. Judged once per payload and source.
  */
-import { createHash } from 'node:crypto';
+import { sha1 } from './digest.ts';
 import type { AnySource } from './source.ts';
 
 /** A stored payload as the source makes it today. */
@@ -49,9 +49,6 @@ export class StoredData {
   }
 }
 
-function sha1(text: string): string {
-  return createHash('sha1').update(text).digest('hex');
-}
 
 function judge(source: AnySource, payload: string, hash: string | undefined): CurrentData | undefined {
   try {

@@ -11,7 +11,7 @@ import path from 'node:path';
 import Parser from 'rss-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHash } from '../../src/kernel/archive.ts';
-import { sha1 } from '../../src/kernel/engine.ts';
+import { sha1 } from '../../src/kernel/digest.ts';
 import changya from '../../sources/changya.ts';
 import lifestyle from '../../sources/hot-lifestyle-a.ts';
 import sixty from '../../sources/60s.ts';
