@@ -8,7 +8,15 @@
  */
 import { badParam } from '../kernel/errors.ts';
 import { formatDate, isIsoDate } from '../kernel/time.ts';
+import type { Variants } from '../../sources/_shared/declared-list.ts';
 import { GAMES, KINDS } from '../../sources/game-community-news.ts';
+import { list as bilibiliRank } from '../../sources/video-site-rank.ts';
+import { list as sinaRank } from '../../sources/news-portal-c-rank.ts';
+import { list as nytimesFeed } from '../../sources/intl-newspaper-feed.ts';
+import { list as hostlocGuide } from '../../sources/hot-hosting-forum.ts';
+import { list as krRank } from '../../sources/hot-business-news.ts';
+import { list as wereadRank } from '../../sources/book-rank-a.ts';
+import { list as pojieGuide } from '../../sources/hot-reverse-forum.ts';
 
 /** One list of a route: DailyHotApi's `type` text for it, our parameters, and its `title` where the list changes it. */
 export interface DailyHotVariant {
@@ -46,6 +54,16 @@ export interface DailyHotRoute {
 
 const only = (label: string) => ({ default: { label } });
 
+/**
+ * A route's `type` values read from the declared list's variants, where DailyHotApi's are ours:
+ * its `type` text for each is the variant's name (after `prefix`), the default needs no parameter.
+ */
+function typesOf(variants: Variants | readonly Variants[] | undefined, prefix = ''): Record<string, DailyHotVariant> {
+  if (!variants || !('param' in variants)) throw new Error('typesOf needs a list with one variant parameter');
+  const [first] = Object.keys(variants.values);
+  return Object.fromEntries(Object.entries(variants.values).map(([value, name]) => [value, { label: `${prefix}${name}`, ...(value === first ? {} : { params: { [variants.param]: value } }) }]));
+}
+
 /** miyoushe's games by `gids`, as its `game` option names them. */
 const GAME_NAMES = Object.fromEntries(Object.entries(GAMES).map(([gid, g]) => [gid, g.name]));
 
@@ -72,24 +90,24 @@ function historyDay(query: QueryReader, nowMs: number): DailyHotVariant {
 }
 
 const DECLARED_LIST_ROUTES: readonly DailyHotRoute[] = [
-  { name: 'bilibili', path: '/video-site-rank', title: '哔哩哔哩', description: '你所热爱的，就是你的生活', link: 'https://www.bilibili.com/v/popular/rank/all', source: 'video-site-rank', types: { '0': { label: '热榜 · 全站' }, '1': { label: '热榜 · 动画', params: { partition: '1' } }, '3': { label: '热榜 · 音乐', params: { partition: '3' } }, '4': { label: '热榜 · 游戏', params: { partition: '4' } }, '5': { label: '热榜 · 娱乐', params: { partition: '5' } }, '36': { label: '热榜 · 科技', params: { partition: '36' } }, '119': { label: '热榜 · 鬼畜', params: { partition: '119' } }, '129': { label: '热榜 · 舞蹈', params: { partition: '129' } }, '155': { label: '热榜 · 时尚', params: { partition: '155' } }, '160': { label: '热榜 · 生活', params: { partition: '160' } }, '168': { label: '热榜 · 国创相关', params: { partition: '168' } }, '188': { label: '热榜 · 数码', params: { partition: '188' } }, '181': { label: '热榜 · 影视', params: { partition: '181' } } } },
+  { name: 'bilibili', path: '/video-site-rank', title: '哔哩哔哩', description: '你所热爱的，就是你的生活', link: 'https://www.bilibili.com/v/popular/rank/all', source: 'video-site-rank', types: typesOf(bilibiliRank.variants, '热榜 · ') },
   { name: 'weibo', path: '/hot-microblog', title: '微博', description: '实时热点，每分钟更新一次', link: 'https://s.weibo.com/top/summary/', source: 'hot-microblog', types: only('热搜榜') },
   { name: 'kuaishou', path: '/hot-short-video-b', title: '快手', description: '快手，拥抱每一种生活', link: 'https://www.kuaishou.com/', source: 'hot-short-video-b', types: only('热榜') },
   { name: 'yystv', path: '/game-media-feed', title: '游研社', description: '游研社是以游戏内容为主的新媒体，出品内容包括大量游戏、动漫有关的研究文章和社长聊街机、社长说、游研剧场、老四强等系列视频内容。', link: 'https://www.yystv.cn/docs', source: 'game-media-feed', types: only('全部文章') },
   { name: 'coolapk', path: '/hot-app-community', title: '酷安', link: 'https://www.coolapk.com/', source: 'hot-app-community', types: only('热榜') },
   { name: 'newsmth', path: '/hot-campus-forum', title: '水木社区', description: '水木社区是一个源于清华的高知社群。', link: 'https://www.newsmth.net/', source: 'hot-campus-forum', types: only('热门话题') },
-  { name: 'sina-news', path: '/news-portal-c-rank', title: '新浪新闻', link: 'https://sinanews.sina.cn/', source: 'news-portal-c-rank', types: { '1': { label: '总排行' }, '2': { label: '视频排行', params: { ranking: '2' } }, '3': { label: '图片排行', params: { ranking: '3' } }, '4': { label: '国内新闻', params: { ranking: '4' } }, '5': { label: '国际新闻', params: { ranking: '5' } }, '6': { label: '社会新闻', params: { ranking: '6' } }, '7': { label: '体育新闻', params: { ranking: '7' } }, '8': { label: '财经新闻', params: { ranking: '8' } }, '9': { label: '娱乐新闻', params: { ranking: '9' } }, '10': { label: '科技新闻', params: { ranking: '10' } }, '11': { label: '军事新闻', params: { ranking: '11' } } } },
+  { name: 'sina-news', path: '/news-portal-c-rank', title: '新浪新闻', link: 'https://sinanews.sina.cn/', source: 'news-portal-c-rank', types: typesOf(sinaRank.variants) },
   { name: 'weatheralarm', path: '/weather-alarm-feed', title: '中央气象台', link: 'http://nmc.cn/publish/alarm.html', source: 'weather-alarm-feed', types: only('全国气象预警'), options: { province: { name: '预警区域', value: '省份名称（ 例如：广东省 ）' } }, pick: provinceAlarms },
   { name: 'ithome-xijiayi', path: '/game-giveaway-news', title: 'IT之家「喜加一」', description: '最新最全的「喜加一」游戏动态尽在这里！', link: 'https://www.ithome.com/zt/xijiayi', source: 'game-giveaway-news', types: only('最新动态') },
   { name: 'gameres', path: '/game-industry-news', title: 'GameRes 游资网', description: '面向游戏从业者的游戏开发资讯，旨在为游戏制作人提供游戏研发类的程序技术、策划设计、艺术设计、原创设计等资讯内容。', link: 'https://www.gameres.com', source: 'game-industry-news', types: only('最新资讯') },
   { name: 'earthquake', path: '/earthquake-feed', title: '中国地震台', link: 'https://news.ceic.ac.cn/', source: 'earthquake-feed', types: only('地震速报') },
   { name: 'nodeseek', path: '/server-forum-feed', title: 'NodeSeek', link: 'https://www.nodeseek.com/', source: 'server-forum-feed', types: only('最新') },
   { name: 'linuxdo', path: '/hot-linux-forum', title: 'Linux.do', description: 'Linux 技术社区热搜', link: 'https://linux.do/top/weekly', source: 'hot-linux-forum', types: only('热门文章') },
-  { name: 'nytimes', path: '/intl-newspaper-feed', title: '纽约时报', link: 'https://www.nytimes.com/', source: 'intl-newspaper-feed', types: { china: { label: '中文网' }, global: { label: '全球版', params: { edition: 'global' } } } },
-  { name: 'hostloc', path: '/hot-hosting-forum', title: '全球主机交流', link: 'https://hostloc.com/', source: 'hot-hosting-forum', types: { hot: { label: '最新热门' }, digest: { label: '最新精华', params: { view: 'digest' } }, new: { label: '最新回复', params: { view: 'new' } }, newthread: { label: '最新发表', params: { view: 'newthread' } } } },
+  { name: 'nytimes', path: '/intl-newspaper-feed', title: '纽约时报', link: 'https://www.nytimes.com/', source: 'intl-newspaper-feed', types: typesOf(nytimesFeed.variants) },
+  { name: 'hostloc', path: '/hot-hosting-forum', title: '全球主机交流', link: 'https://hostloc.com/', source: 'hot-hosting-forum', types: typesOf(hostlocGuide.variants) },
   { name: 'douyin', path: '/hot-short-video-a', title: '抖音', description: '实时上升热点', link: 'https://www.douyin.com', source: 'hot-short-video-a', types: only('热榜') },
   { name: 'zhihu', path: '/hot-qa-site', title: '知乎', link: 'https://www.zhihu.com/hot', source: 'hot-qa-site', types: only('热榜') },
-  { name: '36kr', path: '/hot-business-news', title: '36氪', link: 'https://m.36kr.com/hot-list-m', source: 'hot-business-news', types: { hot: { label: '人气榜' }, video: { label: '视频榜', params: { type: 'video' } }, comment: { label: '热议榜', params: { type: 'comment' } }, collect: { label: '收藏榜', params: { type: 'collect' } } } },
+  { name: '36kr', path: '/hot-business-news', title: '36氪', link: 'https://m.36kr.com/hot-list-m', source: 'hot-business-news', types: typesOf(krRank.variants) },
   { name: 'baidu', path: '/search-a/hot', title: '百度', link: 'https://top.baidu.com/board', source: 'search-a', types: { realtime: { label: '热搜', params: { board: 'hot' } }, teleplay: { label: '电视剧', params: { board: 'teleplay' } } } },
   { name: 'sspai', path: '/hot-digital-life', title: '少数派', link: 'https://sspai.com/', source: 'hot-digital-life', types: { 热门文章: { label: '热榜' } } },
   { name: 'ithome', path: '/hot-it-news', title: 'IT之家', description: '爱科技，爱这里 - 前沿科技新闻网站', link: 'https://m.ithome.com/rankm/', source: 'it-news-rank', types: only('热榜') },
@@ -103,7 +121,7 @@ const DECLARED_LIST_ROUTES: readonly DailyHotRoute[] = [
   { name: 'starrail', path: '/game-news-b', title: '崩坏：星穹铁道', link: 'https://www.miyoushe.com/sr/home/53', source: 'game-news-b', types: { '1': { label: '最新动态' } } },
   { name: 'lol', path: '/game-news-c', title: '英雄联盟', link: 'https://lol.qq.com/gicp/news/423/2/1334/1.html', source: 'game-news-c', types: only('更新公告') },
   { name: 'netease-news', path: '/hot-news-portal-b', title: '网易新闻', link: 'https://m.163.com/hot', source: 'hot-news-portal-b', types: only('热点榜') },
-  { name: 'weread', path: '/book-rank-a', title: '微信读书', link: 'https://weread.qq.com/', source: 'book-rank-a', types: { rising: { label: '飙升榜' }, hot_search: { label: '热搜榜', params: { type: 'hot_search' } }, newbook: { label: '新书榜', params: { type: 'newbook' } }, general_novel_rising: { label: '小说榜', params: { type: 'general_novel_rising' } }, all: { label: '总榜', params: { type: 'all' } } } },
+  { name: 'weread', path: '/book-rank-a', title: '微信读书', link: 'https://weread.qq.com/', source: 'book-rank-a', types: typesOf(wereadRank.variants) },
   { name: 'douban-group', path: '/review-a/groups', title: '豆瓣讨论', link: 'https://www.douban.com/group/explore', source: 'review-a-groups', types: only('讨论精选') },
   { name: 'ngabbs', path: '/hot-game-forum', title: 'NGA', description: '精英玩家俱乐部', link: 'https://ngabbs.com/', source: 'hot-game-forum', types: only('论坛热帖') },
   { name: 'hellogithub', path: '/hot-open-source', title: 'HelloGitHub', description: '分享 GitHub 上有趣、入门级的开源项目', link: 'https://hellogithub.com/', source: 'hot-open-source', types: { featured: { label: '热门仓库' } } },
@@ -125,7 +143,7 @@ const DECLARED_LIST_ROUTES: readonly DailyHotRoute[] = [
   { name: 'miyoushe', path: '/game-community-news', title: '米游社 · 崩坏3', link: 'https://www.miyoushe.com/', source: 'game-community-news', types: { '1': { label: '最新公告' } }, options: { game: { name: '游戏分类', type: GAME_NAMES }, type: { name: '榜单分类', type: KINDS } }, pick: gameCommunityList },
   { name: '51cto', path: '/hot-it-community', title: '51CTO', link: 'https://www.51cto.com/', source: 'hot-it-community', types: only('推荐榜') },
   { name: 'producthunt', path: '/hot-product-launch', title: 'Product Hunt', description: 'The best new products, every day', link: 'https://www.producthunt.com/', source: 'hot-product-launch', types: only('Today') },
-  { name: '52pojie', path: '/hot-reverse-forum', title: '吾爱破解', link: 'https://www.52pojie.cn/', source: 'hot-reverse-forum', types: { hot: { label: '人气热门' }, digest: { label: '精华采撷', params: { view: 'digest' } }, newthread: { label: '技术分享', params: { view: 'newthread' } }, tech: { label: '新鲜出炉', params: { view: 'tech' } } } },
+  { name: '52pojie', path: '/hot-reverse-forum', title: '吾爱破解', link: 'https://www.52pojie.cn/', source: 'hot-reverse-forum', types: typesOf(pojieGuide.variants) },
 ];
 
 /** One of a route's named values from the query (the first by default); a 400 naming the parameter and the values otherwise. */
