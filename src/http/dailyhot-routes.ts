@@ -41,6 +41,8 @@ export interface DailyHotRoute {
    * from the default variant's params (`/tech-forum/:type` with `type: top`).
    */
   path: string;
+  /** The query parameter DailyHotApi names the variant by, where it is not `type` (HelloGitHub's `sort`). */
+  typeParam?: string;
   /** `type` value → DailyHotApi's `type` text for it and our parameters (e.g. a board). */
   types: Readonly<Record<string, DailyHotVariant>>;
   /** DailyHotApi's `params` of the answer: the route's options and what they mean. */
@@ -124,7 +126,7 @@ const DECLARED_LIST_ROUTES: readonly DailyHotRoute[] = [
   { name: 'weread', path: '/book-rank-a', title: '微信读书', link: 'https://weread.qq.com/', source: 'book-rank-a', types: typesOf(wereadRank.variants) },
   { name: 'douban-group', path: '/review-a/groups', title: '豆瓣讨论', link: 'https://www.douban.com/group/explore', source: 'review-a-groups', types: only('讨论精选') },
   { name: 'ngabbs', path: '/hot-game-forum', title: 'NGA', description: '精英玩家俱乐部', link: 'https://ngabbs.com/', source: 'hot-game-forum', types: only('论坛热帖') },
-  { name: 'hellogithub', path: '/hot-open-source', title: 'HelloGitHub', description: '分享 GitHub 上有趣、入门级的开源项目', link: 'https://hellogithub.com/', source: 'hot-open-source', types: { featured: { label: '热门仓库' } } },
+  { name: 'hellogithub', typeParam: 'sort', path: '/hot-open-source', title: 'HelloGitHub', description: '分享 GitHub 上有趣、入门级的开源项目', link: 'https://hellogithub.com/', source: 'hot-open-source', types: { featured: { label: '热门仓库' } } },
   { name: 'jianshu', path: '/hot-writing-community', title: '简书', description: '一个优质的创作社区', link: 'https://www.jianshu.com/', source: 'hot-writing-community', types: only('热门推荐') },
   { name: 'zhihu-daily', path: '/qa-site-daily', title: '知乎日报', description: '每天三次，每次七分钟', link: 'https://daily.zhihu.com/', source: 'qa-site-daily', types: only('推荐榜') },
   { name: 'sina', path: '/hot-news-portal-c', title: '新浪网', description: '热榜太多，一个就够', link: 'https://sinanews.sina.cn/', source: 'hot-news-portal-c', types: { all: { label: '新浪热榜' } } },
@@ -175,7 +177,5 @@ const OWN_SHAPE_ROUTES: readonly DailyHotRoute[] = [
 
 export const DAILYHOT_ROUTES: readonly DailyHotRoute[] = [...DECLARED_LIST_ROUTES, ...OWN_SHAPE_ROUTES];
 
-/** The name DailyHotApi gives the query parameter that picks a list's variant (HelloGitHub's is `sort`). */
-export function typeParamOf(route: DailyHotRoute): 'type' | 'sort' {
-  return route.name === 'hellogithub' ? 'sort' : 'type';
-}
+/** The query parameter that picks a list's variant: `type`, or the route's own name for it. */
+export const typeParamOf = (route: DailyHotRoute): string => route.typeParam ?? 'type';
