@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { isObject, type JsonObject } from '../body.ts';
 import { errorBody, GatewayError, upstreamInvalidResponse } from '../errors.ts';
 import { dataUrl, isHttpUrl, parseDataUrl } from './media.ts';
+import { upstreamErrorInfo } from './upstream-error.ts';
 import { argumentsObjectAt, arrayAt, objectAt, optionalBooleanAt, optionalIntAt, optionalNumberAt, optionalStringAt, stringAt, untranslatable } from './narrow.ts';
 import {
   TranslationError,
@@ -667,12 +668,5 @@ export const anthropicCodec: StyleCodec = {
   toChatResponse: readAnthropicMessage,
   toChatStream: (): StreamDecoder => new AnthropicDecoder(),
   authHeaders: (apiKey: string): Record<string, string> => ({ 'x-api-key': apiKey }),
-  readError(status: number, body: unknown): UpstreamErrorInfo {
-    const e = isObject(body) && isObject(body.error) ? body.error : undefined;
-    return {
-      message: typeof e?.message === 'string' ? e.message : `The upstream refused the request (HTTP ${status}).`,
-      type: typeof e?.type === 'string' ? e.type : undefined,
-      code: typeof e?.type === 'string' ? e.type : undefined,
-    };
-  },
+  readError: (status: number, body: unknown): UpstreamErrorInfo => upstreamErrorInfo(status, body, { type: 'type', code: 'type' }),
 };

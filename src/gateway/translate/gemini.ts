@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { isObject, type JsonObject } from '../body.ts';
 import { errorBody, GatewayError, upstreamInvalidResponse } from '../errors.ts';
 import { audioFormat, dataUrl, isHttpUrl, mimeTypeOfUrl, parseDataUrl } from './media.ts';
+import { upstreamErrorInfo } from './upstream-error.ts';
 import { argumentsObjectAt, arrayAt, objectAt, optionalIntAt, optionalNumberAt, optionalStringAt, stringAt, untranslatable } from './narrow.ts';
 import {
   TranslationError,
@@ -676,12 +677,5 @@ export const geminiCodec: StyleCodec = {
   toChatResponse: readGeminiResponse,
   toChatStream: (): StreamDecoder => new GeminiDecoder(),
   authHeaders: (apiKey: string): Record<string, string> => ({ 'x-goog-api-key': apiKey }),
-  readError(status: number, body: unknown): UpstreamErrorInfo {
-    const e = isObject(body) && isObject(body.error) ? body.error : undefined;
-    return {
-      message: typeof e?.message === 'string' ? e.message : `The upstream refused the request (HTTP ${status}).`,
-      type: typeof e?.status === 'string' ? e.status : undefined,
-      code: typeof e?.status === 'string' ? e.status : undefined,
-    };
-  },
+  readError: (status: number, body: unknown): UpstreamErrorInfo => upstreamErrorInfo(status, body, { type: 'status', code: 'status' }),
 };

@@ -6,6 +6,7 @@
 import { isObject, type JsonObject } from '../body.ts';
 import { errorBody, upstreamInvalidResponse, type GatewayError } from '../errors.ts';
 import { fitToOpenAiModel } from './openai-models.ts';
+import { upstreamErrorInfo } from './upstream-error.ts';
 import {
   TranslationError,
   type ChatChunk,
@@ -175,13 +176,5 @@ export const openaiCodec: StyleCodec = {
   toChatResponse: readChatResponse,
   toChatStream: (): StreamDecoder => new ChatDecoder(),
   authHeaders: (apiKey: string): Record<string, string> => ({ authorization: `Bearer ${apiKey}` }),
-  readError(status: number, body: unknown): UpstreamErrorInfo {
-    const e = isObject(body) && isObject(body.error) ? body.error : undefined;
-    return {
-      message: typeof e?.message === 'string' ? e.message : `The upstream refused the request (HTTP ${status}).`,
-      type: typeof e?.type === 'string' ? e.type : undefined,
-      code: typeof e?.code === 'string' ? e.code : undefined,
-      param: typeof e?.param === 'string' ? e.param : null,
-    };
-  },
+  readError: (status: number, body: unknown): UpstreamErrorInfo => upstreamErrorInfo(status, body, { type: 'type', code: 'code', param: 'param' }),
 };
