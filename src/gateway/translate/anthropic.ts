@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { isObject, type JsonObject } from '../body.ts';
 import { errorBody, GatewayError, upstreamInvalidResponse } from '../errors.ts';
 import { dataUrl, isHttpUrl, parseDataUrl } from './media.ts';
+import { ChunkingDecoder, eventObject, streamFailed } from './stream-decoder.ts';
 import { upstreamErrorInfo } from './upstream-error.ts';
 import { argumentsObjectAt, arrayAt, objectAt, optionalBooleanAt, optionalIntAt, optionalNumberAt, optionalStringAt, stringAt, untranslatable } from './narrow.ts';
 import {
@@ -574,34 +575,23 @@ export function readAnthropicMessage(body: unknown): ChatResponse {
 /** An `error` event or body as a GatewayError (502: the upstream failed while answering). */
 function streamError(data: JsonObject): GatewayError {
   const e = isObject(data.error) ? data.error : {};
-  const type = typeof e.type === 'string' ? e.type : 'error';
-  const message = typeof e.message === 'string' ? e.message.slice(0, 300) : 'no message';
-  return new GatewayError(502, `The upstream model gateway failed while answering (${type}: ${message}).`, { type: 'upstream_error', code: 'bad_gateway' });
+  return streamFailed(typeof e.type === 'string' ? e.type : 'error', e.message);
 }
 
 /** Anthropic's event sequence as chat chunks. */
-class AnthropicDecoder implements StreamDecoder {
-  private id = 'msg';
-  private model = '';
-  private created = Math.floor(Date.now() / 1000);
+class AnthropicDecoder extends ChunkingDecoder {
   private usage: JsonObject = {};
   private stopReason = 'end_turn';
   private stopped = false;
   /** Content block index → chat tool call index. */
   private readonly tools = new Map<number, number>();
 
-  private chunk(delta: ChatChunk['choices'][number]['delta'], finish: ChatFinishReason | null = null): ChatChunk {
-    return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [{ index: 0, delta, finish_reason: finish }] };
+  constructor() {
+    super('msg');
   }
 
   push(event: SseEvent): ChatChunk[] {
-    let data: unknown;
-    try {
-      data = JSON.parse(event.data);
-    } catch {
-      throw upstreamInvalidResponse(`the data of a ${event.event ?? 'stream'} event is not JSON`);
-    }
-    if (!isObject(data)) throw upstreamInvalidResponse('a stream event is not a JSON object');
+    const data = eventObject(event, `the data of a ${event.event ?? 'stream'} event is not JSON`);
     const type = typeof data.type === 'string' ? data.type : event.event;
     switch (type) {
       case 'message_start': {
@@ -642,7 +632,7 @@ class AnthropicDecoder implements StreamDecoder {
       case 'message_stop': {
         this.stopped = true;
         const usage = chatUsageOf(this.usage);
-        return [this.chunk({}, TO_CHAT_FINISH[this.stopReason] ?? 'stop'), { ...this.chunk({}), choices: [], usage }];
+        return [this.chunk({}, TO_CHAT_FINISH[this.stopReason] ?? 'stop'), this.usageChunk(usage)];
       }
       case 'error':
         throw streamError(data);

@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { isObject, type JsonObject } from '../body.ts';
 import { errorBody, GatewayError, upstreamInvalidResponse } from '../errors.ts';
 import { audioFormat, dataUrl, isHttpUrl, mimeTypeOfUrl, parseDataUrl } from './media.ts';
+import { ChunkingDecoder, eventObject, streamFailed } from './stream-decoder.ts';
 import { upstreamErrorInfo } from './upstream-error.ts';
 import { argumentsObjectAt, arrayAt, objectAt, optionalIntAt, optionalNumberAt, optionalStringAt, stringAt, untranslatable } from './narrow.ts';
 import {
@@ -606,31 +607,19 @@ export function readGeminiResponse(body: unknown): ChatResponse {
 }
 
 /** Gemini's stream (whole responses, one per SSE event) as chat chunks. */
-class GeminiDecoder implements StreamDecoder {
-  private id = `gemini-${newResponseId()}`;
-  private model = '';
-  private readonly created = Math.floor(Date.now() / 1000);
+class GeminiDecoder extends ChunkingDecoder {
   private started = false;
   private calls = 0;
   private finish: ChatFinishReason | undefined;
   private usage: ChatUsage | undefined;
 
-  private chunk(delta: ChatChunk['choices'][number]['delta'], finish: ChatFinishReason | null = null): ChatChunk {
-    return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [{ index: 0, delta, finish_reason: finish }] };
+  constructor() {
+    super(`gemini-${newResponseId()}`);
   }
 
   push(event: SseEvent): ChatChunk[] {
-    let data: unknown;
-    try {
-      data = JSON.parse(event.data);
-    } catch {
-      throw upstreamInvalidResponse('a stream event is not JSON');
-    }
-    if (!isObject(data)) throw upstreamInvalidResponse('a stream event is not a JSON object');
-    if (isObject(data.error)) {
-      const message = typeof data.error.message === 'string' ? data.error.message.slice(0, 300) : 'no message';
-      throw new GatewayError(502, `The upstream model gateway failed while answering (${String(data.error.status ?? data.error.code ?? 'error')}: ${message}).`, { type: 'upstream_error', code: 'bad_gateway' });
-    }
+    const data = eventObject(event);
+    if (isObject(data.error)) throw streamFailed(String(data.error.status ?? data.error.code ?? 'error'), data.error.message);
     if (typeof data.responseId === 'string') this.id = data.responseId;
     if (typeof data.modelVersion === 'string') this.model = data.modelVersion;
     if (isObject(data.usageMetadata)) this.usage = chatUsageOf(data.usageMetadata);
@@ -662,7 +651,7 @@ class GeminiDecoder implements StreamDecoder {
   end(): ChatChunk[] {
     if (!this.finish) throw upstreamInvalidResponse('the stream ended before a chunk with its finishReason');
     const out = [this.chunk({}, this.finish)];
-    if (this.usage) out.push({ ...this.chunk({}), choices: [], usage: this.usage });
+    if (this.usage) out.push(this.usageChunk(this.usage));
     return out;
   }
 }

@@ -6,6 +6,7 @@
 import { isObject, type JsonObject } from '../body.ts';
 import { errorBody, upstreamInvalidResponse, type GatewayError } from '../errors.ts';
 import { fitToOpenAiModel } from './openai-models.ts';
+import { eventObject } from './stream-decoder.ts';
 import { upstreamErrorInfo } from './upstream-error.ts';
 import {
   TranslationError,
@@ -125,13 +126,7 @@ class ChatDecoder implements StreamDecoder {
       this.done = true;
       return [];
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(event.data);
-    } catch {
-      throw upstreamInvalidResponse('a stream event is not JSON');
-    }
-    return [readChatChunk(parsed)];
+    return [readChatChunk(eventObject(event))];
   }
   end(): ChatChunk[] {
     if (!this.done) throw upstreamInvalidResponse('the stream ended before its [DONE] event');

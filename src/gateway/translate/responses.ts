@@ -14,6 +14,7 @@ import { errorBody, upstreamInvalidResponse, type GatewayError } from '../errors
 import { openaiCodec } from './openai.ts';
 import { fitToOpenAiModel } from './openai-models.ts';
 import { recallItem, rememberItem } from './item-memory.ts';
+import { ChunkingDecoder, eventObject } from './stream-decoder.ts';
 import {
   TranslationError,
   type ChatChunk,
@@ -667,26 +668,17 @@ export function responsesToChatResponse(body: unknown): ChatResponse {
 }
 
 /** The Responses event sequence as chat chunks. */
-class ResponsesDecoder implements StreamDecoder {
-  private id = 'resp-gateway';
-  private model = '';
-  private readonly created = Math.floor(Date.now() / 1000);
+class ResponsesDecoder extends ChunkingDecoder {
   private done = false;
   /** Function-call item ids -> their chat tool-call index. */
   private readonly callIndex = new Map<string, number>();
 
-  private chunk(delta: ChatChunk['choices'][number]['delta'], finish: ChatFinishReason | null = null): ChatChunk {
-    return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [{ index: 0, delta, finish_reason: finish }] };
+  constructor() {
+    super('resp-gateway');
   }
 
   push(event: SseEvent): ChatChunk[] {
-    let ev: unknown;
-    try {
-      ev = JSON.parse(event.data);
-    } catch {
-      throw upstreamInvalidResponse('a stream event is not JSON');
-    }
-    if (!isObject(ev)) throw upstreamInvalidResponse('a stream event is not a JSON object');
+    const ev = eventObject(event);
     const type = typeof ev.type === 'string' ? ev.type : event.event;
     switch (type) {
       case 'response.created': {
@@ -719,7 +711,7 @@ class ResponsesDecoder implements StreamDecoder {
         const r = isObject(ev.response) ? ev.response : {};
         const usage = chatUsageOf(r.usage);
         const last = this.chunk({}, finishOf(r, this.callIndex.size > 0));
-        return usage ? [last, { ...this.chunk({}), choices: [], usage }] : [last];
+        return usage ? [last, this.usageChunk(usage)] : [last];
       }
       case 'response.failed':
       case 'error': {
