@@ -8,14 +8,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createOpenAI } from '@ai-sdk/openai';
-import { Agent, run, setDefaultOpenAIClient, setTracingDisabled, setOpenAIAPI, tool } from '@openai/agents';
 import { generateText, jsonSchema, stepCountIs, streamText, tool as aiTool } from 'ai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { joinUpstreamPath } from '../../src/gateway/upstream.ts';
 import type { StoredUsageRow } from '../../src/gateway/usage.ts';
 import { bearer, makeKey, postJson, startGateway, type Harness, usageRowWhere } from './helpers.ts';
+import { keyedClient, openaiClient, runWeatherAgent } from './openai-sdks.ts';
 import { ModelUpstream, sleep } from './model-upstream.ts';
 
 let native: ModelUpstream;
@@ -52,10 +51,7 @@ beforeAll(async () => {
       AI_UPSTREAM_ATTEMPTS: '1',
     },
   });
-  const made = await makeKey(h.svc);
-  key = made.key;
-  keyId = made.record.id;
-  openai = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: key, maxRetries: 0 });
+  ({ key, keyId, openai } = await keyedClient(h));
 });
 
 afterAll(async () => {
@@ -213,7 +209,7 @@ describe('stored responses', () => {
     expect(got.id).toBe(r.id);
     const items = await openai.responses.inputItems.list(r.id);
     expect(items.data.length).toBe(1);
-    const other = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: (await makeKey(h.svc)).key, maxRetries: 0 });
+    const other = openaiClient(h.base, (await makeKey(h.svc)).key);
     await expect(other.responses.retrieve(r.id)).rejects.toMatchObject({ status: 404, code: 'response_not_found' });
     await openai.responses.delete(r.id);
     await expect(openai.responses.retrieve(r.id)).rejects.toMatchObject({ status: 404 });
@@ -397,18 +393,9 @@ describe('Vercel AI SDK (@ai-sdk/openai default provider: Responses)', () => {
 describe('@openai/agents run', () => {
   for (const model of ['gpt-native-1', 'gpt-chat']) {
     it(`runs an agent with a tool against ${model}, streamed and not`, async () => {
-      setTracingDisabled(true);
-      setOpenAIAPI('responses');
-      setDefaultOpenAIClient(new OpenAI({ baseURL: `${h.base}/v1`, apiKey: key, maxRetries: 0 }) as never);
-      const weather = tool({ name: 'weather', description: 'Weather of a city', parameters: z.object({ city: z.string() }), execute: async () => 'sunny' });
-      const agent = new Agent({ name: 'helper', instructions: 'Answer briefly.', model, tools: [weather] });
-      const result = await run(agent, 'weather in Paris?');
-      expect(result.finalOutput).toBe('The tool said sunny');
-      const streamed = await run(agent, 'weather in Paris?', { stream: true });
-      let text = '';
-      for await (const chunk of streamed.toTextStream()) text += chunk;
-      await streamed.completed;
-      expect(text).toBe('The tool said sunny');
+      const { answer, streamed } = await runWeatherAgent(h.base, key, model);
+      expect(answer).toBe('The tool said sunny');
+      expect(streamed).toBe('The tool said sunny');
     });
   }
 });
