@@ -13,7 +13,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { joinUpstreamPath } from '../../src/gateway/upstream.ts';
 import type { StoredUsageRow } from '../../src/gateway/usage.ts';
-import { bearer, makeKey, postJson, startGateway, type Harness, usageRowWhere } from './helpers.ts';
+import { bearer, makeKey, postJson, startGateway, type Harness, usageRowWhere, waitFor } from './helpers.ts';
 import { keyedClient, openaiClient, runWeatherAgent } from './openai-sdks.ts';
 import { ModelUpstream, sleep } from './model-upstream.ts';
 
@@ -300,6 +300,16 @@ describe('bad input', () => {
   });
 });
 
+/** Streams a Responses request and leaves (aborts) once what arrived is `enough`. */
+async function leaveStream(body: Record<string, unknown>, enough: (seen: string) => boolean): Promise<void> {
+  const abort = new AbortController();
+  const res = await fetch(`${h.base}/v1/responses`, { method: 'POST', headers: { ...bearer(key), 'content-type': 'application/json' }, body: JSON.stringify(body), signal: abort.signal });
+  const reader = res.body!.getReader();
+  let seen = '';
+  while (!enough(seen)) seen += new TextDecoder().decode((await reader.read()).value);
+  abort.abort();
+}
+
 describe('a client that leaves a translated stream', () => {
   it('cancels the upstream stream and records the request as closed by the client', async () => {
     chatOnly.script('POST', '/v1/chat/completions', async (_req, res) => {
@@ -311,20 +321,8 @@ describe('a client that leaves a translated stream', () => {
       res.end('data: [DONE]\n\n');
     });
     try {
-      const abort = new AbortController();
-      const res = await fetch(`${h.base}/v1/responses`, { method: 'POST', headers: { ...bearer(key), 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-chat', input: 'slow please', stream: true, metadata: { run: 'leave' } }), signal: abort.signal });
-      const reader = res.body!.getReader();
-      let seen = '';
-      while (!seen.includes('response.output_text.delta')) seen += new TextDecoder().decode((await reader.read()).value);
-      abort.abort();
-      const aborted = await (async () => {
-        for (let i = 0; i < 300; i++) {
-          if (chatOnly.aborted.includes('/v1/chat/completions')) return true;
-          await sleep(10);
-        }
-        return false;
-      })();
-      expect(aborted).toBe(true);
+      await leaveStream({ model: 'gpt-chat', input: 'slow please', stream: true, metadata: { run: 'leave' } }, (seen) => seen.includes('response.output_text.delta'));
+      expect(await waitFor(() => chatOnly.aborted.includes('/v1/chat/completions'), 3000)).toBe(true);
       const row = await rowWhere((r) => r.route === 'responses.create' && r.endReason === 'client_closed');
       expect(row).toMatchObject({ stream: true, model: 'gpt-chat' });
       expect(row!.completionTokens).toBeGreaterThan(0);
@@ -348,12 +346,7 @@ describe('a client that leaves a native Responses stream', () => {
       res.end();
     });
     try {
-      const abort = new AbortController();
-      const res = await fetch(`${h.base}/v1/responses`, { method: 'POST', headers: { ...bearer(key), 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-native-slow', input: 'slow please', stream: true }), signal: abort.signal });
-      const reader = res.body!.getReader();
-      let seen = '';
-      while ((seen.match(/output_text\.delta/g) ?? []).length < 6) seen += new TextDecoder().decode((await reader.read()).value);
-      abort.abort();
+      await leaveStream({ model: 'gpt-native-slow', input: 'slow please', stream: true }, (seen) => (seen.match(/output_text\.delta/g) ?? []).length >= 6);
       const row = await rowWhere((r) => r.model === 'gpt-native-slow' && r.endReason === 'client_closed');
       expect(row).toBeDefined();
       expect(row!.completionTokens).toBeGreaterThan(0);
