@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/gateway/errors.ts';
 import { anthropicCodec } from '../../src/gateway/translate/anthropic.ts';
-import { TranslationError, type ChatChunk, type ChatRequest } from '../../src/gateway/translate/types.ts';
+import { TranslationError, type ChatChunk, type ChatRequest, type ChatResponse } from '../../src/gateway/translate/types.ts';
 import { caught, decodeWith, Dropped, events, fixture, joined } from './codec-support.ts';
 
 const decode = (text: string): ChatChunk[] => decodeWith(anthropicCodec, text);
@@ -204,6 +204,16 @@ describe('chat → Anthropic client answers', () => {
       usage: { input_tokens: 40, cache_read_input_tokens: 60, cache_creation_input_tokens: 0, output_tokens: 20 },
     });
     expect((message as { id: string }).id).toMatch(/^msg_/);
+  });
+
+  it('answers 502 naming the path when the upstream wrote tool-call arguments that are not a JSON object', () => {
+    const answer = (args: string): ChatResponse => ({ id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: args } }] }, finish_reason: 'tool_calls' }] });
+    for (const [args, what] of [['{"a":', 'is not JSON'], ['[1]', 'is not a JSON object']]) {
+      const err = caught(() => anthropicCodec.fromChatResponse(answer(args!), REQUEST));
+      expect(err).toBeInstanceOf(GatewayError);
+      expect(err).toMatchObject({ status: 502, message: expect.stringContaining(`choices[0].message.tool_calls[0].function.arguments ${what}`) });
+    }
+    expect(anthropicCodec.fromChatResponse(answer(''), REQUEST)).toMatchObject({ content: [{ type: 'tool_use', input: {} }] });
   });
 
   it('chat chunks as the Anthropic event sequence, which decodes back to the same text, tool call and usage', () => {

@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { isObject, type JsonObject } from '../body.ts';
 import { errorBody, GatewayError, upstreamInvalidResponse } from '../errors.ts';
+import { answerArgumentsObject } from './answer-arguments.ts';
 import { dataUrl, isHttpUrl, parseDataUrl } from './media.ts';
 import { ChunkingDecoder, eventObject, streamFailed } from './stream-decoder.ts';
 import { upstreamErrorInfo } from './upstream-error.ts';
@@ -309,25 +310,13 @@ export function anthropicUsage(u: ChatUsage | undefined): AnthropicUsage {
   return { input_tokens: Math.max(0, u.prompt_tokens - read - written), output_tokens: u.completion_tokens, cache_creation_input_tokens: written, cache_read_input_tokens: read };
 }
 
-function toolInput(args: string, path: string): JsonObject {
-  if (args.trim() === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(args);
-  } catch {
-    throw upstreamInvalidResponse(`${path} is not JSON`);
-  }
-  if (!isObject(parsed)) throw upstreamInvalidResponse(`${path} is not a JSON object`);
-  return parsed;
-}
-
 export function writeAnthropicMessage(chat: ChatResponse, request: ClientRequest): unknown {
   const choice = chat.choices[0];
   const content: unknown[] = [];
   if (choice?.message.reasoning_content) content.push({ type: 'thinking', thinking: choice.message.reasoning_content, signature: '' });
   const text = choice?.message.content ?? choice?.message.refusal ?? '';
   if (text) content.push({ type: 'text', text });
-  choice?.message.tool_calls?.forEach((c, i) => content.push({ type: 'tool_use', id: c.id, name: c.function.name, input: toolInput(c.function.arguments, `choices[0].message.tool_calls[${i}].function.arguments`) }));
+  choice?.message.tool_calls?.forEach((c, i) => content.push({ type: 'tool_use', id: c.id, name: c.function.name, input: answerArgumentsObject(c.function.arguments, `choices[0].message.tool_calls[${i}].function.arguments`) }));
   return {
     id: newMessageId(),
     type: 'message',

@@ -14,6 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { isObject, type JsonObject } from '../body.ts';
 import { errorBody, GatewayError, upstreamInvalidResponse } from '../errors.ts';
+import { answerArgumentsObject } from './answer-arguments.ts';
 import { audioFormat, dataUrl, isHttpUrl, mimeTypeOfUrl, parseDataUrl } from './media.ts';
 import { ChunkingDecoder, eventObject, streamFailed } from './stream-decoder.ts';
 import { upstreamErrorInfo } from './upstream-error.ts';
@@ -314,20 +315,8 @@ export function geminiUsageMetadata(u: ChatUsage | undefined): GeminiUsageMetada
   };
 }
 
-function argsObject(args: string, path: string): JsonObject {
-  if (args.trim() === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(args);
-  } catch {
-    throw upstreamInvalidResponse(`${path} is not JSON`);
-  }
-  if (!isObject(parsed)) throw upstreamInvalidResponse(`${path} is not a JSON object`);
-  return parsed;
-}
-
 function functionCallPart(c: ChatToolCall, path: string): JsonObject {
-  return { functionCall: { id: c.id, name: c.function.name, args: argsObject(c.function.arguments, path) } };
+  return { functionCall: { id: c.id, name: c.function.name, args: answerArgumentsObject(c.function.arguments, path) } };
 }
 
 const newResponseId = (): string => randomBytes(12).toString('base64url');
