@@ -13,6 +13,7 @@ import { isObject, type JsonObject } from '../body.ts';
 import { errorBody, GatewayError, upstreamInvalidResponse } from '../errors.ts';
 import { answerArgumentsObject } from './answer-arguments.ts';
 import { dataUrl, isHttpUrl, parseDataUrl } from './media.ts';
+import { assistantMessage, chatText } from './chat-message.ts';
 import { ChunkingDecoder, eventObject, streamFailed } from './stream-decoder.ts';
 import { upstreamErrorInfo } from './upstream-error.ts';
 import { argumentsObjectAt, arrayAt, objectAt, optionalBooleanAt, optionalIntAt, optionalNumberAt, optionalStringAt, stringAt, untranslatable } from './narrow.ts';
@@ -433,11 +434,6 @@ function userBlocks(content: string | ChatContentPart[], path: string): JsonObje
   });
 }
 
-function textContent(content: string | ChatTextPart[] | null | undefined): string {
-  if (content == null) return '';
-  return typeof content === 'string' ? content : content.map((p) => p.text).join('');
-}
-
 const THINKING_BUDGET = { minimal: 0, low: 1024, medium: 4096, high: 16384 } as const;
 
 export function writeAnthropicRequest(chat: ChatRequest, tools: ToolDropper): UpstreamRequest {
@@ -451,12 +447,12 @@ export function writeAnthropicRequest(chat: ChatRequest, tools: ToolDropper): Up
   };
   chat.messages.forEach((m, i) => {
     const path = `messages[${i}]`;
-    if (m.role === 'system' || m.role === 'developer') system.push(textContent(m.content));
+    if (m.role === 'system' || m.role === 'developer') system.push(chatText(m.content));
     else if (m.role === 'user') append('user', userBlocks(m.content, `${path}.content`));
-    else if (m.role === 'tool') append('user', [{ type: 'tool_result', tool_use_id: m.tool_call_id, content: textContent(m.content) }]);
+    else if (m.role === 'tool') append('user', [{ type: 'tool_result', tool_use_id: m.tool_call_id, content: chatText(m.content) }]);
     else if (m.role === 'assistant') {
       const blocks: JsonObject[] = [];
-      const text = textContent(m.content);
+      const text = chatText(m.content);
       if (text) blocks.push({ type: 'text', text });
       m.tool_calls?.forEach((c, j) => blocks.push({ type: 'tool_use', id: c.id, name: c.function.name, input: argumentsObjectAt(c.function.arguments, `${path}.tool_calls[${j}].function.arguments`) }));
       if (blocks.length) append('assistant', blocks);
@@ -553,7 +549,7 @@ export function readAnthropicMessage(body: unknown): ChatResponse {
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: text || (calls.length ? null : ''), ...(calls.length ? { tool_calls: calls } : {}), ...(reasoning ? { reasoning_content: reasoning } : {}) },
+        message: assistantMessage(text, calls, reasoning),
         finish_reason: TO_CHAT_FINISH[stop] ?? 'stop',
       },
     ],

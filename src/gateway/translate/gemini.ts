@@ -16,6 +16,7 @@ import { isObject, type JsonObject } from '../body.ts';
 import { errorBody, GatewayError, upstreamInvalidResponse } from '../errors.ts';
 import { answerArgumentsObject } from './answer-arguments.ts';
 import { audioFormat, dataUrl, isHttpUrl, mimeTypeOfUrl, parseDataUrl } from './media.ts';
+import { assistantMessage, chatText } from './chat-message.ts';
 import { ChunkingDecoder, eventObject, streamFailed } from './stream-decoder.ts';
 import { upstreamErrorInfo } from './upstream-error.ts';
 import { argumentsObjectAt, arrayAt, objectAt, optionalIntAt, optionalNumberAt, optionalStringAt, stringAt, untranslatable } from './narrow.ts';
@@ -168,7 +169,7 @@ function readContent(c: unknown, i: number, ids: CallIds, out: ChatMessage[]): v
   if (role === 'model') {
     if (parts.length || calls.length || reasoning) {
       const text = parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
-      out.push({ role: 'assistant', content: text || (calls.length ? null : ''), ...(calls.length ? { tool_calls: calls } : {}), ...(reasoning ? { reasoning_content: reasoning } : {}) });
+      out.push(assistantMessage(text, calls, reasoning));
     }
     return;
   }
@@ -425,13 +426,8 @@ function geminiPart(p: ChatContentPart, path: string): JsonObject {
   }
 }
 
-function textOf(content: string | ChatTextPart[] | null | undefined): string {
-  if (content == null) return '';
-  return typeof content === 'string' ? content : content.map((p) => p.text).join('');
-}
-
 function toolResponse(content: string | ChatTextPart[]): JsonObject {
-  const text = textOf(content);
+  const text = chatText(content);
   try {
     const parsed: unknown = JSON.parse(text);
     if (isObject(parsed)) return parsed;
@@ -463,7 +459,7 @@ export function writeGeminiRequest(chat: ChatRequest, tools: ToolDropper): Upstr
   };
   chat.messages.forEach((m, i) => {
     const path = `messages[${i}]`;
-    if (m.role === 'system' || m.role === 'developer') system.push(textOf(m.content));
+    if (m.role === 'system' || m.role === 'developer') system.push(chatText(m.content));
     else if (m.role === 'user') append('user', typeof m.content === 'string' ? [{ text: m.content }] : m.content.map((p, j) => geminiPart(p, `${path}.content[${j}]`)));
     else if (m.role === 'tool') {
       const name = names.get(m.tool_call_id);
@@ -471,7 +467,7 @@ export function writeGeminiRequest(chat: ChatRequest, tools: ToolDropper): Upstr
       append('user', [{ functionResponse: { name, response: toolResponse(m.content) } }]);
     } else if (m.role === 'assistant') {
       const parts: JsonObject[] = [];
-      const text = textOf(m.content);
+      const text = chatText(m.content);
       if (text) parts.push({ text });
       m.tool_calls?.forEach((c, j) => {
         names.set(c.id, c.function.name);
@@ -579,7 +575,7 @@ export function readGeminiResponse(body: unknown): ChatResponse {
     const calls: ChatToolCall[] = parts.calls.map((fc, j) => ({ id: fc.id ?? `call_gw${j}`, type: 'function', function: { name: fc.name, arguments: JSON.stringify(fc.args) } }));
     return {
       index: typeof c.index === 'number' ? c.index : i,
-      message: { role: 'assistant', content: parts.text || (calls.length ? null : ''), ...(calls.length ? { tool_calls: calls } : {}), ...(parts.reasoning ? { reasoning_content: parts.reasoning } : {}) },
+      message: assistantMessage(parts.text, calls, parts.reasoning),
       finish_reason: chatFinish(typeof c.finishReason === 'string' ? c.finishReason : 'STOP', calls.length > 0),
     };
   });

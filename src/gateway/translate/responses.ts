@@ -14,6 +14,7 @@ import { errorBody, upstreamInvalidResponse, type GatewayError } from '../errors
 import { openaiCodec } from './openai.ts';
 import { fitToOpenAiModel } from './openai-models.ts';
 import { recallItem, rememberItem } from './item-memory.ts';
+import { assistantMessage, chatText } from './chat-message.ts';
 import { ChunkingDecoder, eventObject } from './stream-decoder.ts';
 import {
   TranslationError,
@@ -582,7 +583,6 @@ function inputParts(content: string | ChatContentPart[]): string | JsonObject[] 
   });
 }
 
-const plainText = (content: string | ChatTextPart[] | null): string => (typeof content === 'string' ? content : (content ?? []).map((p) => p.text).join(''));
 
 /** A chat request for an upstream that speaks only Responses (every built-in tool chat has is carried). */
 export function chatToResponses(translated: ChatRequest, tools: ToolDropper): UpstreamRequest {
@@ -593,14 +593,14 @@ export function chatToResponses(translated: ChatRequest, tools: ToolDropper): Up
   let instructions: string | undefined;
   chat.messages.forEach((m, i) => {
     if (m.role === 'system' || m.role === 'developer') {
-      if (i === 0) instructions = plainText(m.content);
-      else input.push({ role: 'developer', content: plainText(m.content) });
+      if (i === 0) instructions = chatText(m.content);
+      else input.push({ role: 'developer', content: chatText(m.content) });
     } else if (m.role === 'user') input.push({ role: 'user', content: inputParts(m.content) });
     else if (m.role === 'assistant') {
-      const text = plainText(m.content);
+      const text = chatText(m.content);
       if (text) input.push({ role: 'assistant', content: text });
       for (const c of m.tool_calls ?? []) input.push({ type: 'function_call', call_id: c.id, name: c.function.name, arguments: c.function.arguments });
-    } else if (m.role === 'tool') input.push({ type: 'function_call_output', call_id: m.tool_call_id, output: plainText(m.content) });
+    } else if (m.role === 'tool') input.push({ type: 'function_call_output', call_id: m.tool_call_id, output: chatText(m.content) });
   });
   const body: JsonObject = { model: chat.model, input, store: false };
   if (instructions !== undefined) body.instructions = instructions;
@@ -662,7 +662,7 @@ export function responsesToChatResponse(body: unknown): ChatResponse {
     object: 'chat.completion',
     created: typeof body.created_at === 'number' ? body.created_at : Math.floor(Date.now() / 1000),
     model: typeof body.model === 'string' ? body.model : '',
-    choices: [{ index: 0, message: { role: 'assistant', content: text || (calls.length ? null : ''), ...(calls.length ? { tool_calls: calls } : {}), ...(reasoning ? { reasoning_content: reasoning } : {}) }, finish_reason: finishOf(body, calls.length > 0) }],
+    choices: [{ index: 0, message: assistantMessage(text, calls, reasoning), finish_reason: finishOf(body, calls.length > 0) }],
     ...(usage ? { usage } : {}),
   };
 }
