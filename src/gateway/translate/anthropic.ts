@@ -567,12 +567,11 @@ function streamError(data: JsonObject): GatewayError {
 class AnthropicDecoder extends ChunkingDecoder {
   private usage: JsonObject = {};
   private stopReason = 'end_turn';
-  private stopped = false;
   /** Content block index → chat tool call index. */
   private readonly tools = new Map<number, number>();
 
   constructor() {
-    super('msg');
+    super('msg', 'message_stop');
   }
 
   push(event: SseEvent): ChatChunk[] {
@@ -615,7 +614,7 @@ class AnthropicDecoder extends ChunkingDecoder {
         return [];
       }
       case 'message_stop': {
-        this.stopped = true;
+        this.finished = true;
         const usage = chatUsageOf(this.usage);
         return [this.chunk({}, TO_CHAT_FINISH[this.stopReason] ?? 'stop'), this.usageChunk(usage)];
       }
@@ -625,11 +624,6 @@ class AnthropicDecoder extends ChunkingDecoder {
         // ping, content_block_stop, and event types added later
         return [];
     }
-  }
-
-  end(): ChatChunk[] {
-    if (!this.stopped) throw upstreamInvalidResponse('the stream ended before message_stop');
-    return [];
   }
 }
 

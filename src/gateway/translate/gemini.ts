@@ -599,7 +599,7 @@ class GeminiDecoder extends ChunkingDecoder {
   private usage: ChatUsage | undefined;
 
   constructor() {
-    super(`gemini-${newResponseId()}`);
+    super(`gemini-${newResponseId()}`, 'a chunk with its finishReason');
   }
 
   push(event: SseEvent): ChatChunk[] {
@@ -633,8 +633,8 @@ class GeminiDecoder extends ChunkingDecoder {
     return out;
   }
 
-  end(): ChatChunk[] {
-    if (!this.finish) throw upstreamInvalidResponse('the stream ended before a chunk with its finishReason');
+  override end(): ChatChunk[] {
+    if (!this.finish) throw this.cutOff();
     const out = [this.chunk({}, this.finish)];
     if (this.usage) out.push(this.usageChunk(this.usage));
     return out;

@@ -669,12 +669,11 @@ export function responsesToChatResponse(body: unknown): ChatResponse {
 
 /** The Responses event sequence as chat chunks. */
 class ResponsesDecoder extends ChunkingDecoder {
-  private done = false;
   /** Function-call item ids -> their chat tool-call index. */
   private readonly callIndex = new Map<string, number>();
 
   constructor() {
-    super('resp-gateway');
+    super('resp-gateway', 'its response.completed event');
   }
 
   push(event: SseEvent): ChatChunk[] {
@@ -707,7 +706,7 @@ class ResponsesDecoder extends ChunkingDecoder {
       }
       case 'response.completed':
       case 'response.incomplete': {
-        this.done = true;
+        this.finished = true;
         const r = isObject(ev.response) ? ev.response : {};
         const usage = chatUsageOf(r.usage);
         const last = this.chunk({}, finishOf(r, this.callIndex.size > 0));
@@ -722,11 +721,6 @@ class ResponsesDecoder extends ChunkingDecoder {
       default:
         return [];
     }
-  }
-
-  end(): ChatChunk[] {
-    if (!this.done) throw upstreamInvalidResponse('the stream ended before its response.completed event');
-    return [];
   }
 }
 

@@ -30,11 +30,24 @@ export function streamFailed(kind: string, message: unknown): GatewayError {
 export abstract class ChunkingDecoder implements StreamDecoder {
   protected model = '';
   protected readonly created = Math.floor(Date.now() / 1000);
+  /** Set when the stream's last event (`lastEvent`) came; a stream that ends without it was cut off. */
+  protected finished = false;
 
-  constructor(protected id: string) {}
+  constructor(
+    protected id: string,
+    private readonly lastEvent: string,
+  ) {}
 
   abstract push(event: SseEvent): ChatChunk[];
-  abstract end(): ChatChunk[];
+
+  end(): ChatChunk[] {
+    if (!this.finished) throw this.cutOff();
+    return [];
+  }
+
+  protected cutOff(): GatewayError {
+    return upstreamInvalidResponse(`the stream ended before ${this.lastEvent}`);
+  }
 
   protected chunk(delta: Delta, finish: ChatFinishReason | null = null): ChatChunk {
     return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [{ index: 0, delta, finish_reason: finish }] };
