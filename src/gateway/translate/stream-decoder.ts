@@ -1,7 +1,8 @@
 /**
  * What every upstream stream decoder does alike: read an SSE event's JSON object, and write chat
  * chunks under the one id, model and creation time of the stream, the usage in a last chunk of
- * its own with no choices (as chat completions sends it with `include_usage`).
+ * its own with no choices (as chat completions sends it with `include_usage`); a stream that ends
+ * before its last event, or with an error event, is a 502.
  */
 import { isObject, type JsonObject } from '../body.ts';
 import { GatewayError, upstreamInvalidResponse } from '../errors.ts';
