@@ -5,13 +5,12 @@
  * billed from the vendor's counts, and the vendor's error answered in the OpenAI shape.
  */
 import { createOpenAI } from '@ai-sdk/openai';
-import { Agent, run, setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled, tool } from '@openai/agents';
 import { generateText, jsonSchema, stepCountIs, streamText, tool as aiTool } from 'ai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import type { StoredUsageRow } from '../../src/gateway/usage.ts';
-import { bearer, makeKey, postJson, startGateway, type Harness, usageRowWhere } from './helpers.ts';
+import { bearer, postJson, startGateway, type Harness, usageRowWhere } from './helpers.ts';
+import { keyedClient, runWeatherAgent } from './openai-sdks.ts';
 import { AnthropicUpstream, GeminiUpstream } from './vendor-upstreams.ts';
 
 let anthropic: AnthropicUpstream;
@@ -33,10 +32,7 @@ beforeAll(async () => {
       ]),
     },
   });
-  const made = await makeKey(h.svc);
-  key = made.key;
-  keyId = made.record.id;
-  openai = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: key, maxRetries: 0 });
+  ({ key, keyId, openai } = await keyedClient(h));
 });
 
 afterAll(async () => {
@@ -99,18 +95,9 @@ for (const v of vendors) {
       for await (const part of s.textStream) text += part;
       expect(text).toBe(`Hello from ${v.model}`);
 
-      setTracingDisabled(true);
-      setOpenAIAPI('responses');
-      setDefaultOpenAIClient(new OpenAI({ baseURL: `${h.base}/v1`, apiKey: key, maxRetries: 0 }) as never);
-      const agentTool = tool({ name: 'get_weather', description: 'Weather of a city', parameters: z.object({ city: z.string() }), execute: async () => 'sunny' });
-      const agent = new Agent({ name: 'helper', instructions: 'Answer briefly.', model: v.model, tools: [agentTool] });
-      const result = await run(agent, 'weather in Paris?');
-      expect(String(result.finalOutput)).toContain('sunny');
-      const streamed = await run(agent, 'weather in Paris?', { stream: true });
-      let streamedText = '';
-      for await (const chunk of streamed.toTextStream()) streamedText += chunk;
-      await streamed.completed;
-      expect(streamedText).toContain('sunny');
+      const { answer, streamed } = await runWeatherAgent(h.base, key, v.model);
+      expect(answer).toContain('sunny');
+      expect(streamed).toContain('sunny');
     });
   });
 }

@@ -8,14 +8,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createOpenAI } from '@ai-sdk/openai';
-import { Agent, run, setDefaultOpenAIClient, setTracingDisabled, setOpenAIAPI, tool } from '@openai/agents';
 import { generateText, jsonSchema, stepCountIs, streamText, tool as aiTool } from 'ai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { joinUpstreamPath } from '../../src/gateway/upstream.ts';
 import type { StoredUsageRow } from '../../src/gateway/usage.ts';
-import { bearer, makeKey, postJson, startGateway, type Harness, usageRowWhere } from './helpers.ts';
+import { bearer, makeKey, postJson, startGateway, type Harness, usageRowWhere, waitFor } from './helpers.ts';
+import { keyedClient, openaiClient, runWeatherAgent } from './openai-sdks.ts';
 import { ModelUpstream, sleep } from './model-upstream.ts';
 
 let native: ModelUpstream;
@@ -52,10 +51,7 @@ beforeAll(async () => {
       AI_UPSTREAM_ATTEMPTS: '1',
     },
   });
-  const made = await makeKey(h.svc);
-  key = made.key;
-  keyId = made.record.id;
-  openai = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: key, maxRetries: 0 });
+  ({ key, keyId, openai } = await keyedClient(h));
 });
 
 afterAll(async () => {
@@ -213,7 +209,7 @@ describe('stored responses', () => {
     expect(got.id).toBe(r.id);
     const items = await openai.responses.inputItems.list(r.id);
     expect(items.data.length).toBe(1);
-    const other = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: (await makeKey(h.svc)).key, maxRetries: 0 });
+    const other = openaiClient(h.base, (await makeKey(h.svc)).key);
     await expect(other.responses.retrieve(r.id)).rejects.toMatchObject({ status: 404, code: 'response_not_found' });
     await openai.responses.delete(r.id);
     await expect(openai.responses.retrieve(r.id)).rejects.toMatchObject({ status: 404 });
@@ -304,6 +300,16 @@ describe('bad input', () => {
   });
 });
 
+/** Streams a Responses request and leaves (aborts) once what arrived is `enough`. */
+async function leaveStream(body: Record<string, unknown>, enough: (seen: string) => boolean): Promise<void> {
+  const abort = new AbortController();
+  const res = await fetch(`${h.base}/v1/responses`, { method: 'POST', headers: { ...bearer(key), 'content-type': 'application/json' }, body: JSON.stringify(body), signal: abort.signal });
+  const reader = res.body!.getReader();
+  let seen = '';
+  while (!enough(seen)) seen += new TextDecoder().decode((await reader.read()).value);
+  abort.abort();
+}
+
 describe('a client that leaves a translated stream', () => {
   it('cancels the upstream stream and records the request as closed by the client', async () => {
     chatOnly.script('POST', '/v1/chat/completions', async (_req, res) => {
@@ -315,20 +321,8 @@ describe('a client that leaves a translated stream', () => {
       res.end('data: [DONE]\n\n');
     });
     try {
-      const abort = new AbortController();
-      const res = await fetch(`${h.base}/v1/responses`, { method: 'POST', headers: { ...bearer(key), 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-chat', input: 'slow please', stream: true, metadata: { run: 'leave' } }), signal: abort.signal });
-      const reader = res.body!.getReader();
-      let seen = '';
-      while (!seen.includes('response.output_text.delta')) seen += new TextDecoder().decode((await reader.read()).value);
-      abort.abort();
-      const aborted = await (async () => {
-        for (let i = 0; i < 300; i++) {
-          if (chatOnly.aborted.includes('/v1/chat/completions')) return true;
-          await sleep(10);
-        }
-        return false;
-      })();
-      expect(aborted).toBe(true);
+      await leaveStream({ model: 'gpt-chat', input: 'slow please', stream: true, metadata: { run: 'leave' } }, (seen) => seen.includes('response.output_text.delta'));
+      expect(await waitFor(() => chatOnly.aborted.includes('/v1/chat/completions'), 3000)).toBe(true);
       const row = await rowWhere((r) => r.route === 'responses.create' && r.endReason === 'client_closed');
       expect(row).toMatchObject({ stream: true, model: 'gpt-chat' });
       expect(row!.completionTokens).toBeGreaterThan(0);
@@ -352,12 +346,7 @@ describe('a client that leaves a native Responses stream', () => {
       res.end();
     });
     try {
-      const abort = new AbortController();
-      const res = await fetch(`${h.base}/v1/responses`, { method: 'POST', headers: { ...bearer(key), 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-native-slow', input: 'slow please', stream: true }), signal: abort.signal });
-      const reader = res.body!.getReader();
-      let seen = '';
-      while ((seen.match(/output_text\.delta/g) ?? []).length < 6) seen += new TextDecoder().decode((await reader.read()).value);
-      abort.abort();
+      await leaveStream({ model: 'gpt-native-slow', input: 'slow please', stream: true }, (seen) => (seen.match(/output_text\.delta/g) ?? []).length >= 6);
       const row = await rowWhere((r) => r.model === 'gpt-native-slow' && r.endReason === 'client_closed');
       expect(row).toBeDefined();
       expect(row!.completionTokens).toBeGreaterThan(0);
@@ -397,18 +386,9 @@ describe('Vercel AI SDK (@ai-sdk/openai default provider: Responses)', () => {
 describe('@openai/agents run', () => {
   for (const model of ['gpt-native-1', 'gpt-chat']) {
     it(`runs an agent with a tool against ${model}, streamed and not`, async () => {
-      setTracingDisabled(true);
-      setOpenAIAPI('responses');
-      setDefaultOpenAIClient(new OpenAI({ baseURL: `${h.base}/v1`, apiKey: key, maxRetries: 0 }) as never);
-      const weather = tool({ name: 'weather', description: 'Weather of a city', parameters: z.object({ city: z.string() }), execute: async () => 'sunny' });
-      const agent = new Agent({ name: 'helper', instructions: 'Answer briefly.', model, tools: [weather] });
-      const result = await run(agent, 'weather in Paris?');
-      expect(result.finalOutput).toBe('The tool said sunny');
-      const streamed = await run(agent, 'weather in Paris?', { stream: true });
-      let text = '';
-      for await (const chunk of streamed.toTextStream()) text += chunk;
-      await streamed.completed;
-      expect(text).toBe('The tool said sunny');
+      const { answer, streamed } = await runWeatherAgent(h.base, key, model);
+      expect(answer).toBe('The tool said sunny');
+      expect(streamed).toBe('The tool said sunny');
     });
   }
 });

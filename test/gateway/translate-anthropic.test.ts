@@ -1,46 +1,11 @@
 /** The Anthropic Messages codec on Anthropic's documented event sequences and request shapes (fixtures: test/fixtures/translate/README.md). */
-import fs from 'node:fs';
-import { createParser } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/gateway/errors.ts';
 import { anthropicCodec } from '../../src/gateway/translate/anthropic.ts';
-import { TranslationError, type ChatChunk, type ChatRequest, type SseEvent, type ToolDropper } from '../../src/gateway/translate/types.ts';
+import { TranslationError, type ChatChunk, type ChatRequest, type ChatResponse } from '../../src/gateway/translate/types.ts';
+import { caught, decodeWith, Dropped, events, fixture, joined } from './codec-support.ts';
 
-const fixture = (name: string): string => fs.readFileSync(new URL(`../fixtures/translate/${name}`, import.meta.url), 'utf8');
-
-function events(text: string): SseEvent[] {
-  const out: SseEvent[] = [];
-  const parser = createParser({ onEvent: (e) => out.push({ event: e.event, data: e.data }) });
-  parser.feed(text);
-  return out;
-}
-
-function decode(text: string): ChatChunk[] {
-  const decoder = anthropicCodec.toChatStream();
-  const chunks = events(text).flatMap((e) => decoder.push(e));
-  return [...chunks, ...decoder.end()];
-}
-
-const joined = (chunks: ChatChunk[], pick: (d: ChatChunk['choices'][number]['delta']) => string | null | undefined): string => chunks.flatMap((c) => c.choices.map((x) => pick(x.delta) ?? '')).join('');
-
-class Dropped implements ToolDropper {
-  readonly names: string[] = [];
-  constructor(private readonly refuse = false) {}
-  drop(tool: string, param: string): void {
-    if (this.refuse) throw new TranslationError(`tool ${tool} refused`, param);
-    this.names.push(tool);
-  }
-  dropField(): void {}
-}
-
-function caught(f: () => unknown): unknown {
-  try {
-    f();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a throw');
-}
+const decode = (text: string): ChatChunk[] => decodeWith(anthropicCodec, text);
 
 describe('Anthropic upstream stream → chat chunks', () => {
   it('text: the deltas in order, end_turn as stop, usage with cache reads and writes counted into the prompt', () => {
@@ -239,6 +204,16 @@ describe('chat → Anthropic client answers', () => {
       usage: { input_tokens: 40, cache_read_input_tokens: 60, cache_creation_input_tokens: 0, output_tokens: 20 },
     });
     expect((message as { id: string }).id).toMatch(/^msg_/);
+  });
+
+  it('answers 502 naming the path when the upstream wrote tool-call arguments that are not a JSON object', () => {
+    const answer = (args: string): ChatResponse => ({ id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: args } }] }, finish_reason: 'tool_calls' }] });
+    for (const [args, what] of [['{"a":', 'is not JSON'], ['[1]', 'is not a JSON object']]) {
+      const err = caught(() => anthropicCodec.fromChatResponse(answer(args!), REQUEST));
+      expect(err).toBeInstanceOf(GatewayError);
+      expect(err).toMatchObject({ status: 502, message: expect.stringContaining(`choices[0].message.tool_calls[0].function.arguments ${what}`) });
+    }
+    expect(anthropicCodec.fromChatResponse(answer(''), REQUEST)).toMatchObject({ content: [{ type: 'tool_use', input: {} }] });
   });
 
   it('chat chunks as the Anthropic event sequence, which decodes back to the same text, tool call and usage', () => {

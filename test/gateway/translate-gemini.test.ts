@@ -1,46 +1,11 @@
 /** The Gemini codec on Google's documented response shapes and stream (fixtures: test/fixtures/translate/README.md). */
-import fs from 'node:fs';
-import { createParser } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/gateway/errors.ts';
 import { GeminiEncoder, geminiCodec, jsonSchemaOf } from '../../src/gateway/translate/gemini.ts';
-import { TranslationError, type ChatChunk, type ChatRequest, type SseEvent, type ToolDropper } from '../../src/gateway/translate/types.ts';
+import { TranslationError, type ChatChunk, type ChatRequest } from '../../src/gateway/translate/types.ts';
+import { caught, decodeWith, Dropped, events, fixture, joined } from './codec-support.ts';
 
-const fixture = (name: string): string => fs.readFileSync(new URL(`../fixtures/translate/${name}`, import.meta.url), 'utf8');
-
-function events(text: string): SseEvent[] {
-  const out: SseEvent[] = [];
-  const parser = createParser({ onEvent: (e) => out.push({ event: e.event, data: e.data }) });
-  parser.feed(text);
-  return out;
-}
-
-function decode(text: string): ChatChunk[] {
-  const decoder = geminiCodec.toChatStream();
-  const chunks = events(text).flatMap((e) => decoder.push(e));
-  return [...chunks, ...decoder.end()];
-}
-
-const joined = (chunks: ChatChunk[], pick: (d: ChatChunk['choices'][number]['delta']) => string | null | undefined): string => chunks.flatMap((c) => c.choices.map((x) => pick(x.delta) ?? '')).join('');
-
-class Dropped implements ToolDropper {
-  readonly names: string[] = [];
-  constructor(private readonly refuse = false) {}
-  drop(tool: string, param: string): void {
-    if (this.refuse) throw new TranslationError(`tool ${tool} refused`, param);
-    this.names.push(tool);
-  }
-  dropField(): void {}
-}
-
-function caught(f: () => unknown): unknown {
-  try {
-    f();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a throw');
-}
+const decode = (text: string): ChatChunk[] => decodeWith(geminiCodec, text);
 
 describe('Gemini upstream stream → chat chunks', () => {
   it('thought and text parts in order, STOP as stop, usage with thoughts as reasoning and the cached prompt', () => {

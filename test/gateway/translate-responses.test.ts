@@ -125,3 +125,11 @@ describe('chat answers into Responses', () => {
     expect(completed.usage).toMatchObject({ input_tokens: 1, output_tokens: 2, total_tokens: 3 });
   });
 });
+
+describe('Responses upstream refusals', () => {
+  it('reads the message, type, code and parameter of the error object, and names the status when there is no message', () => {
+    const body = { error: { message: "Invalid value for 'temperature'.", type: 'invalid_request_error', code: 'invalid_value', param: 'temperature' } };
+    expect(responsesCodec.readError(400, body)).toEqual({ message: "Invalid value for 'temperature'.", type: 'invalid_request_error', code: 'invalid_value', param: 'temperature' });
+    expect(responsesCodec.readError(404, 'not json')).toEqual({ message: 'The upstream refused the request (HTTP 404).', type: undefined, code: undefined, param: null });
+  });
+});

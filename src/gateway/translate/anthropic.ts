@@ -11,7 +11,11 @@
 import { randomBytes } from 'node:crypto';
 import { isObject, type JsonObject } from '../body.ts';
 import { errorBody, GatewayError, upstreamInvalidResponse } from '../errors.ts';
+import { answerArgumentsObject } from './answer-arguments.ts';
 import { dataUrl, isHttpUrl, parseDataUrl } from './media.ts';
+import { assistantMessage, chatText } from './chat-message.ts';
+import { ChunkingDecoder, eventObject, streamFailed } from './stream-decoder.ts';
+import { upstreamErrorInfo } from './upstream-error.ts';
 import { argumentsObjectAt, arrayAt, objectAt, optionalBooleanAt, optionalIntAt, optionalNumberAt, optionalStringAt, stringAt, untranslatable } from './narrow.ts';
 import {
   TranslationError,
@@ -307,25 +311,13 @@ export function anthropicUsage(u: ChatUsage | undefined): AnthropicUsage {
   return { input_tokens: Math.max(0, u.prompt_tokens - read - written), output_tokens: u.completion_tokens, cache_creation_input_tokens: written, cache_read_input_tokens: read };
 }
 
-function toolInput(args: string, path: string): JsonObject {
-  if (args.trim() === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(args);
-  } catch {
-    throw upstreamInvalidResponse(`${path} is not JSON`);
-  }
-  if (!isObject(parsed)) throw upstreamInvalidResponse(`${path} is not a JSON object`);
-  return parsed;
-}
-
 export function writeAnthropicMessage(chat: ChatResponse, request: ClientRequest): unknown {
   const choice = chat.choices[0];
   const content: unknown[] = [];
   if (choice?.message.reasoning_content) content.push({ type: 'thinking', thinking: choice.message.reasoning_content, signature: '' });
   const text = choice?.message.content ?? choice?.message.refusal ?? '';
   if (text) content.push({ type: 'text', text });
-  choice?.message.tool_calls?.forEach((c, i) => content.push({ type: 'tool_use', id: c.id, name: c.function.name, input: toolInput(c.function.arguments, `choices[0].message.tool_calls[${i}].function.arguments`) }));
+  choice?.message.tool_calls?.forEach((c, i) => content.push({ type: 'tool_use', id: c.id, name: c.function.name, input: answerArgumentsObject(c.function.arguments, `choices[0].message.tool_calls[${i}].function.arguments`) }));
   return {
     id: newMessageId(),
     type: 'message',
@@ -442,11 +434,6 @@ function userBlocks(content: string | ChatContentPart[], path: string): JsonObje
   });
 }
 
-function textContent(content: string | ChatTextPart[] | null | undefined): string {
-  if (content == null) return '';
-  return typeof content === 'string' ? content : content.map((p) => p.text).join('');
-}
-
 const THINKING_BUDGET = { minimal: 0, low: 1024, medium: 4096, high: 16384 } as const;
 
 export function writeAnthropicRequest(chat: ChatRequest, tools: ToolDropper): UpstreamRequest {
@@ -460,12 +447,12 @@ export function writeAnthropicRequest(chat: ChatRequest, tools: ToolDropper): Up
   };
   chat.messages.forEach((m, i) => {
     const path = `messages[${i}]`;
-    if (m.role === 'system' || m.role === 'developer') system.push(textContent(m.content));
+    if (m.role === 'system' || m.role === 'developer') system.push(chatText(m.content));
     else if (m.role === 'user') append('user', userBlocks(m.content, `${path}.content`));
-    else if (m.role === 'tool') append('user', [{ type: 'tool_result', tool_use_id: m.tool_call_id, content: textContent(m.content) }]);
+    else if (m.role === 'tool') append('user', [{ type: 'tool_result', tool_use_id: m.tool_call_id, content: chatText(m.content) }]);
     else if (m.role === 'assistant') {
       const blocks: JsonObject[] = [];
-      const text = textContent(m.content);
+      const text = chatText(m.content);
       if (text) blocks.push({ type: 'text', text });
       m.tool_calls?.forEach((c, j) => blocks.push({ type: 'tool_use', id: c.id, name: c.function.name, input: argumentsObjectAt(c.function.arguments, `${path}.tool_calls[${j}].function.arguments`) }));
       if (blocks.length) append('assistant', blocks);
@@ -562,7 +549,7 @@ export function readAnthropicMessage(body: unknown): ChatResponse {
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: text || (calls.length ? null : ''), ...(calls.length ? { tool_calls: calls } : {}), ...(reasoning ? { reasoning_content: reasoning } : {}) },
+        message: assistantMessage(text, calls, reasoning),
         finish_reason: TO_CHAT_FINISH[stop] ?? 'stop',
       },
     ],
@@ -573,34 +560,22 @@ export function readAnthropicMessage(body: unknown): ChatResponse {
 /** An `error` event or body as a GatewayError (502: the upstream failed while answering). */
 function streamError(data: JsonObject): GatewayError {
   const e = isObject(data.error) ? data.error : {};
-  const type = typeof e.type === 'string' ? e.type : 'error';
-  const message = typeof e.message === 'string' ? e.message.slice(0, 300) : 'no message';
-  return new GatewayError(502, `The upstream model gateway failed while answering (${type}: ${message}).`, { type: 'upstream_error', code: 'bad_gateway' });
+  return streamFailed(typeof e.type === 'string' ? e.type : 'error', e.message);
 }
 
 /** Anthropic's event sequence as chat chunks. */
-class AnthropicDecoder implements StreamDecoder {
-  private id = 'msg';
-  private model = '';
-  private created = Math.floor(Date.now() / 1000);
+class AnthropicDecoder extends ChunkingDecoder {
   private usage: JsonObject = {};
   private stopReason = 'end_turn';
-  private stopped = false;
   /** Content block index → chat tool call index. */
   private readonly tools = new Map<number, number>();
 
-  private chunk(delta: ChatChunk['choices'][number]['delta'], finish: ChatFinishReason | null = null): ChatChunk {
-    return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [{ index: 0, delta, finish_reason: finish }] };
+  constructor() {
+    super('msg', 'message_stop');
   }
 
   push(event: SseEvent): ChatChunk[] {
-    let data: unknown;
-    try {
-      data = JSON.parse(event.data);
-    } catch {
-      throw upstreamInvalidResponse(`the data of a ${event.event ?? 'stream'} event is not JSON`);
-    }
-    if (!isObject(data)) throw upstreamInvalidResponse('a stream event is not a JSON object');
+    const data = eventObject(event, `the data of a ${event.event ?? 'stream'} event is not JSON`);
     const type = typeof data.type === 'string' ? data.type : event.event;
     switch (type) {
       case 'message_start': {
@@ -639,9 +614,9 @@ class AnthropicDecoder implements StreamDecoder {
         return [];
       }
       case 'message_stop': {
-        this.stopped = true;
+        this.finished = true;
         const usage = chatUsageOf(this.usage);
-        return [this.chunk({}, TO_CHAT_FINISH[this.stopReason] ?? 'stop'), { ...this.chunk({}), choices: [], usage }];
+        return [this.chunk({}, TO_CHAT_FINISH[this.stopReason] ?? 'stop'), this.usageChunk(usage)];
       }
       case 'error':
         throw streamError(data);
@@ -649,11 +624,6 @@ class AnthropicDecoder implements StreamDecoder {
         // ping, content_block_stop, and event types added later
         return [];
     }
-  }
-
-  end(): ChatChunk[] {
-    if (!this.stopped) throw upstreamInvalidResponse('the stream ended before message_stop');
-    return [];
   }
 }
 
@@ -667,12 +637,5 @@ export const anthropicCodec: StyleCodec = {
   toChatResponse: readAnthropicMessage,
   toChatStream: (): StreamDecoder => new AnthropicDecoder(),
   authHeaders: (apiKey: string): Record<string, string> => ({ 'x-api-key': apiKey }),
-  readError(status: number, body: unknown): UpstreamErrorInfo {
-    const e = isObject(body) && isObject(body.error) ? body.error : undefined;
-    return {
-      message: typeof e?.message === 'string' ? e.message : `The upstream refused the request (HTTP ${status}).`,
-      type: typeof e?.type === 'string' ? e.type : undefined,
-      code: typeof e?.type === 'string' ? e.type : undefined,
-    };
-  },
+  readError: (status: number, body: unknown): UpstreamErrorInfo => upstreamErrorInfo(status, body, { type: 'type', code: 'type' }),
 };

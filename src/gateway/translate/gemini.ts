@@ -14,7 +14,11 @@
 import { randomBytes } from 'node:crypto';
 import { isObject, type JsonObject } from '../body.ts';
 import { errorBody, GatewayError, upstreamInvalidResponse } from '../errors.ts';
+import { answerArgumentsObject } from './answer-arguments.ts';
 import { audioFormat, dataUrl, isHttpUrl, mimeTypeOfUrl, parseDataUrl } from './media.ts';
+import { assistantMessage, chatText } from './chat-message.ts';
+import { ChunkingDecoder, eventObject, streamFailed } from './stream-decoder.ts';
+import { upstreamErrorInfo } from './upstream-error.ts';
 import { argumentsObjectAt, arrayAt, objectAt, optionalIntAt, optionalNumberAt, optionalStringAt, stringAt, untranslatable } from './narrow.ts';
 import {
   TranslationError,
@@ -165,7 +169,7 @@ function readContent(c: unknown, i: number, ids: CallIds, out: ChatMessage[]): v
   if (role === 'model') {
     if (parts.length || calls.length || reasoning) {
       const text = parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
-      out.push({ role: 'assistant', content: text || (calls.length ? null : ''), ...(calls.length ? { tool_calls: calls } : {}), ...(reasoning ? { reasoning_content: reasoning } : {}) });
+      out.push(assistantMessage(text, calls, reasoning));
     }
     return;
   }
@@ -312,20 +316,8 @@ export function geminiUsageMetadata(u: ChatUsage | undefined): GeminiUsageMetada
   };
 }
 
-function argsObject(args: string, path: string): JsonObject {
-  if (args.trim() === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(args);
-  } catch {
-    throw upstreamInvalidResponse(`${path} is not JSON`);
-  }
-  if (!isObject(parsed)) throw upstreamInvalidResponse(`${path} is not a JSON object`);
-  return parsed;
-}
-
 function functionCallPart(c: ChatToolCall, path: string): JsonObject {
-  return { functionCall: { id: c.id, name: c.function.name, args: argsObject(c.function.arguments, path) } };
+  return { functionCall: { id: c.id, name: c.function.name, args: answerArgumentsObject(c.function.arguments, path) } };
 }
 
 const newResponseId = (): string => randomBytes(12).toString('base64url');
@@ -434,13 +426,8 @@ function geminiPart(p: ChatContentPart, path: string): JsonObject {
   }
 }
 
-function textOf(content: string | ChatTextPart[] | null | undefined): string {
-  if (content == null) return '';
-  return typeof content === 'string' ? content : content.map((p) => p.text).join('');
-}
-
 function toolResponse(content: string | ChatTextPart[]): JsonObject {
-  const text = textOf(content);
+  const text = chatText(content);
   try {
     const parsed: unknown = JSON.parse(text);
     if (isObject(parsed)) return parsed;
@@ -472,7 +459,7 @@ export function writeGeminiRequest(chat: ChatRequest, tools: ToolDropper): Upstr
   };
   chat.messages.forEach((m, i) => {
     const path = `messages[${i}]`;
-    if (m.role === 'system' || m.role === 'developer') system.push(textOf(m.content));
+    if (m.role === 'system' || m.role === 'developer') system.push(chatText(m.content));
     else if (m.role === 'user') append('user', typeof m.content === 'string' ? [{ text: m.content }] : m.content.map((p, j) => geminiPart(p, `${path}.content[${j}]`)));
     else if (m.role === 'tool') {
       const name = names.get(m.tool_call_id);
@@ -480,7 +467,7 @@ export function writeGeminiRequest(chat: ChatRequest, tools: ToolDropper): Upstr
       append('user', [{ functionResponse: { name, response: toolResponse(m.content) } }]);
     } else if (m.role === 'assistant') {
       const parts: JsonObject[] = [];
-      const text = textOf(m.content);
+      const text = chatText(m.content);
       if (text) parts.push({ text });
       m.tool_calls?.forEach((c, j) => {
         names.set(c.id, c.function.name);
@@ -588,7 +575,7 @@ export function readGeminiResponse(body: unknown): ChatResponse {
     const calls: ChatToolCall[] = parts.calls.map((fc, j) => ({ id: fc.id ?? `call_gw${j}`, type: 'function', function: { name: fc.name, arguments: JSON.stringify(fc.args) } }));
     return {
       index: typeof c.index === 'number' ? c.index : i,
-      message: { role: 'assistant', content: parts.text || (calls.length ? null : ''), ...(calls.length ? { tool_calls: calls } : {}), ...(parts.reasoning ? { reasoning_content: parts.reasoning } : {}) },
+      message: assistantMessage(parts.text, calls, parts.reasoning),
       finish_reason: chatFinish(typeof c.finishReason === 'string' ? c.finishReason : 'STOP', calls.length > 0),
     };
   });
@@ -605,31 +592,19 @@ export function readGeminiResponse(body: unknown): ChatResponse {
 }
 
 /** Gemini's stream (whole responses, one per SSE event) as chat chunks. */
-class GeminiDecoder implements StreamDecoder {
-  private id = `gemini-${newResponseId()}`;
-  private model = '';
-  private readonly created = Math.floor(Date.now() / 1000);
+class GeminiDecoder extends ChunkingDecoder {
   private started = false;
   private calls = 0;
   private finish: ChatFinishReason | undefined;
   private usage: ChatUsage | undefined;
 
-  private chunk(delta: ChatChunk['choices'][number]['delta'], finish: ChatFinishReason | null = null): ChatChunk {
-    return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [{ index: 0, delta, finish_reason: finish }] };
+  constructor() {
+    super(`gemini-${newResponseId()}`, 'a chunk with its finishReason');
   }
 
   push(event: SseEvent): ChatChunk[] {
-    let data: unknown;
-    try {
-      data = JSON.parse(event.data);
-    } catch {
-      throw upstreamInvalidResponse('a stream event is not JSON');
-    }
-    if (!isObject(data)) throw upstreamInvalidResponse('a stream event is not a JSON object');
-    if (isObject(data.error)) {
-      const message = typeof data.error.message === 'string' ? data.error.message.slice(0, 300) : 'no message';
-      throw new GatewayError(502, `The upstream model gateway failed while answering (${String(data.error.status ?? data.error.code ?? 'error')}: ${message}).`, { type: 'upstream_error', code: 'bad_gateway' });
-    }
+    const data = eventObject(event);
+    if (isObject(data.error)) throw streamFailed(String(data.error.status ?? data.error.code ?? 'error'), data.error.message);
     if (typeof data.responseId === 'string') this.id = data.responseId;
     if (typeof data.modelVersion === 'string') this.model = data.modelVersion;
     if (isObject(data.usageMetadata)) this.usage = chatUsageOf(data.usageMetadata);
@@ -658,10 +633,10 @@ class GeminiDecoder implements StreamDecoder {
     return out;
   }
 
-  end(): ChatChunk[] {
-    if (!this.finish) throw upstreamInvalidResponse('the stream ended before a chunk with its finishReason');
+  override end(): ChatChunk[] {
+    if (!this.finish) throw this.cutOff();
     const out = [this.chunk({}, this.finish)];
-    if (this.usage) out.push({ ...this.chunk({}), choices: [], usage: this.usage });
+    if (this.usage) out.push(this.usageChunk(this.usage));
     return out;
   }
 }
@@ -676,12 +651,5 @@ export const geminiCodec: StyleCodec = {
   toChatResponse: readGeminiResponse,
   toChatStream: (): StreamDecoder => new GeminiDecoder(),
   authHeaders: (apiKey: string): Record<string, string> => ({ 'x-goog-api-key': apiKey }),
-  readError(status: number, body: unknown): UpstreamErrorInfo {
-    const e = isObject(body) && isObject(body.error) ? body.error : undefined;
-    return {
-      message: typeof e?.message === 'string' ? e.message : `The upstream refused the request (HTTP ${status}).`,
-      type: typeof e?.status === 'string' ? e.status : undefined,
-      code: typeof e?.status === 'string' ? e.status : undefined,
-    };
-  },
+  readError: (status: number, body: unknown): UpstreamErrorInfo => upstreamErrorInfo(status, body, { type: 'status', code: 'status' }),
 };

@@ -6,6 +6,8 @@
 import { isObject, type JsonObject } from '../body.ts';
 import { errorBody, upstreamInvalidResponse, type GatewayError } from '../errors.ts';
 import { fitToOpenAiModel } from './openai-models.ts';
+import { eventObject } from './stream-decoder.ts';
+import { upstreamErrorInfo } from './upstream-error.ts';
 import {
   TranslationError,
   type ChatChunk,
@@ -60,6 +62,15 @@ function readToolCalls(x: unknown, where: string): ChatToolCall[] | undefined {
   });
 }
 
+/** The id, creation time and model of a chat answer or chunk, or the stand-ins the hub writes when one is missing. */
+function headOf(x: JsonObject): { id: string; created: number; model: string } {
+  return {
+    id: typeof x.id === 'string' ? x.id : 'chatcmpl-gateway',
+    created: typeof x.created === 'number' ? x.created : Math.floor(Date.now() / 1000),
+    model: typeof x.model === 'string' ? x.model : '',
+  };
+}
+
 /** A chat-completions answer narrowed from `unknown` (502 naming the path it missed). */
 export function readChatResponse(body: unknown): ChatResponse {
   if (!isObject(body)) throw upstreamInvalidResponse('the answer is not a JSON object');
@@ -81,14 +92,8 @@ export function readChatResponse(body: unknown): ChatResponse {
     };
   });
   const usage = readUsage(body.usage);
-  return {
-    id: typeof body.id === 'string' ? body.id : 'chatcmpl-gateway',
-    object: 'chat.completion',
-    created: typeof body.created === 'number' ? body.created : Math.floor(Date.now() / 1000),
-    model: typeof body.model === 'string' ? body.model : '',
-    choices,
-    ...(usage ? { usage } : {}),
-  };
+  const { id, created, model } = headOf(body);
+  return { id, object: 'chat.completion', created, model, choices, ...(usage ? { usage } : {}) };
 }
 
 /** One chat chunk narrowed from `unknown`. */
@@ -107,14 +112,8 @@ export function readChatChunk(x: unknown): ChatChunk {
       })
     : [];
   const usage = readUsage(x.usage);
-  return {
-    id: typeof x.id === 'string' ? x.id : 'chatcmpl-gateway',
-    object: 'chat.completion.chunk',
-    created: typeof x.created === 'number' ? x.created : Math.floor(Date.now() / 1000),
-    model: typeof x.model === 'string' ? x.model : '',
-    choices,
-    ...(usage ? { usage } : {}),
-  };
+  const { id, created, model } = headOf(x);
+  return { id, object: 'chat.completion.chunk', created, model, choices, ...(usage ? { usage } : {}) };
 }
 
 class ChatDecoder implements StreamDecoder {
@@ -124,13 +123,7 @@ class ChatDecoder implements StreamDecoder {
       this.done = true;
       return [];
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(event.data);
-    } catch {
-      throw upstreamInvalidResponse('a stream event is not JSON');
-    }
-    return [readChatChunk(parsed)];
+    return [readChatChunk(eventObject(event))];
   }
   end(): ChatChunk[] {
     if (!this.done) throw upstreamInvalidResponse('the stream ended before its [DONE] event');
@@ -153,7 +146,7 @@ class ChatEncoder implements StreamEncoder {
     return `data: ${JSON.stringify(chunk)}\n\n`;
   }
   end(usage?: ChatUsage): string {
-    const tail = this.includeUsage && !this.usageSent && usage ? `data: ${JSON.stringify({ id: 'chatcmpl-gateway', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: '', choices: [], usage })}\n\n` : '';
+    const tail = this.includeUsage && !this.usageSent && usage ? `data: ${JSON.stringify({ ...readChatChunk({}), usage })}\n\n` : '';
     return `${tail}data: [DONE]\n\n`;
   }
   error(err: GatewayError): string {
@@ -175,13 +168,5 @@ export const openaiCodec: StyleCodec = {
   toChatResponse: readChatResponse,
   toChatStream: (): StreamDecoder => new ChatDecoder(),
   authHeaders: (apiKey: string): Record<string, string> => ({ authorization: `Bearer ${apiKey}` }),
-  readError(status: number, body: unknown): UpstreamErrorInfo {
-    const e = isObject(body) && isObject(body.error) ? body.error : undefined;
-    return {
-      message: typeof e?.message === 'string' ? e.message : `The upstream refused the request (HTTP ${status}).`,
-      type: typeof e?.type === 'string' ? e.type : undefined,
-      code: typeof e?.code === 'string' ? e.code : undefined,
-      param: typeof e?.param === 'string' ? e.param : null,
-    };
-  },
+  readError: (status: number, body: unknown): UpstreamErrorInfo => upstreamErrorInfo(status, body, { type: 'type', code: 'code', param: 'param' }),
 };

@@ -14,6 +14,8 @@ import { errorBody, upstreamInvalidResponse, type GatewayError } from '../errors
 import { openaiCodec } from './openai.ts';
 import { fitToOpenAiModel } from './openai-models.ts';
 import { recallItem, rememberItem } from './item-memory.ts';
+import { assistantMessage, chatText } from './chat-message.ts';
+import { ChunkingDecoder, eventObject } from './stream-decoder.ts';
 import {
   TranslationError,
   type ChatChunk,
@@ -581,7 +583,6 @@ function inputParts(content: string | ChatContentPart[]): string | JsonObject[] 
   });
 }
 
-const plainText = (content: string | ChatTextPart[] | null): string => (typeof content === 'string' ? content : (content ?? []).map((p) => p.text).join(''));
 
 /** A chat request for an upstream that speaks only Responses (every built-in tool chat has is carried). */
 export function chatToResponses(translated: ChatRequest, tools: ToolDropper): UpstreamRequest {
@@ -592,14 +593,14 @@ export function chatToResponses(translated: ChatRequest, tools: ToolDropper): Up
   let instructions: string | undefined;
   chat.messages.forEach((m, i) => {
     if (m.role === 'system' || m.role === 'developer') {
-      if (i === 0) instructions = plainText(m.content);
-      else input.push({ role: 'developer', content: plainText(m.content) });
+      if (i === 0) instructions = chatText(m.content);
+      else input.push({ role: 'developer', content: chatText(m.content) });
     } else if (m.role === 'user') input.push({ role: 'user', content: inputParts(m.content) });
     else if (m.role === 'assistant') {
-      const text = plainText(m.content);
+      const text = chatText(m.content);
       if (text) input.push({ role: 'assistant', content: text });
       for (const c of m.tool_calls ?? []) input.push({ type: 'function_call', call_id: c.id, name: c.function.name, arguments: c.function.arguments });
-    } else if (m.role === 'tool') input.push({ type: 'function_call_output', call_id: m.tool_call_id, output: plainText(m.content) });
+    } else if (m.role === 'tool') input.push({ type: 'function_call_output', call_id: m.tool_call_id, output: chatText(m.content) });
   });
   const body: JsonObject = { model: chat.model, input, store: false };
   if (instructions !== undefined) body.instructions = instructions;
@@ -661,32 +662,22 @@ export function responsesToChatResponse(body: unknown): ChatResponse {
     object: 'chat.completion',
     created: typeof body.created_at === 'number' ? body.created_at : Math.floor(Date.now() / 1000),
     model: typeof body.model === 'string' ? body.model : '',
-    choices: [{ index: 0, message: { role: 'assistant', content: text || (calls.length ? null : ''), ...(calls.length ? { tool_calls: calls } : {}), ...(reasoning ? { reasoning_content: reasoning } : {}) }, finish_reason: finishOf(body, calls.length > 0) }],
+    choices: [{ index: 0, message: assistantMessage(text, calls, reasoning), finish_reason: finishOf(body, calls.length > 0) }],
     ...(usage ? { usage } : {}),
   };
 }
 
 /** The Responses event sequence as chat chunks. */
-class ResponsesDecoder implements StreamDecoder {
-  private id = 'resp-gateway';
-  private model = '';
-  private readonly created = Math.floor(Date.now() / 1000);
-  private done = false;
+class ResponsesDecoder extends ChunkingDecoder {
   /** Function-call item ids -> their chat tool-call index. */
   private readonly callIndex = new Map<string, number>();
 
-  private chunk(delta: ChatChunk['choices'][number]['delta'], finish: ChatFinishReason | null = null): ChatChunk {
-    return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [{ index: 0, delta, finish_reason: finish }] };
+  constructor() {
+    super('resp-gateway', 'its response.completed event');
   }
 
   push(event: SseEvent): ChatChunk[] {
-    let ev: unknown;
-    try {
-      ev = JSON.parse(event.data);
-    } catch {
-      throw upstreamInvalidResponse('a stream event is not JSON');
-    }
-    if (!isObject(ev)) throw upstreamInvalidResponse('a stream event is not a JSON object');
+    const ev = eventObject(event);
     const type = typeof ev.type === 'string' ? ev.type : event.event;
     switch (type) {
       case 'response.created': {
@@ -715,11 +706,11 @@ class ResponsesDecoder implements StreamDecoder {
       }
       case 'response.completed':
       case 'response.incomplete': {
-        this.done = true;
+        this.finished = true;
         const r = isObject(ev.response) ? ev.response : {};
         const usage = chatUsageOf(r.usage);
         const last = this.chunk({}, finishOf(r, this.callIndex.size > 0));
-        return usage ? [last, { ...this.chunk({}), choices: [], usage }] : [last];
+        return usage ? [last, this.usageChunk(usage)] : [last];
       }
       case 'response.failed':
       case 'error': {
@@ -730,11 +721,6 @@ class ResponsesDecoder implements StreamDecoder {
       default:
         return [];
     }
-  }
-
-  end(): ChatChunk[] {
-    if (!this.done) throw upstreamInvalidResponse('the stream ended before its response.completed event');
-    return [];
   }
 }
 
