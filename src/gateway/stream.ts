@@ -193,6 +193,42 @@ function dataOf(event: Buffer): string {
   return eventData(event.toString('utf8'));
 }
 
+/**
+ * SSE comments written while a stream is quiet, so idle proxies keep its connection: one when
+ * nothing was written for `everyMs` and `mayWrite` allows it (between two events, say). Whoever
+ * writes calls `touch`; `stop` when the stream ends.
+ */
+export class KeepAlive {
+  private last = Date.now();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly everyMs: number,
+    private readonly mayWrite: () => boolean = () => true,
+  ) {
+    if (everyMs > 0) this.timer = setTimeout(this.tick, everyMs);
+  }
+
+  touch(): void {
+    this.last = Date.now();
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private readonly tick = (): void => {
+    const res = this.res;
+    if (Date.now() - this.last >= this.everyMs && !res.writableNeedDrain && !res.writableEnded && this.mayWrite()) {
+      res.write(KEEP_ALIVE);
+      this.touch();
+    }
+    this.timer = setTimeout(this.tick, Math.max(10, this.everyMs - (Date.now() - this.last)));
+  };
+}
+
 export async function relayStream(o: StreamOptions): Promise<StreamResult> {
   const { res, up } = o;
   let clientGone = false;
@@ -205,17 +241,7 @@ export async function relayStream(o: StreamOptions): Promise<StreamResult> {
 
   const boundary = new BoundaryTracker();
   let bytes = 0;
-  let lastWrite = Date.now();
-  let timer: NodeJS.Timeout | undefined;
-  const keepAlive = (): void => {
-    const quiet = Date.now() - lastWrite;
-    if (quiet >= o.keepAliveMs && boundary.atBoundary && !res.writableNeedDrain && !res.writableEnded && !clientGone) {
-      res.write(KEEP_ALIVE);
-      lastWrite = Date.now();
-    }
-    timer = setTimeout(keepAlive, Math.max(10, o.keepAliveMs - (Date.now() - lastWrite)));
-  };
-  if (o.sse && o.keepAliveMs > 0) timer = setTimeout(keepAlive, o.keepAliveMs);
+  const keepAlive = new KeepAlive(res, o.sse ? o.keepAliveMs : 0, () => boundary.atBoundary && !clientGone);
 
   // One pass cuts the SSE stream into events: each is read (onEvent), may be left out (dropEvent),
   // and may end the stream (stopWhen). Bytes go out as they came unless an event may be left out
@@ -259,13 +285,13 @@ export async function relayStream(o: StreamOptions): Promise<StreamResult> {
       const { data: out, stop } = take(chunk);
       o.onChunk?.(chunk);
       // The upstream is not quiet, even when this chunk completes no event to send.
-      lastWrite = Date.now();
+      keepAlive.touch();
       if (out.length > 0) {
         boundary.push(out);
         bytes += out.length;
         if (!res.write(out)) {
           await waitDrainOrClose(res);
-          lastWrite = Date.now();
+          keepAlive.touch();
         }
       }
       if (clientGone) break;
@@ -304,7 +330,7 @@ export async function relayStream(o: StreamOptions): Promise<StreamResult> {
     }
     return { end: 'upstream_error', error: gerr, bytes };
   } finally {
-    if (timer) clearTimeout(timer);
+    keepAlive.stop();
     res.off('close', onClose);
     // Left unread (the client went, or the relay failed): undici reports that as an 'error'.
     if (!up.body.readableEnded) discardBody(up.body);

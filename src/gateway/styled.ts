@@ -10,7 +10,7 @@ import { tryParseJson, type JsonObject } from './body.ts';
 import type { GatewayCall } from './call.ts';
 import { GatewayError, upstreamAuthFailed, upstreamBadGateway, upstreamInvalidResponse } from './errors.ts';
 import { MAX_RETRY_WAIT_MS } from './limits.ts';
-import { flushHeadersSoon, SseEvents, waitDrainOrClose } from './stream.ts';
+import { flushHeadersSoon, KeepAlive, SseEvents, waitDrainOrClose } from './stream.ts';
 import { clientCodec, DroppedTools, spokenStyles, upstreamRoute } from './translate/index.ts';
 import { DROPPED_FIELDS_HEADER, DROPPED_TOOLS_HEADER, FALLBACK_MODEL_HEADER } from './response-headers.ts';
 import type { ApiStyle, ChatChunk, ChatRequest, ChatUsage, ClientCodec, ClientRequest, UpstreamCodec } from './translate/types.ts';
@@ -124,17 +124,7 @@ async function relayTranslatedStream(call: GatewayCall, up: UpstreamResponse, co
     }
   };
   const events = new SseEvents();
-  let lastWrite = Date.now();
-  const keepAliveMs = call.deps.settings.keepAliveMs;
-  const timer =
-    keepAliveMs > 0
-      ? setInterval(() => {
-          if (Date.now() - lastWrite >= keepAliveMs && !res.writableEnded && !res.writableNeedDrain) {
-            res.write(': keep-alive\n\n');
-            lastWrite = Date.now();
-          }
-        }, Math.max(10, Math.floor(keepAliveMs / 2)))
-      : undefined;
+  const keepAlive = new KeepAlive(res, call.deps.settings.keepAliveMs);
   try {
     for await (const piece of up.body) {
       for (const ev of events.push(piece as Buffer)) {
@@ -144,7 +134,7 @@ async function relayTranslatedStream(call: GatewayCall, up: UpstreamResponse, co
       if (pending) {
         const out = pending;
         pending = '';
-        lastWrite = Date.now();
+        keepAlive.touch();
         if (!res.write(out)) await waitDrainOrClose(res);
       }
       if (call.clientGone || stopped) break;
@@ -177,7 +167,7 @@ async function relayTranslatedStream(call: GatewayCall, up: UpstreamResponse, co
     call.errorCode = gerr.code;
     res.end(pending + encoder.error(gerr));
   } finally {
-    if (timer) clearInterval(timer);
+    keepAlive.stop();
     if (!up.body.readableEnded) discardBody(up.body);
   }
 }
