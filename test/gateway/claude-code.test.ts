@@ -8,29 +8,18 @@
  * so it is not a project dependency: `.ci/run` installs the pinned version into
  * CLAUDE_CODE_CLI_DIR (default ~/.cache/apis-ci/claude-code); without it this test is skipped.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatTextStream, RefusingProxy } from './cli-support.ts';
+import { chatTextStream, installedCli, RefusingProxy, runCli, type CliRun as Run } from './cli-support.ts';
 import { makeKey, startGateway, type Harness } from './helpers.ts';
 import { ModelUpstream } from './model-upstream.ts';
 import { AnthropicUpstream } from './vendor-upstreams.ts';
 
-const CLI_DIR = process.env.CLAUDE_CODE_CLI_DIR ?? path.join(os.homedir(), '.cache', 'apis-ci', 'claude-code');
-const CLAUDE = path.join(CLI_DIR, 'node_modules', '.bin', 'claude');
-const installed = fs.existsSync(CLAUDE);
-if (!installed && process.env.REQUIRE_CLAUDE_CODE_CLI === '1') throw new Error(`REQUIRE_CLAUDE_CODE_CLI=1 but Claude Code is not installed at ${CLAUDE}`);
-if (!installed) console.warn(`claude-code.test.ts skipped: Claude Code is not installed at ${CLAUDE} (.ci/run installs it; or set CLAUDE_CODE_CLI_DIR)`);
+const { bin: CLAUDE, installed } = installedCli({ name: 'Claude Code', dirVar: 'CLAUDE_CODE_CLI_DIR', folder: 'claude-code', bin: 'claude', requireVar: 'REQUIRE_CLAUDE_CODE_CLI', testFile: 'claude-code.test.ts' });
 
 const UPSTREAM_KEY = 'vendor-upstream-key';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 describe.skipIf(!installed)('Claude Code through the gateway', () => {
   let anthropicUp: AnthropicUpstream;
@@ -75,7 +64,6 @@ describe.skipIf(!installed)('Claude Code through the gateway', () => {
   });
 
   function claude(model: string, credential: Record<string, string>): Promise<Run> {
-    const proxy = refusingProxy.url;
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: home,
@@ -89,22 +77,9 @@ describe.skipIf(!installed)('Claude Code through the gateway', () => {
       DISABLE_ERROR_REPORTING: '1',
       DISABLE_AUTOUPDATER: '1',
       DISABLE_NON_ESSENTIAL_MODEL_CALLS: '1',
-      HTTPS_PROXY: proxy,
-      HTTP_PROXY: proxy,
-      NO_PROXY: '127.0.0.1,localhost',
+      ...refusingProxy.env(),
     };
-    return new Promise((resolve) => {
-      const child = spawn(CLAUDE, ['-p', 'Say hello.', '--output-format', 'json', '--max-turns', '2'], { cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr });
-      });
-    });
+    return runCli(CLAUDE, ['-p', 'Say hello.', '--output-format', 'json', '--max-turns', '2'], { cwd: home, env, timeoutMs: 90_000 });
   }
 
   const result = (run: Run): { result?: string; is_error?: boolean } => {

@@ -8,29 +8,18 @@
  * CLI is not a project dependency: `.ci/run` installs the pinned version into
  * GEMINI_CLI_DIR (default ~/.cache/apis-ci/gemini-cli); without it this test is skipped.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatTextStream, RefusingProxy } from './cli-support.ts';
+import { chatTextStream, installedCli, RefusingProxy, runCli, type CliRun as Run } from './cli-support.ts';
 import { makeKey, startGateway, type Harness } from './helpers.ts';
 import { ModelUpstream } from './model-upstream.ts';
 import { GeminiUpstream, valueFor } from './vendor-upstreams.ts';
 
-const CLI_DIR = process.env.GEMINI_CLI_DIR ?? path.join(os.homedir(), '.cache', 'apis-ci', 'gemini-cli');
-const GEMINI = path.join(CLI_DIR, 'node_modules', '.bin', 'gemini');
-const installed = fs.existsSync(GEMINI);
-if (!installed && process.env.REQUIRE_GEMINI_CLI === '1') throw new Error(`REQUIRE_GEMINI_CLI=1 but the Gemini CLI is not installed at ${GEMINI}`);
-if (!installed) console.warn(`gemini-cli.test.ts skipped: the Gemini CLI is not installed at ${GEMINI} (.ci/run installs it; or set GEMINI_CLI_DIR)`);
+const { bin: GEMINI, installed } = installedCli({ name: 'the Gemini CLI', dirVar: 'GEMINI_CLI_DIR', folder: 'gemini-cli', bin: 'gemini', requireVar: 'REQUIRE_GEMINI_CLI', testFile: 'gemini-cli.test.ts' });
 
 const UPSTREAM_KEY = 'vendor-upstream-key';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 describe.skipIf(!installed)('Gemini CLI through the gateway', () => {
   let geminiUp: GeminiUpstream;
@@ -78,7 +67,6 @@ describe.skipIf(!installed)('Gemini CLI through the gateway', () => {
   });
 
   function gemini(args: string[], target: { base: string; key: string } = { base: h.base, key }): Promise<Run> {
-    const proxy = refusingProxy.url;
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: home,
@@ -86,22 +74,9 @@ describe.skipIf(!installed)('Gemini CLI through the gateway', () => {
       GEMINI_API_KEY: target.key,
       GEMINI_CLI_NO_RELAUNCH: 'true',
       GEMINI_CLI_TRUST_WORKSPACE: 'true',
-      HTTPS_PROXY: proxy,
-      HTTP_PROXY: proxy,
-      NO_PROXY: '127.0.0.1,localhost',
+      ...refusingProxy.env(),
     };
-    return new Promise((resolve) => {
-      const child = spawn(GEMINI, ['-p', 'Say hello.', '--output-format', 'json', ...args], { cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr });
-      });
-    });
+    return runCli(GEMINI, ['-p', 'Say hello.', '--output-format', 'json', ...args], { cwd: home, env, timeoutMs: 90_000 });
   }
 
   const response = (run: Run): string => {
