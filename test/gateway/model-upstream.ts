@@ -9,8 +9,8 @@
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import busboy from 'busboy';
+import { LocalHttpServer } from '../support/local-http-server.ts';
 
 export interface SeenRequest {
   method: string;
@@ -86,29 +86,14 @@ export function taskEnvelope(taskId: string, status: string) {
   };
 }
 
-export class ModelUpstream {
+export class ModelUpstream extends LocalHttpServer {
   readonly requests: SeenRequest[] = [];
   /** Paths of responses the client (the gateway) closed before they ended. */
   readonly aborted: string[] = [];
   private readonly scripts: { method: string; path: string | RegExp; handler: Handler }[] = [];
-  private server: http.Server | undefined;
   private taskCounter = 0;
   private responseCounter = 0;
   private readonly storedResponses = new Map<string, { response: unknown; input: unknown[] }>();
-  url = '';
-
-  async start(): Promise<this> {
-    this.server = http.createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    if (!this.server) return;
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
-  }
 
   /** Replace the answer for one method and path (the newest script wins). */
   script(method: string, path: string | RegExp, handler: Handler): this {
@@ -126,7 +111,7 @@ export class ModelUpstream {
     return [...this.requests].reverse().find((r) => r.path.startsWith(pathPrefix));
   }
 
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  protected async receive(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://upstream');
     const chunks: Buffer[] = [];
     try {

@@ -14,8 +14,8 @@
  * counts so billing can be checked through translation.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { sleep, type Handler, type SeenRequest } from './model-upstream.ts';
+import { LocalHttpServer } from '../support/local-http-server.ts';
 
 type Json = Record<string, unknown>;
 
@@ -69,25 +69,12 @@ export function valueFor(schema: unknown, depth = 0): unknown {
   }
 }
 
-abstract class VendorUpstream {
+abstract class VendorUpstream extends LocalHttpServer {
   readonly requests: SeenRequest[] = [];
   private readonly scripts: { method: string; path: string | RegExp; handler: Handler }[] = [];
-  private server: http.Server | undefined;
-  url = '';
 
-  constructor(readonly key: string) {}
-
-  async start(): Promise<this> {
-    this.server = http.createServer((req, res) => void this.receive(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    if (!this.server) return;
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+  constructor(readonly key: string) {
+    super();
   }
 
   script(method: string, path: string | RegExp, handler: Handler): this {
@@ -110,7 +97,7 @@ abstract class VendorUpstream {
     return parse(seen.body) ?? {};
   }
 
-  private async receive(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  protected async receive(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://upstream');
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
