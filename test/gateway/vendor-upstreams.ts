@@ -14,8 +14,7 @@
  * counts so billing can be checked through translation.
  */
 import http from 'node:http';
-import { sleep, type Handler, type SeenRequest } from './model-upstream.ts';
-import { LocalHttpServer } from '../support/local-http-server.ts';
+import { ScriptedUpstream, sleep, type SeenRequest } from './model-upstream.ts';
 
 type Json = Record<string, unknown>;
 
@@ -69,26 +68,10 @@ export function valueFor(schema: unknown, depth = 0): unknown {
   }
 }
 
-abstract class VendorUpstream extends LocalHttpServer {
-  readonly requests: SeenRequest[] = [];
-  private readonly scripts: { method: string; path: string | RegExp; handler: Handler }[] = [];
+abstract class VendorUpstream extends ScriptedUpstream {
 
   constructor(readonly key: string) {
     super();
-  }
-
-  script(method: string, path: string | RegExp, handler: Handler): this {
-    this.scripts.unshift({ method, path, handler });
-    return this;
-  }
-
-  reset(): void {
-    this.scripts.length = 0;
-    this.requests.length = 0;
-  }
-
-  last(pathPrefix: string): SeenRequest | undefined {
-    return [...this.requests].reverse().find((r) => r.path.startsWith(pathPrefix));
   }
 
   lastJson(pathPrefix: string): Json {
@@ -103,9 +86,9 @@ abstract class VendorUpstream extends LocalHttpServer {
     for await (const c of req) chunks.push(c as Buffer);
     const seen: SeenRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks) };
     this.requests.push(seen);
-    const scripted = this.scripts.find((s) => s.method === seen.method && (typeof s.path === 'string' ? s.path === seen.path : s.path.test(seen.path)));
+    const scripted = this.scriptFor(seen);
     try {
-      await (scripted ? scripted.handler(seen, res) : this.handle(seen, res));
+      await (scripted ? scripted(seen, res) : this.handle(seen, res));
     } catch {
       res.destroy();
     }
