@@ -9,6 +9,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import type { LocalHttpServer } from '../support/local-http-server.ts';
+import { makeKey, startGateway, type Harness } from './helpers.ts';
+import { ModelUpstream } from './model-upstream.ts';
 
 /**
  * The CLI's executable as `.ci/run` installs it: under `dirVar` if set, else ~/.cache/apis-ci/<folder>.
@@ -84,4 +88,49 @@ export class RefusingProxy {
   stop(): Promise<void> {
     return new Promise((r) => this.server.close(() => r()));
   }
+}
+
+/** What a CLI runs against: our gateway, its two upstreams, the refusing proxy, a key of ours and an empty home. */
+export interface CliRig<V extends LocalHttpServer> {
+  vendor: V;
+  chatOnly: ModelUpstream;
+  proxy: RefusingProxy;
+  gateway: Harness;
+  key: string;
+  home: string;
+}
+
+/**
+ * A CliRig for the enclosing describe block, ready before its tests and gone after them: the
+ * gateway routes `vendorRoute.models` to the vendor-style upstream and gpt-* to a chat-only one,
+ * both taking `upstreamKey`.
+ */
+export function useCliRig<V extends LocalHttpServer>(o: { vendor: () => V; vendorRoute: { name: string; api: string[]; models: string[] }; upstreamKey: string; homePrefix: string }): CliRig<V> {
+  const rig = {} as CliRig<V>;
+  beforeAll(async () => {
+    rig.vendor = await o.vendor().start();
+    rig.chatOnly = await new ModelUpstream().start();
+    rig.proxy = await new RefusingProxy().start();
+    rig.gateway = await startGateway({
+      upstream: rig.chatOnly,
+      env: {
+        AI_UPSTREAM_BASE_URL: '',
+        AI_UPSTREAM_API_KEY: o.upstreamKey,
+        AI_UPSTREAMS: JSON.stringify([
+          { ...o.vendorRoute, url: rig.vendor.url },
+          { name: 'chat-only', url: rig.chatOnly.url, api: ['openai'], models: ['gpt-*'] },
+        ]),
+      },
+    });
+    rig.key = (await makeKey(rig.gateway.svc)).key;
+    rig.home = fs.mkdtempSync(path.join(os.tmpdir(), o.homePrefix));
+  });
+  afterAll(async () => {
+    await rig.gateway?.close();
+    await rig.vendor?.stop();
+    await rig.chatOnly?.stop();
+    await rig.proxy?.stop();
+    if (rig.home) fs.rmSync(rig.home, { recursive: true, force: true });
+  });
+  return rig;
 }
