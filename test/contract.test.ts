@@ -6,12 +6,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Parser from 'rss-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sources } from '../sources/index.ts';
 import { createRegistry, supportedEncodings } from '../src/kernel/registry.ts';
 import { CONTENT_TYPES } from '../src/encoding/index.ts';
-import { startService, type TestService } from './support/service.ts';
-import { Upstream } from './support/upstream.ts';
+import { serviceForSuite } from './support/suite-service.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SOURCES_DIR = path.join(ROOT, 'sources');
@@ -47,19 +46,10 @@ describe('source registry', () => {
 });
 
 describe('every example answers in every declared encoding', () => {
-  const upstream = new Upstream();
-  let svc: TestService;
-  beforeAll(async () => {
-    await upstream.start();
-    svc = await startService({ upstream });
-  });
-  afterAll(async () => {
-    await svc.close();
-    await upstream.stop();
-  });
+  const { svc, upstream } = serviceForSuite();
 
   it('lists every route in the catalogue, each with an example of its own', async () => {
-    const body = (await (await svc.get('/v2/apis')).json()) as { data: { endpoints: { path: string; example: string }[] } };
+    const body = (await (await svc().get('/v2/apis')).json()) as { data: { endpoints: { path: string; example: string }[] } };
     const listed = new Set(body.data.endpoints.map((e) => e.path));
     for (const s of sources) for (const r of s.routes) expect(listed.has(`/v2/apis${r.path}`), r.path).toBe(true);
     for (const e of body.data.endpoints) {
@@ -74,7 +64,7 @@ describe('every example answers in every declared encoding', () => {
     it(`${source.id}: ${source.example}`, async () => {
       const base = source.example.replace(/([?&])encoding=[^&]*&?/, '$1').replace(/[?&]$/, '');
       const sep = base.includes('?') ? '&' : '?';
-      const json = await svc.get(`${base}${sep}encoding=json`);
+      const json = await svc().get(`${base}${sep}encoding=json`);
       // Without a fixture at the default path an upstream-backed example may be unavailable; never a 500.
       expect(json.status, await json.clone().text()).toBeLessThan(500 + (json.status === 503 ? 100 : 0));
       if (json.status !== 200) return;
@@ -88,7 +78,7 @@ describe('every example answers in every declared encoding', () => {
       const encodings = route?.forceEncoding ? [route.forceEncoding] : supportedEncodings(source);
       for (const encoding of encodings) {
         if (encoding === 'json' || encoding.endsWith('-proxy')) continue;
-        const r = await svc.get(`${base}${sep}encoding=${encoding}`);
+        const r = await svc().get(`${base}${sep}encoding=${encoding}`);
         expect([200, 302], `${source.id} ${encoding}`).toContain(r.status);
         if (r.status === 302) {
           expect(r.headers.get('location'), `${source.id} ${encoding}`).toMatch(/^https?:\/\//);

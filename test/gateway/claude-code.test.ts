@@ -8,78 +8,31 @@
  * so it is not a project dependency: `.ci/run` installs the pinned version into
  * CLAUDE_CODE_CLI_DIR (default ~/.cache/apis-ci/claude-code); without it this test is skipped.
  */
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatTextStream, RefusingProxy } from './cli-support.ts';
-import { makeKey, startGateway, type Harness } from './helpers.ts';
-import { ModelUpstream } from './model-upstream.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { chatTextStream, installedCli, runCli, useCliRig, type CliRun as Run } from './cli-support.ts';
 import { AnthropicUpstream } from './vendor-upstreams.ts';
 
-const CLI_DIR = process.env.CLAUDE_CODE_CLI_DIR ?? path.join(os.homedir(), '.cache', 'apis-ci', 'claude-code');
-const CLAUDE = path.join(CLI_DIR, 'node_modules', '.bin', 'claude');
-const installed = fs.existsSync(CLAUDE);
-if (!installed && process.env.REQUIRE_CLAUDE_CODE_CLI === '1') throw new Error(`REQUIRE_CLAUDE_CODE_CLI=1 but Claude Code is not installed at ${CLAUDE}`);
-if (!installed) console.warn(`claude-code.test.ts skipped: Claude Code is not installed at ${CLAUDE} (.ci/run installs it; or set CLAUDE_CODE_CLI_DIR)`);
+const { bin: CLAUDE, installed } = installedCli({ name: 'Claude Code', dirVar: 'CLAUDE_CODE_CLI_DIR', folder: 'claude-code', bin: 'claude', requireVar: 'REQUIRE_CLAUDE_CODE_CLI', testFile: 'claude-code.test.ts' });
 
 const UPSTREAM_KEY = 'vendor-upstream-key';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 describe.skipIf(!installed)('Claude Code through the gateway', () => {
-  let anthropicUp: AnthropicUpstream;
-  let chatOnly: ModelUpstream;
-  let refusingProxy: RefusingProxy;
-  let h: Harness;
-  let key: string;
-  let home: string;
+  const rig = useCliRig({ vendor: () => new AnthropicUpstream(UPSTREAM_KEY), vendorRoute: { name: 'anthropic', api: ['anthropic'], models: ['claude-*'] }, upstreamKey: UPSTREAM_KEY, homePrefix: 'claude-code-home-' });
 
-  beforeAll(async () => {
-    anthropicUp = await new AnthropicUpstream(UPSTREAM_KEY).start();
-    chatOnly = await new ModelUpstream().start();
-    chatOnly.script('POST', '/v1/chat/completions', (req, res) => {
+  beforeAll(() => {
+    rig.chatOnly.script('POST', '/v1/chat/completions', (req, res) => {
       const body = JSON.parse(req.body.toString()) as { model: string; stream?: boolean };
       if (body.stream) return chatTextStream(res, body.model, 'Hello from the chat upstream', { words: true });
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ id: 'chatcmpl-cc', object: 'chat.completion', created: 1735689600, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: 'Hello from the chat upstream' }, finish_reason: 'stop' }], usage: { prompt_tokens: 900, completion_tokens: 4, total_tokens: 904 } }));
     });
-    // Anything Claude Code would send past the gateway goes here, and is refused.
-    refusingProxy = await new RefusingProxy().start();
-    h = await startGateway({
-      upstream: chatOnly,
-      env: {
-        AI_UPSTREAM_BASE_URL: '',
-        AI_UPSTREAM_API_KEY: UPSTREAM_KEY,
-        AI_UPSTREAMS: JSON.stringify([
-          { name: 'anthropic', url: anthropicUp.url, api: ['anthropic'], models: ['claude-*'] },
-          { name: 'chat-only', url: chatOnly.url, api: ['openai'], models: ['gpt-*'] },
-        ]),
-      },
-    });
-    key = (await makeKey(h.svc)).key;
-    home = fs.mkdtempSync(path.join(os.tmpdir(), 'claude-code-home-'));
-  });
-
-  afterAll(async () => {
-    await h?.close();
-    await anthropicUp?.stop();
-    await chatOnly?.stop();
-    await refusingProxy?.stop();
-    if (home) fs.rmSync(home, { recursive: true, force: true });
   });
 
   function claude(model: string, credential: Record<string, string>): Promise<Run> {
-    const proxy = refusingProxy.url;
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: home,
-      ANTHROPIC_BASE_URL: h.base,
+      HOME: rig.home,
+      ANTHROPIC_BASE_URL: rig.gateway.base,
       ...credential,
       ANTHROPIC_MODEL: model,
       ANTHROPIC_SMALL_FAST_MODEL: model,
@@ -89,22 +42,9 @@ describe.skipIf(!installed)('Claude Code through the gateway', () => {
       DISABLE_ERROR_REPORTING: '1',
       DISABLE_AUTOUPDATER: '1',
       DISABLE_NON_ESSENTIAL_MODEL_CALLS: '1',
-      HTTPS_PROXY: proxy,
-      HTTP_PROXY: proxy,
-      NO_PROXY: '127.0.0.1,localhost',
+      ...rig.proxy.env(),
     };
-    return new Promise((resolve) => {
-      const child = spawn(CLAUDE, ['-p', 'Say hello.', '--output-format', 'json', '--max-turns', '2'], { cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr });
-      });
-    });
+    return runCli(CLAUDE, ['-p', 'Say hello.', '--output-format', 'json', '--max-turns', '2'], { cwd: rig.home, env, timeoutMs: 90_000 });
   }
 
   const result = (run: Run): { result?: string; is_error?: boolean } => {
@@ -116,9 +56,9 @@ describe.skipIf(!installed)('Claude Code through the gateway', () => {
   };
 
   it('native to an Anthropic upstream, the key as ANTHROPIC_API_KEY (x-api-key)', { timeout: 120_000 }, async () => {
-    const run = await claude('claude-sonnet-4-6', { ANTHROPIC_API_KEY: key });
+    const run = await claude('claude-sonnet-4-6', { ANTHROPIC_API_KEY: rig.key });
     expect(result(run), run.stderr).toMatchObject({ is_error: false, result: 'Hello from claude-sonnet-4-6' });
-    const sent = anthropicUp.requests.filter((r) => r.path === '/v1/messages');
+    const sent = rig.vendor.requests.filter((r) => r.path === '/v1/messages');
     expect(sent.length).toBeGreaterThan(0);
     for (const r of sent) {
       expect(r.headers['x-api-key']).toBe(UPSTREAM_KEY);
@@ -127,13 +67,13 @@ describe.skipIf(!installed)('Claude Code through the gateway', () => {
     }
     // What Claude Code sends besides the conversation (all of it carried natively).
     expect(Object.keys(JSON.parse(sent[0]!.body.toString()) as object)).toEqual(expect.arrayContaining(['system', 'tools', 'thinking', 'metadata']));
-    expect(refusingProxy.count).toBe(0);
+    expect(rig.proxy.count).toBe(0);
   });
 
   it('translated to a chat-completions upstream, the key as ANTHROPIC_AUTH_TOKEN (Bearer)', { timeout: 120_000 }, async () => {
-    const run = await claude('gpt-4o', { ANTHROPIC_AUTH_TOKEN: key });
+    const run = await claude('gpt-4o', { ANTHROPIC_AUTH_TOKEN: rig.key });
     expect(result(run), run.stderr).toMatchObject({ is_error: false, result: 'Hello from the chat upstream' });
-    const sent = chatOnly.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => JSON.parse(r.body.toString()) as { model: string; max_tokens?: number; messages: { role: string }[]; tools?: { function: { name: string } }[] });
+    const sent = rig.chatOnly.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => JSON.parse(r.body.toString()) as { model: string; max_tokens?: number; messages: { role: string }[]; tools?: { function: { name: string } }[] });
     expect(sent.length).toBeGreaterThan(0);
     const main = sent.find((b) => (b.tools?.length ?? 0) > 0);
     expect(main?.model).toBe('gpt-4o');
@@ -143,6 +83,6 @@ describe.skipIf(!installed)('Claude Code through the gateway', () => {
     // left out and the budget brought down to gpt-4o's maximum output.
     expect(main).not.toHaveProperty('reasoning_effort');
     expect(main).toMatchObject({ max_tokens: 16_384 });
-    expect(refusingProxy.count).toBe(0);
+    expect(rig.proxy.count).toBe(0);
   });
 });

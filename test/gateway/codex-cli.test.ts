@@ -7,22 +7,17 @@
  * dependency: `.ci/run` installs the pinned version into CODEX_CLI_DIR (default
  * ~/.cache/apis-ci/codex); without it this test is skipped.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatTextStream, RefusingProxy } from './cli-support.ts';
+import { chatTextStream, installedCli, RefusingProxy, runCli, type CliRun } from './cli-support.ts';
 import { makeKey, startGateway, type Harness } from './helpers.ts';
 import { ModelUpstream } from './model-upstream.ts';
 import { AnthropicUpstream, GeminiUpstream } from './vendor-upstreams.ts';
 
-const CLI_DIR = process.env.CODEX_CLI_DIR ?? path.join(os.homedir(), '.cache', 'apis-ci', 'codex');
-const CODEX = path.join(CLI_DIR, 'node_modules', '.bin', 'codex');
-const installed = fs.existsSync(CODEX);
-if (!installed && process.env.REQUIRE_CODEX_CLI === '1') throw new Error(`REQUIRE_CODEX_CLI=1 but the Codex CLI is not installed at ${CODEX}`);
-if (!installed) console.warn(`codex-cli.test.ts skipped: the Codex CLI is not installed at ${CODEX} (.ci/run installs it; or set CODEX_CLI_DIR)`);
+const { bin: CODEX, installed } = installedCli({ name: 'the Codex CLI', dirVar: 'CODEX_CLI_DIR', folder: 'codex', bin: 'codex', requireVar: 'REQUIRE_CODEX_CLI', testFile: 'codex-cli.test.ts' });
 
 /** A Responses stream of one text answer, with the documented event sequence. */
 function responsesTextStream(res: http.ServerResponse, model: string, text: string): void {
@@ -105,24 +100,11 @@ describe.skipIf(!installed)('Codex CLI through the gateway', () => {
     if (home) fs.rmSync(home, { recursive: true, force: true });
   });
 
-  const codex = (model: string): Promise<{ stdout: string; stderr: string; code: number | null }> =>
-    new Promise((resolve) => {
-      const proxy = refusingProxy.url;
-      // stdin closed: with a pipe open, `codex exec` waits for more prompt on it.
-      const child = spawn(CODEX, ['exec', '--skip-git-repo-check', '--ephemeral', '-s', 'read-only', '-m', model, 'Reply with the word PONG.'], {
-        cwd: home,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { PATH: process.env.PATH, HOME: home, CODEX_HOME: home, GATEWAY_KEY: key, HTTPS_PROXY: proxy, HTTP_PROXY: proxy, NO_PROXY: '127.0.0.1,localhost', RUST_LOG: 'error' },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ stdout, stderr, code });
-      });
+  const codex = (model: string): Promise<CliRun> =>
+    runCli(CODEX, ['exec', '--skip-git-repo-check', '--ephemeral', '-s', 'read-only', '-m', model, 'Reply with the word PONG.'], {
+      cwd: home,
+      env: { PATH: process.env.PATH, HOME: home, CODEX_HOME: home, GATEWAY_KEY: key, ...refusingProxy.env(), RUST_LOG: 'error' },
+      timeoutMs: 60_000,
     });
 
   it('answers through an upstream that speaks Responses (native)', async () => {

@@ -8,58 +8,24 @@
  * CLI is not a project dependency: `.ci/run` installs the pinned version into
  * GEMINI_CLI_DIR (default ~/.cache/apis-ci/gemini-cli); without it this test is skipped.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatTextStream, RefusingProxy } from './cli-support.ts';
-import { makeKey, startGateway, type Harness } from './helpers.ts';
-import { ModelUpstream } from './model-upstream.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { chatTextStream, installedCli, runCli, useCliRig, type CliRun as Run } from './cli-support.ts';
+import { makeKey, startGateway } from './helpers.ts';
 import { GeminiUpstream, valueFor } from './vendor-upstreams.ts';
 
-const CLI_DIR = process.env.GEMINI_CLI_DIR ?? path.join(os.homedir(), '.cache', 'apis-ci', 'gemini-cli');
-const GEMINI = path.join(CLI_DIR, 'node_modules', '.bin', 'gemini');
-const installed = fs.existsSync(GEMINI);
-if (!installed && process.env.REQUIRE_GEMINI_CLI === '1') throw new Error(`REQUIRE_GEMINI_CLI=1 but the Gemini CLI is not installed at ${GEMINI}`);
-if (!installed) console.warn(`gemini-cli.test.ts skipped: the Gemini CLI is not installed at ${GEMINI} (.ci/run installs it; or set GEMINI_CLI_DIR)`);
+const { bin: GEMINI, installed } = installedCli({ name: 'the Gemini CLI', dirVar: 'GEMINI_CLI_DIR', folder: 'gemini-cli', bin: 'gemini', requireVar: 'REQUIRE_GEMINI_CLI', testFile: 'gemini-cli.test.ts' });
 
 const UPSTREAM_KEY = 'vendor-upstream-key';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 describe.skipIf(!installed)('Gemini CLI through the gateway', () => {
-  let geminiUp: GeminiUpstream;
-  let chatOnly: ModelUpstream;
-  let refusingProxy: RefusingProxy;
-  let h: Harness;
-  let key: string;
-  let home: string;
+  const rig = useCliRig({ vendor: () => new GeminiUpstream(UPSTREAM_KEY), vendorRoute: { name: 'gemini', api: ['gemini'], models: ['gemini-*'] }, upstreamKey: UPSTREAM_KEY, homePrefix: 'gemini-cli-home-' });
 
-  beforeAll(async () => {
-    geminiUp = await new GeminiUpstream(UPSTREAM_KEY).start();
-    chatOnly = await new ModelUpstream().start();
-    refusingProxy = await new RefusingProxy().start();
-    h = await startGateway({
-      upstream: chatOnly,
-      env: {
-        AI_UPSTREAM_BASE_URL: '',
-        AI_UPSTREAM_API_KEY: UPSTREAM_KEY,
-        AI_UPSTREAMS: JSON.stringify([
-          { name: 'gemini', url: geminiUp.url, api: ['gemini'], models: ['gemini-*'] },
-          { name: 'chat-only', url: chatOnly.url, api: ['openai'], models: ['gpt-*'] },
-        ]),
-      },
-    });
-    key = (await makeKey(h.svc)).key;
-    home = fs.mkdtempSync(path.join(os.tmpdir(), 'gemini-cli-home-'));
-    fs.mkdirSync(path.join(home, '.gemini'));
+  beforeAll(() => {
+    fs.mkdirSync(path.join(rig.home, '.gemini'));
     fs.writeFileSync(
-      path.join(home, '.gemini', 'settings.json'),
+      path.join(rig.home, '.gemini', 'settings.json'),
       JSON.stringify({
         privacy: { usageStatisticsEnabled: false },
         telemetry: { enabled: false },
@@ -69,39 +35,17 @@ describe.skipIf(!installed)('Gemini CLI through the gateway', () => {
     );
   });
 
-  afterAll(async () => {
-    await h?.close();
-    await geminiUp?.stop();
-    await chatOnly?.stop();
-    await refusingProxy?.stop();
-    if (home) fs.rmSync(home, { recursive: true, force: true });
-  });
-
-  function gemini(args: string[], target: { base: string; key: string } = { base: h.base, key }): Promise<Run> {
-    const proxy = refusingProxy.url;
+  function gemini(args: string[], target: { base: string; key: string } = { base: rig.gateway.base, key: rig.key }): Promise<Run> {
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: home,
+      HOME: rig.home,
       GOOGLE_GEMINI_BASE_URL: target.base,
       GEMINI_API_KEY: target.key,
       GEMINI_CLI_NO_RELAUNCH: 'true',
       GEMINI_CLI_TRUST_WORKSPACE: 'true',
-      HTTPS_PROXY: proxy,
-      HTTP_PROXY: proxy,
-      NO_PROXY: '127.0.0.1,localhost',
+      ...rig.proxy.env(),
     };
-    return new Promise((resolve) => {
-      const child = spawn(GEMINI, ['-p', 'Say hello.', '--output-format', 'json', ...args], { cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr });
-      });
-    });
+    return runCli(GEMINI, ['-p', 'Say hello.', '--output-format', 'json', ...args], { cwd: rig.home, env, timeoutMs: 90_000 });
   }
 
   const response = (run: Run): string => {
@@ -115,29 +59,29 @@ describe.skipIf(!installed)('Gemini CLI through the gateway', () => {
   const generateCalls = (u: GeminiUpstream) => u.requests.filter((r) => /:(stream)?[gG]enerateContent$/.test(r.path)).map((r) => ({ path: r.path, body: JSON.parse(r.body.toString()) as { generationConfig?: { responseJsonSchema?: unknown } } }));
 
   it('native to a Gemini upstream with -m: the stream as it comes', { timeout: 120_000 }, async () => {
-    geminiUp.reset();
+    rig.vendor.reset();
     const run = await gemini(['-m', 'gemini-2.5-flash']);
     expect(response(run)).toBe('Hello from gemini-2.5-flash');
-    const calls = generateCalls(geminiUp);
+    const calls = generateCalls(rig.vendor);
     expect(calls.map((c) => c.path)).toEqual(['/v1beta/models/gemini-2.5-flash:streamGenerateContent']);
-    expect(geminiUp.requests.every((r) => r.headers['x-goog-api-key'] === UPSTREAM_KEY)).toBe(true);
-    expect(refusingProxy.count).toBe(0);
+    expect(rig.vendor.requests.every((r) => r.headers['x-goog-api-key'] === UPSTREAM_KEY)).toBe(true);
+    expect(rig.proxy.count).toBe(0);
   });
 
   it('native without -m: the routing call gets JSON of its schema, then the chosen model answers', { timeout: 120_000 }, async () => {
-    geminiUp.reset();
+    rig.vendor.reset();
     const run = await gemini([]);
     expect(response(run)).toMatch(/^Hello from gemini-/);
-    const calls = generateCalls(geminiUp);
+    const calls = generateCalls(rig.vendor);
     expect(calls[0]!.path).toMatch(/:generateContent$/);
     expect(calls[0]!.body.generationConfig?.responseJsonSchema).toBeDefined();
     expect(calls.at(-1)!.path).toMatch(/:streamGenerateContent$/);
-    expect(refusingProxy.count).toBe(0);
+    expect(rig.proxy.count).toBe(0);
   });
 
   it('translated to a chat-only upstream, with -m and without (the routing schema as response_format)', { timeout: 180_000 }, async () => {
-    chatOnly.reset();
-    chatOnly.script('POST', '/v1/chat/completions', (req, res) => {
+    rig.chatOnly.reset();
+    rig.chatOnly.script('POST', '/v1/chat/completions', (req, res) => {
       const body = JSON.parse(req.body.toString()) as { model: string; stream?: boolean; response_format?: { type: string; json_schema?: { schema?: unknown } } };
       const text = body.response_format?.type === 'json_schema' ? JSON.stringify(valueFor(body.response_format.json_schema?.schema)) : 'Hello from the chat upstream';
       if (body.stream) return chatTextStream(res, body.model, text);
@@ -146,22 +90,22 @@ describe.skipIf(!installed)('Gemini CLI through the gateway', () => {
     });
     const withModel = await gemini(['-m', 'gpt-4o']);
     expect(response(withModel)).toBe('Hello from the chat upstream');
-    const sent = chatOnly.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => JSON.parse(r.body.toString()) as { model: string; stream?: boolean; tools?: { function: { name: string } }[] });
+    const sent = rig.chatOnly.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => JSON.parse(r.body.toString()) as { model: string; stream?: boolean; tools?: { function: { name: string } }[] });
     expect(sent.at(-1)).toMatchObject({ model: 'gpt-4o', stream: true });
     expect(sent.at(-1)!.tools!.length).toBeGreaterThan(3);
-    chatOnly.requests.length = 0;
+    rig.chatOnly.requests.length = 0;
     const routed = await allChat([]);
     expect(response(routed)).toBe('Hello from the chat upstream');
-    const first = JSON.parse(chatOnly.requests[0]!.body.toString()) as { response_format?: { type: string; json_schema: { schema: { type: string; properties: Record<string, { type: string }> } } } };
+    const first = JSON.parse(rig.chatOnly.requests[0]!.body.toString()) as { response_format?: { type: string; json_schema: { schema: { type: string; properties: Record<string, { type: string }> } } } };
     expect(first.response_format?.type).toBe('json_schema');
     expect(first.response_format!.json_schema.schema.type).toBe('object');
     expect(first.response_format!.json_schema.schema.properties.complexity_score?.type).toBe('integer');
-    expect(refusingProxy.count).toBe(0);
+    expect(rig.proxy.count).toBe(0);
   });
 
   /** Run with the CLI pointed at a second gateway whose only upstream speaks chat, so every Gemini model it picks is translated. */
   async function allChat(args: string[]): Promise<Run> {
-    const other = await startGateway({ upstream: chatOnly, env: { AI_UPSTREAM_BASE_URL: '', AI_UPSTREAM_API_KEY: UPSTREAM_KEY, AI_UPSTREAMS: JSON.stringify([{ url: chatOnly.url, api: ['openai'] }]) } });
+    const other = await startGateway({ upstream: rig.chatOnly, env: { AI_UPSTREAM_BASE_URL: '', AI_UPSTREAM_API_KEY: UPSTREAM_KEY, AI_UPSTREAMS: JSON.stringify([{ url: rig.chatOnly.url, api: ['openai'] }]) } });
     try {
       return await gemini(args, { base: other.base, key: (await makeKey(other.svc)).key });
     } finally {

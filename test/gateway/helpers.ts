@@ -1,7 +1,7 @@
 /** Starting the real service with the local model upstream, and making keys for a test. */
 import { startService, type TestService } from '../support/service.ts';
 import type { KeyRecord, NewKey } from '../../src/gateway/keys.ts';
-import type { StoredUsageRow } from '../../src/gateway/usage.ts';
+import type { StoredUsageRow, UsageRow } from '../../src/gateway/usage.ts';
 import { ModelUpstream, sleep } from './model-upstream.ts';
 
 export const UPSTREAM_KEY = 'upstream-secret-credential';
@@ -81,3 +81,31 @@ export async function postJson(base: string, path: string, body: unknown, header
 }
 
 export const CHAT = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] };
+
+/** A usage row as the gateway settles it for a completed, streamed chat call of 10 + 5 tokens; `row` names the request and sets what differs. */
+export function settledRow(row: Pick<UsageRow, 'requestId' | 'settleId' | 'keyId' | 'accountId'> & Partial<UsageRow>): UsageRow {
+  return {
+    route: 'chat.completions',
+    method: 'POST',
+    model: 'gpt-4o',
+    stream: true,
+    status: 200,
+    upstreamStatus: 200,
+    errorCode: null,
+    promptTokens: 10,
+    completionTokens: 5,
+    totalTokens: 15,
+    chargedTokens: 15,
+    cachedTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+    audioInputTokens: 0,
+    audioOutputTokens: 0,
+    costMicros: 75,
+    usageSource: 'upstream',
+    endReason: 'completed',
+    ttfbMs: 10,
+    durationMs: 20,
+    ...row,
+  };
+}

@@ -9,8 +9,8 @@
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import busboy from 'busboy';
+import { LocalHttpServer } from '../support/local-http-server.ts';
 
 export interface SeenRequest {
   method: string;
@@ -86,29 +86,10 @@ export function taskEnvelope(taskId: string, status: string) {
   };
 }
 
-export class ModelUpstream {
+/** A stand-in upstream that keeps the requests it saw and answers from scripts set by the test, newest first. */
+export abstract class ScriptedUpstream extends LocalHttpServer {
   readonly requests: SeenRequest[] = [];
-  /** Paths of responses the client (the gateway) closed before they ended. */
-  readonly aborted: string[] = [];
   private readonly scripts: { method: string; path: string | RegExp; handler: Handler }[] = [];
-  private server: http.Server | undefined;
-  private taskCounter = 0;
-  private responseCounter = 0;
-  private readonly storedResponses = new Map<string, { response: unknown; input: unknown[] }>();
-  url = '';
-
-  async start(): Promise<this> {
-    this.server = http.createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    if (!this.server) return;
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
-  }
 
   /** Replace the answer for one method and path (the newest script wins). */
   script(method: string, path: string | RegExp, handler: Handler): this {
@@ -119,14 +100,31 @@ export class ModelUpstream {
   reset(): void {
     this.scripts.length = 0;
     this.requests.length = 0;
-    this.aborted.length = 0;
   }
 
   last(pathPrefix: string): SeenRequest | undefined {
     return [...this.requests].reverse().find((r) => r.path.startsWith(pathPrefix));
   }
 
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  /** The script set for this request, if any. */
+  protected scriptFor(seen: SeenRequest): Handler | undefined {
+    return this.scripts.find((s) => s.method === seen.method && (typeof s.path === 'string' ? s.path === seen.path : s.path.test(seen.path)))?.handler;
+  }
+}
+
+export class ModelUpstream extends ScriptedUpstream {
+  /** Paths of responses the client (the gateway) closed before they ended. */
+  readonly aborted: string[] = [];
+  private taskCounter = 0;
+  private responseCounter = 0;
+  private readonly storedResponses = new Map<string, { response: unknown; input: unknown[] }>();
+
+  override reset(): void {
+    super.reset();
+    this.aborted.length = 0;
+  }
+
+  protected async receive(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://upstream');
     const chunks: Buffer[] = [];
     try {
@@ -140,9 +138,9 @@ export class ModelUpstream {
     res.on('close', () => {
       if (!res.writableFinished) this.aborted.push(url.pathname);
     });
-    const scripted = this.scripts.find((s) => s.method === seen.method && (typeof s.path === 'string' ? s.path === seen.path : s.path.test(seen.path)));
+    const scripted = this.scriptFor(seen);
     try {
-      await (scripted ? scripted.handler(seen, res) : this.defaults(seen, res));
+      await (scripted ? scripted(seen, res) : this.defaults(seen, res));
     } catch {
       res.destroy();
     }

@@ -12,36 +12,9 @@ import { DurableUsageLog } from '../../src/gateway/settlement-journal.ts';
 import { openSqliteGatewayStore } from '../../src/gateway/store.ts';
 import type { UsageRow } from '../../src/gateway/usage.ts';
 import { tempDbPath } from '../support/service.ts';
-import { waitFor } from './helpers.ts';
+import { settledRow, waitFor } from './helpers.ts';
 
-const row = (settleId: string, keyId: string, reservationId: string | null): UsageRow => ({
-  requestId: `req-${settleId}`,
-  settleId,
-  keyId,
-  accountId: keyId,
-  route: 'chat.completions',
-  method: 'POST',
-  model: 'gpt-4o',
-  stream: true,
-  status: 200,
-  upstreamStatus: 200,
-  errorCode: null,
-  promptTokens: 10,
-  completionTokens: 5,
-  totalTokens: 15,
-  chargedTokens: 15,
-  cachedTokens: 0,
-  cacheWriteTokens: 0,
-  reasoningTokens: 0,
-  audioInputTokens: 0,
-  audioOutputTokens: 0,
-  costMicros: 75,
-  usageSource: 'upstream',
-  endReason: 'completed',
-  ttfbMs: 10,
-  durationMs: 20,
-  reservationId,
-});
+const row = (settleId: string, keyId: string, reservationId: string | null): UsageRow => settledRow({ requestId: `req-${settleId}`, settleId, keyId, accountId: keyId, reservationId });
 
 describe('settlement journal', () => {
   it('replays at start: each settlement once, a cut last line skipped, reservations released, the file removed', async () => {

@@ -16,6 +16,7 @@ import { openPgPool, pgMigrate } from '../../src/kernel/pg-store.ts';
 import { pgGatewayMigrations } from '../../src/gateway/pg-stores.ts';
 import { gatewayMigrations } from '../../src/gateway/schema.ts';
 import { createTestDatabase, requireServices } from '../multi/services.ts';
+import { settledRow } from './helpers.ts';
 
 const newKey = (over: Partial<NewKey> = {}): NewKey => ({
   name: 'test',
@@ -130,33 +131,8 @@ for (const { name, open, skip } of backends) describe.skipIf(!!skip)(`gateway st
     expect(listed).toEqual(expect.arrayContaining([first.record.id, second.record.id]));
   });
 
-  const usageRow = (requestId: string, keyId = 'key_u'): UsageRow => ({
-    requestId,
-    settleId: `settle-${requestId}`,
-    keyId,
-    accountId: 'acct_u',
-    route: '/v1/chat/completions',
-    method: 'POST',
-    model: 'gpt-4o-mini',
-    stream: true,
-    status: 200,
-    upstreamStatus: 200,
-    errorCode: null,
-    promptTokens: 10,
-    completionTokens: 5,
-    totalTokens: 15,
-    chargedTokens: 15,
-    cachedTokens: 4,
-    cacheWriteTokens: 0,
-    reasoningTokens: 2,
-    audioInputTokens: 0,
-    audioOutputTokens: 1,
-    costMicros: 75,
-    usageSource: 'upstream',
-    endReason: 'completed',
-    ttfbMs: 12.6,
-    durationMs: 40.2,
-  });
+  const usageRow = (requestId: string, keyId = 'key_u'): UsageRow =>
+    settledRow({ requestId, settleId: `settle-${requestId}`, keyId, accountId: 'acct_u', route: '/v1/chat/completions', model: 'gpt-4o-mini', cachedTokens: 4, reasoningTokens: 2, audioOutputTokens: 1, ttfbMs: 12.6, durationMs: 40.2 });
 
   it('requests settled on both instances at once all add to the key, each with its row', async () => {
     const { record } = await keysA.create(newKey());

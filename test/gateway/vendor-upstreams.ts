@@ -14,8 +14,7 @@
  * counts so billing can be checked through translation.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { sleep, type Handler, type SeenRequest } from './model-upstream.ts';
+import { ScriptedUpstream, sleep, type SeenRequest } from './model-upstream.ts';
 
 type Json = Record<string, unknown>;
 
@@ -69,39 +68,10 @@ export function valueFor(schema: unknown, depth = 0): unknown {
   }
 }
 
-abstract class VendorUpstream {
-  readonly requests: SeenRequest[] = [];
-  private readonly scripts: { method: string; path: string | RegExp; handler: Handler }[] = [];
-  private server: http.Server | undefined;
-  url = '';
+abstract class VendorUpstream extends ScriptedUpstream {
 
-  constructor(readonly key: string) {}
-
-  async start(): Promise<this> {
-    this.server = http.createServer((req, res) => void this.receive(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    if (!this.server) return;
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
-  }
-
-  script(method: string, path: string | RegExp, handler: Handler): this {
-    this.scripts.unshift({ method, path, handler });
-    return this;
-  }
-
-  reset(): void {
-    this.scripts.length = 0;
-    this.requests.length = 0;
-  }
-
-  last(pathPrefix: string): SeenRequest | undefined {
-    return [...this.requests].reverse().find((r) => r.path.startsWith(pathPrefix));
+  constructor(readonly key: string) {
+    super();
   }
 
   lastJson(pathPrefix: string): Json {
@@ -110,15 +80,15 @@ abstract class VendorUpstream {
     return parse(seen.body) ?? {};
   }
 
-  private async receive(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  protected async receive(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://upstream');
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const seen: SeenRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks) };
     this.requests.push(seen);
-    const scripted = this.scripts.find((s) => s.method === seen.method && (typeof s.path === 'string' ? s.path === seen.path : s.path.test(seen.path)));
+    const scripted = this.scriptFor(seen);
     try {
-      await (scripted ? scripted.handler(seen, res) : this.handle(seen, res));
+      await (scripted ? scripted(seen, res) : this.handle(seen, res));
     } catch {
       res.destroy();
     }

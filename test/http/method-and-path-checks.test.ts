@@ -3,22 +3,11 @@
  * answers (in `Allow`), not the 404 of an unknown path; a blank path id is a 400 naming it, not the
  * resource without an id (music-rank's chart directory).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type TestService } from '../support/service.ts';
-import { Upstream } from '../support/upstream.ts';
+import { describe, expect, it } from 'vitest';
+import { serviceForSuite } from '../support/suite-service.ts';
 
 describe('methods and path parameters of /v2/apis', () => {
-  let svc: TestService;
-  const upstream = new Upstream();
-
-  beforeAll(async () => {
-    await upstream.start();
-    svc = await startService({ upstream });
-  });
-  afterAll(async () => {
-    await svc?.close();
-    await upstream.stop();
-  });
+  const { svc, upstream } = serviceForSuite();
 
   it.each([
     ['PUT', '/v2/apis/60s', 'GET, HEAD'],
@@ -28,7 +17,7 @@ describe('methods and path parameters of /v2/apis', () => {
     ['PUT', '/v2/apis/og', 'GET, HEAD, POST'],
     ['DELETE', '/v2/apis', 'GET, HEAD'],
   ])('%s %s is a 405 with Allow: %s', async (method, path, allow) => {
-    const res = await svc.get(path, { method });
+    const res = await svc().get(path, { method });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe(allow);
     const body = (await res.json()) as { code: number; message: string; data: unknown };
@@ -37,19 +26,19 @@ describe('methods and path parameters of /v2/apis', () => {
   });
 
   it('an unknown path stays a 404 in any method', async () => {
-    const res = await svc.get('/v2/apis/no-such-endpoint', { method: 'PUT' });
+    const res = await svc().get('/v2/apis/no-such-endpoint', { method: 'PUT' });
     expect(res.status).toBe(404);
     expect(res.headers.get('allow')).toBeNull();
   });
 
   it('the methods a path answers still answer', async () => {
-    const res = await svc.get('/v2/apis', { method: 'HEAD' });
+    const res = await svc().get('/v2/apis', { method: 'HEAD' });
     expect(res.status).toBe(200);
   });
 
   it.each(['%20', '%20%20', '%09'])('music-rank/%s is a 400 naming id, never reaching the upstream', async (blank) => {
     const before = upstream.requests.length;
-    const res = await svc.get(`/v2/apis/music-rank/${blank}`);
+    const res = await svc().get(`/v2/apis/music-rank/${blank}`);
     expect(res.status).toBe(400);
     const body = (await res.json()) as { code: number; message: string };
     expect(body.code).toBe(400);

@@ -5,59 +5,46 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { createService, type Service, type ServiceOptions } from '../../src/service.ts';
+import { LocalHttpServer } from '../support/local-http-server.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
 /** A minimal upstream model gateway: the model list and chat completions with usage. */
-export class AiUpstream {
+export class AiUpstream extends LocalHttpServer {
   readonly requests: { method: string; path: string; authorization: string | undefined }[] = [];
-  private server: http.Server | undefined;
-  url = '';
 
-  async start(): Promise<this> {
-    this.server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        this.requests.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization });
-        res.setHeader('content-type', 'application/json');
-        if (req.method === 'GET' && req.url === '/v1/models') {
-          res.end(JSON.stringify({ object: 'list', data: [{ id: 'gpt-test', object: 'model', created: 1_700_000_000, owned_by: 'test' }] }));
-          return;
-        }
-        if (req.method === 'POST' && req.url === '/v1/chat/completions') {
-          const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { model?: string };
-          res.end(
-            JSON.stringify({
-              id: 'chatcmpl-1',
-              object: 'chat.completion',
-              created: 1_700_000_000,
-              model: body.model ?? 'gpt-test',
-              choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }],
-              usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18, prompt_tokens_details: { cached_tokens: 4, audio_tokens: 2 }, completion_tokens_details: { reasoning_tokens: 3, audio_tokens: 0 } },
-            }),
-          );
-          return;
-        }
-        res.statusCode = 404;
-        res.end(JSON.stringify({ error: { message: 'not here', type: 'invalid_request_error', code: 'unknown_url' } }));
-      });
+  protected receive(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      this.requests.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization });
+      res.setHeader('content-type', 'application/json');
+      if (req.method === 'GET' && req.url === '/v1/models') {
+        res.end(JSON.stringify({ object: 'list', data: [{ id: 'gpt-test', object: 'model', created: 1_700_000_000, owned_by: 'test' }] }));
+        return;
+      }
+      if (req.method === 'POST' && req.url === '/v1/chat/completions') {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { model?: string };
+        res.end(
+          JSON.stringify({
+            id: 'chatcmpl-1',
+            object: 'chat.completion',
+            created: 1_700_000_000,
+            model: body.model ?? 'gpt-test',
+            choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }],
+            usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18, prompt_tokens_details: { cached_tokens: 4, audio_tokens: 2 }, completion_tokens_details: { reasoning_tokens: 3, audio_tokens: 0 } },
+          }),
+        );
+        return;
+      }
+      res.statusCode = 404;
+      res.end(JSON.stringify({ error: { message: 'not here', type: 'invalid_request_error', code: 'unknown_url' } }));
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    if (!this.server) return;
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
   }
 }
 

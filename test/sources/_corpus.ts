@@ -4,10 +4,11 @@
  * real server (random item, `id` 0-based and answered as `index` with a 404 naming the range, 400s for bad ids, text and
  * markdown, odd inputs never 500).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NO_CLIENT_LIMITS } from '../support/endpoint-checks.ts';
-import { startService, type TestService } from '../support/service.ts';
-import { Upstream } from '../support/upstream.ts';
+import type { TestService } from '../support/service.ts';
+import { serviceForSuite } from '../support/suite-service.ts';
+import type { Upstream } from '../support/upstream.ts';
 
 export interface Envelope<T = Record<string, unknown>> {
   code: number;
@@ -26,18 +27,9 @@ export async function getJson<T = Record<string, unknown>>(svc: TestService, pat
  * bundled corpus (test/sources/sixty-corpora.test.ts covers the fetched one).
  */
 export function useService(env: Record<string, string> = {}): { svc: () => TestService; upstream: Upstream } {
-  const upstream = new Upstream();
-  let svc: TestService;
-  beforeAll(async () => {
-    await upstream.start();
-    upstream.serve('cdn.jsdelivr.net', /^\/gh\/vikiboss\/60s@main\/src\/modules\//, { status: 404, body: 'Not Found' });
-    svc = await startService({ upstream, env: { ...NO_CLIENT_LIMITS, ...env } });
-  });
-  afterAll(async () => {
-    await svc.close();
-    await upstream.stop();
-  });
-  return { svc: () => svc, upstream };
+  const suite = serviceForSuite({ env: { ...NO_CLIENT_LIMITS, ...env } });
+  suite.upstream.serve('cdn.jsdelivr.net', /^\/gh\/vikiboss\/60s@main\/src\/modules\//, { status: 404, body: 'Not Found' });
+  return suite;
 }
 
 /** Odd inputs thrown at an endpoint: each must answer below 500. */

@@ -160,15 +160,7 @@ describe('ai-news through the server', () => {
   });
 });
 
-const failureUpstream = new Upstream();
-beforeAll(async () => {
-  await failureUpstream.start();
-});
-afterAll(async () => {
-  await failureUpstream.stop();
-});
-
-describeFailureModes(() => failureUpstream, {
+describeFailureModes({
   sources: [aiNews],
   sourceId: 'ai-news',
   path: '/v2/apis/ai-news',

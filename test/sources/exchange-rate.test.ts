@@ -169,15 +169,7 @@ describe('exchange-rate declaration', () => {
   });
 });
 
-const failureUpstream = new Upstream();
-beforeAll(async () => {
-  await failureUpstream.start();
-});
-afterAll(async () => {
-  await failureUpstream.stop();
-});
-
-describeFailureModes(() => failureUpstream, {
+describeFailureModes({
   sources: [exchangeRate],
   sourceId: 'exchange-rate',
   path: '/v2/apis/exchange-rate',

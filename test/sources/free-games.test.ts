@@ -163,15 +163,7 @@ describe('free-games through the server', () => {
   });
 });
 
-const failureUpstream = new Upstream();
-beforeAll(async () => {
-  await failureUpstream.start();
-});
-afterAll(async () => {
-  await failureUpstream.stop();
-});
-
-describeFailureModes(() => failureUpstream, {
+describeFailureModes({
   sources: [freeGames],
   sourceId: 'free-games',
   path: '/v2/apis/free-games',

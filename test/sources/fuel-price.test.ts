@@ -199,15 +199,7 @@ describe('fuel-price history (days)', () => {
   });
 });
 
-const failureUpstream = new Upstream();
-beforeAll(async () => {
-  await failureUpstream.start();
-});
-afterAll(async () => {
-  await failureUpstream.stop();
-});
-
-describeFailureModes(() => failureUpstream, {
+describeFailureModes({
   sources: [fuelPrice],
   sourceId: 'fuel-price',
   path: '/v2/apis/fuel-price',

@@ -143,15 +143,7 @@ describe('gold-price through the server', () => {
   });
 });
 
-const failureUpstream = new Upstream();
-beforeAll(async () => {
-  await failureUpstream.start();
-});
-afterAll(async () => {
-  await failureUpstream.stop();
-});
-
-describeFailureModes(() => failureUpstream, {
+describeFailureModes({
   sources: [goldPrice],
   sourceId: 'gold-price',
   path: '/v2/apis/gold-price',

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import source, { parse, webLink } from '../../sources/hot-qa-site.ts';
 import { SourceError } from '../../src/kernel/errors.ts';
 import { describeHotListEndpoint, expectRejectsBroken, statusOf, type Envelope } from '../support/hot-list-endpoint.ts';
 import { hasRecordings, readRecording, readRecordingJson } from '../support/recorded-upstream.ts';
-import { startService, type TestService } from '../support/service.ts';
+import { startService } from '../support/service.ts';
+import { serviceForSuite } from '../support/suite-service.ts';
 import { FIXTURE_DIR, Upstream } from '../support/upstream.ts';
 
 const HOST = 'api.zhihu.com';
@@ -73,16 +74,7 @@ describeHotListEndpoint({
 });
 
 describe('hot-qa-site request', () => {
-  const upstream = new Upstream();
-  let svc: TestService;
-  beforeAll(async () => {
-    await upstream.start();
-    svc = await startService({ upstream });
-  });
-  afterAll(async () => {
-    await svc.close();
-    await upstream.stop();
-  });
+  const { svc, upstream } = serviceForSuite();
   afterEach(() => {
     expect(upstream.unmatched).toEqual([]);
     upstream.reset();
@@ -90,9 +82,9 @@ describe('hot-qa-site request', () => {
 
   it('asks for 50 entries and reports a refusal with its reason', async () => {
     upstream.serve(HOST, PATH, { status: 401, body: { error: { code: 100, message: '请求参数异常' } } });
-    expect((await svc.get('/v2/apis/hot-qa-site')).status).toBe(503);
+    expect((await svc().get('/v2/apis/hot-qa-site')).status).toBe(503);
     expect(upstream.hits(HOST, PATH)[0]?.query.get('limit')).toBe('50');
-    expect((await statusOf(svc, 'hot-qa-site'))?.last_error).toBe('blocked: upstream answered HTTP 401: 请求参数异常');
+    expect((await statusOf(svc(), 'hot-qa-site'))?.last_error).toBe('blocked: upstream answered HTTP 401: 请求参数异常');
   });
 });
 

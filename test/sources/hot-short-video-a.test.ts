@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import source, { parse, UPSTREAM_URL } from '../../sources/hot-short-video-a.ts';
 import { SourceError } from '../../src/kernel/errors.ts';
 import { describeHotListEndpoint, expectRejectsBroken, type Envelope } from '../support/hot-list-endpoint.ts';
 import { hasRecordings, readRecording, readRecordingJson } from '../support/recorded-upstream.ts';
-import { startService, type TestService } from '../support/service.ts';
+import { startService } from '../support/service.ts';
+import { serviceForSuite } from '../support/suite-service.ts';
 import { FIXTURE_DIR, Upstream } from '../support/upstream.ts';
 
 const HOST = 'aweme-lq.snssdk.com';
@@ -72,16 +73,7 @@ describeHotListEndpoint({
 });
 
 describe('hot-short-video-a request', () => {
-  const upstream = new Upstream();
-  let svc: TestService;
-  beforeAll(async () => {
-    await upstream.start();
-    svc = await startService({ upstream });
-  });
-  afterAll(async () => {
-    await svc.close();
-    await upstream.stop();
-  });
+  const { svc, upstream } = serviceForSuite();
   afterEach(() => {
     expect(upstream.unmatched).toEqual([]);
     upstream.reset();
@@ -89,7 +81,7 @@ describe('hot-short-video-a request', () => {
 
   it('asks the app endpoint with its aid and version', async () => {
     upstream.serveFile(HOST, PATH, FILE);
-    expect((await svc.get('/v2/apis/hot-short-video-a')).status).toBe(200);
+    expect((await svc().get('/v2/apis/hot-short-video-a')).status).toBe(200);
     const hit = upstream.hits(HOST, PATH)[0];
     expect(hit?.query.get('aid')).toBe('1128');
     expect(hit?.query.get('version_code')).toBe('880');

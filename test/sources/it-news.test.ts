@@ -76,15 +76,7 @@ describe('it-news through the server, at our path and 60s’s', () => {
   });
 });
 
-const failureUpstream = new Upstream();
-beforeAll(async () => {
-  await failureUpstream.start();
-});
-afterAll(async () => {
-  await failureUpstream.stop();
-});
-
-describeFailureModes(() => failureUpstream, {
+describeFailureModes({
   sources: [itNews],
   sourceId: 'it-news',
   path: '/v2/apis/it-news',

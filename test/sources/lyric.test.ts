@@ -166,15 +166,7 @@ describe('lyric through the server', () => {
   });
 });
 
-const failureUpstream = new Upstream();
-beforeAll(async () => {
-  await failureUpstream.start();
-});
-afterAll(async () => {
-  await failureUpstream.stop();
-});
-
-describeFailureModes(() => failureUpstream, {
+describeFailureModes({
   sources: [lyricSource],
   sourceId: 'lyric',
   path: `/v2/apis/lyric?query=${Q}`,

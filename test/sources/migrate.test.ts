@@ -31,6 +31,7 @@ import { parseRdap } from '../../sources/whois/rdap.ts';
 import { layoutMismatches, type Layout } from '../compat/layout.ts';
 import { BAIKE, BING, CHANGYA, EXCHANGE_RATE, FUEL, GOLD, IP, OG, SIDE, TODAY_IN_HISTORY, WEATHER_FORECAST, WEATHER_NOW, WHOIS } from '../compat/sixty-layouts.ts';
 import { startService, type TestService } from '../support/service.ts';
+import { serviceForSuite } from '../support/suite-service.ts';
 import { FIXTURE_DIR, Upstream } from '../support/upstream.ts';
 import * as old from './old-shapes.ts';
 
@@ -38,26 +39,17 @@ const migrateOf = (s: unknown) => (s as FetchedSource).migrate as (stored: unkno
 const valid = (s: unknown, data: unknown) => (s as FetchedSource).validate(data);
 
 describe('today’s data passes every migrate unchanged', () => {
-  const upstream = new Upstream();
-  let svc: TestService;
-  beforeAll(async () => {
-    await upstream.start();
-    svc = await startService({ upstream });
-  });
-  afterAll(async () => {
-    await svc?.close();
-    await upstream.stop();
-  });
+  const { svc } = serviceForSuite();
 
   it('for every scheduled source with a migrate whose fixtures answer', async () => {
     const checked: string[] = [];
-    for (const s of svc.registry.sources) {
+    for (const s of svc().registry.sources) {
       if (s.mode !== 'scheduled' || !s.migrate) continue;
       for (const raw of s.prefetch?.length ? s.prefetch : [{}]) {
         const params = parseParams(s.params, raw as Record<string, string>);
         let payload: string;
         try {
-          payload = (await svc.engine.run(s, params, paramsKey(params))).payload as string;
+          payload = (await svc().engine.run(s, params, paramsKey(params))).payload as string;
         } catch {
           continue; // no fixture for this key
         }

@@ -164,15 +164,7 @@ describe('olympics through the server', () => {
   });
 });
 
-const failureUpstream = new Upstream();
-beforeAll(async () => {
-  await failureUpstream.start();
-});
-afterAll(async () => {
-  await failureUpstream.stop();
-});
-
-describeFailureModes(() => failureUpstream, {
+describeFailureModes({
   sources: [olympics],
   sourceId: 'olympics',
   path: '/v2/apis/olympics',

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import source, { extractSData, parseBoard, parseForum } from '../../sources/search-a.ts';
 import { SourceError } from '../../src/kernel/errors.ts';
 import { describeHotListEndpoint, expectRejectsBroken, type Envelope } from '../support/hot-list-endpoint.ts';
-import { startService, type TestService } from '../support/service.ts';
+import { serviceForSuite } from '../support/suite-service.ts';
 import { FIXTURE_DIR, Upstream } from '../support/upstream.ts';
 
 const BOARD = { host: 'top.baidu.com', path: '/board' };
@@ -161,16 +161,7 @@ describeHotListEndpoint({
 });
 
 describe('search-a routes', () => {
-  const upstream = new Upstream();
-  let svc: TestService;
-  beforeAll(async () => {
-    await upstream.start();
-    svc = await startService({ upstream });
-  });
-  afterAll(async () => {
-    await svc.close();
-    await upstream.stop();
-  });
+  const { svc, upstream } = serviceForSuite();
   afterEach(() => {
     expect(upstream.unmatched).toEqual([]);
     upstream.reset();
@@ -178,7 +169,7 @@ describe('search-a routes', () => {
 
   it('fixes the board by route: a `board` query parameter changes nothing', async () => {
     serveBoards(upstream);
-    const res = await svc.get('/v2/apis/search-a/teleplay?board=forum');
+    const res = await svc().get('/v2/apis/search-a/teleplay?board=forum');
     expect(res.status).toBe(200);
     const body = (await res.json()) as Envelope<{ title: string; info?: string[] }[]>;
     expect(body.data[0]?.title).toBe('长河之上');
@@ -188,18 +179,18 @@ describe('search-a routes', () => {
 
   it('caches each board under its own key, with its own title', async () => {
     serveBoards(upstream);
-    const hot = await (await svc.get('/v2/apis/search-a/hot?encoding=text')).text();
-    const forumText = await (await svc.get('/v2/apis/search-a/forum?encoding=text')).text();
+    const hot = await (await svc().get('/v2/apis/search-a/hot?encoding=text')).text();
+    const forumText = await (await svc().get('/v2/apis/search-a/forum?encoding=text')).text();
     expect(hot).toMatch(/^百度实时热搜\n/);
     expect(forumText).toMatch(/^百度贴吧热议\n/);
     expect(forumText).toContain('   盘点今年最值得玩的游戏');
-    const md = await (await svc.get('/v2/apis/search-a/teleplay?encoding=markdown')).text();
+    const md = await (await svc().get('/v2/apis/search-a/teleplay?encoding=markdown')).text();
     expect(md).toMatch(/^# 百度电视剧榜/);
     expect(md).toContain('类型：剧情 / 年代');
   });
 
   it('lists three catalogue entries without the fixed parameter', async () => {
-    const body = (await (await svc.get('/v2/apis')).json()) as Envelope<{ endpoints: { path: string; id: string; params: { name: string }[] }[] }>;
+    const body = (await (await svc().get('/v2/apis')).json()) as Envelope<{ endpoints: { path: string; id: string; params: { name: string }[] }[] }>;
     const mine = body.data.endpoints.filter((e) => e.id === 'search-a');
     expect(mine.map((e) => e.path)).toEqual(['/v2/apis/search-a/hot', '/v2/apis/search-a/teleplay', '/v2/apis/search-a/forum']);
     for (const e of mine) expect(e.params.map((p) => p.name)).not.toContain('board');

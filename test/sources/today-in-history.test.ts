@@ -184,15 +184,7 @@ describe('today-in-history through the server', () => {
   });
 });
 
-const failureUpstream = new Upstream();
-beforeAll(async () => {
-  await failureUpstream.start();
-});
-afterAll(async () => {
-  await failureUpstream.stop();
-});
-
-describeFailureModes(() => failureUpstream, {
+describeFailureModes({
   sources: [todayInHistory],
   sourceId: 'today-in-history',
   path: '/v2/apis/today-in-history',

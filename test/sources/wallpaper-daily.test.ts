@@ -175,15 +175,7 @@ describe('wallpaper-daily through the server', () => {
   });
 });
 
-const failureUpstream = new Upstream();
-beforeAll(async () => {
-  await failureUpstream.start();
-});
-afterAll(async () => {
-  await failureUpstream.stop();
-});
-
-describeFailureModes(() => failureUpstream, {
+describeFailureModes({
   sources: [wallpaperDaily],
   sourceId: 'wallpaper-daily',
   path: '/v2/apis/wallpaper-daily',

@@ -239,17 +239,9 @@ describe('weather through the server', () => {
   });
 });
 
-const failureUpstream = new Upstream();
-beforeAll(async () => {
-  await failureUpstream.start();
-});
-afterAll(async () => {
-  await failureUpstream.stop();
-});
-
 for (const route of ['/v2/apis/weather', '/v2/apis/weather/forecast']) {
-  describeFailureModes(() => failureUpstream, {
-  sources: [weather],
+  describeFailureModes({
+    sources: [weather],
     sourceId: 'weather',
     path: route,
     host: HOST,

@@ -4,11 +4,11 @@
  * Cold (no data yet): 503 with Retry-After. Warm: the last good data is served as STALE after
  * expiry and /v2/status shows the failure with its kind.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnySource } from '../../src/kernel/source.ts';
 import { TestClock } from './clock.ts';
 import { startService, type TestService } from './service.ts';
-import type { Upstream, UpstreamReply } from './upstream.ts';
+import { Upstream, type UpstreamReply } from './upstream.ts';
 
 export interface FailureModeOptions {
   /** Source id as shown on /v2/status. */
@@ -71,10 +71,11 @@ async function withService<T>(upstream: Upstream, opts: FailureModeOptions, env:
 }
 
 /**
- * Registers the failure-mode tests. `upstream` must be started by the caller (and serve good
- * fixtures for every request by default); the block resets per-test routes itself.
+ * Registers the failure-mode tests on an upstream of their own, which serves the recorded
+ * fixtures for every request by default; the block resets per-test routes itself.
  */
-export function describeFailureModes(upstream: () => Upstream, opts: FailureModeOptions): void {
+export function describeFailureModes(opts: FailureModeOptions): void {
+  const up = new Upstream();
   const failures: [string, () => UpstreamReply, string][] = [
     ['a non-2xx answer', () => ({ status: 502, headers: { 'content-type': 'text/html' }, body: '<html><body>502 Bad Gateway</body></html>' }), 'transient'],
     ['a login or risk-control page', () => opts.loginPage, 'blocked'],
@@ -83,9 +84,15 @@ export function describeFailureModes(upstream: () => Upstream, opts: FailureMode
   ];
 
   describe(`${opts.sourceId} failure modes (${opts.path})`, () => {
+    beforeAll(async () => {
+      await up.start();
+    });
+    afterAll(async () => {
+      await up.stop();
+    });
+
     for (const [what, reply, kind] of failures) {
       it(`cold: ${what} gives ${kind === 'not_found' ? '404' : `503 with Retry-After and shows as ${kind} on /v2/status`}`, async () => {
-        const up = upstream();
         up.reset();
         up.serve(opts.host, opts.upstreamPath, reply());
         await withService(up, opts, {}, async (svc) => {
@@ -110,7 +117,6 @@ export function describeFailureModes(upstream: () => Upstream, opts: FailureMode
       });
 
       it(`warm: ${what} keeps the last good data, served as STALE after expiry`, async () => {
-        const up = upstream();
         up.reset();
         await withService(up, opts, {}, async (svc, clock) => {
           const good = await svc.get(opts.path);
@@ -142,7 +148,6 @@ export function describeFailureModes(upstream: () => Upstream, opts: FailureMode
     }
 
     it('cold: a slow upstream times out into 503 with Retry-After', async () => {
-      const up = upstream();
       up.reset();
       up.serve(opts.host, opts.upstreamPath, { status: 200, body: '{}', delayMs: 1500 });
       await withService(up, opts, { HTTP_TIMEOUT_MS: '300' }, async (svc) => {

@@ -14,9 +14,16 @@ export interface TestService extends Service {
   get(pathAndQuery: string, init?: RequestInit): Promise<Response>;
 }
 
-export async function startService(
-  opts: { upstream?: Upstream; env?: Record<string, string>; sources?: readonly AnySource[]; now?: () => number; random?: () => number; backfillPauseMs?: number } = {},
-): Promise<TestService> {
+export interface StartOptions {
+  upstream?: Upstream;
+  env?: Record<string, string>;
+  sources?: readonly AnySource[];
+  now?: () => number;
+  random?: () => number;
+  backfillPauseMs?: number;
+}
+
+export async function startService(opts: StartOptions = {}): Promise<TestService> {
   const env: Record<string, string> = {
     DB_PATH: ':memory:',
     SCHEDULER_ENABLED: 'false',

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
+import { LocalHttpServer } from './local-http-server.ts';
 
 export interface UpstreamRequest {
   method: string;
@@ -43,26 +43,13 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-export class Upstream {
+export class Upstream extends LocalHttpServer {
   readonly requests: UpstreamRequest[] = [];
   readonly unmatched: string[] = [];
   private routes: { host: string; path: string | RegExp; handler: UpstreamHandler }[] = [];
-  private server: http.Server | undefined;
-  url = '';
 
-  constructor(private readonly fixtureDir = FIXTURE_DIR) {}
-
-  async start(): Promise<this> {
-    this.server = http.createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    if (!this.server) return;
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+  constructor(private readonly fixtureDir = FIXTURE_DIR) {
+    super();
   }
 
   /** Answer requests for this host and path (the newest registration wins). */
@@ -95,7 +82,7 @@ export class Upstream {
     return this.requests.filter((r) => r.host === host && r.path.startsWith(pathPrefix));
   }
 
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  protected async receive(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const url = new URL(req.url ?? '/', 'http://mirror');

@@ -6,24 +6,18 @@
  * catalogue has its card; list pages carry the time machine and their marks.
  */
 import * as cheerio from 'cheerio';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemo, type Demo } from '../../scripts/demo.ts';
+import { describe, expect, it } from 'vitest';
 import { addDays } from '../../src/kernel/time.ts';
 import type { Timeline } from '../../sources/timeline.ts';
 import { boardLists } from '../../src/web/board.ts';
 import { spreadQuery } from '../../src/web/home.ts';
+import { demoForSuite } from '../support/demo-suite.ts';
 
 const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 
 describe('GET / (the board)', () => {
-  let demo: Demo;
-  beforeAll(async () => {
-    demo = await startDemo({ port: 0, host: '127.0.0.1', env: { SCHEDULER_ENABLED: 'false' } });
-  }, 90_000);
-  afterAll(async () => {
-    await demo?.close();
-  });
-  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${demo.base}${path}`, { headers });
+  const demo = demoForSuite();
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${demo().base}${path}`, { headers });
 
   it('answers API clients with the JSON index and browsers with the page', async () => {
     for (const accept of [undefined, '*/*', 'application/json']) {
@@ -51,7 +45,7 @@ describe('GET / (the board)', () => {
 
   it('has a card for every archived list of the catalogue, grouped by category', async () => {
     const $ = cheerio.load(await (await get('/', HTML)).text());
-    const lists = boardLists(demo.service.registry, demo.service.engine);
+    const lists = boardLists(demo().service.registry, demo().service.engine);
     expect($('article.card').length).toBe(lists.length);
     for (const l of lists) {
       expect($(`article.card h3 a[href="${l.href}"]`).length, l.href).toBe(1);
@@ -61,12 +55,12 @@ describe('GET / (the board)', () => {
   });
 
   it('checks at: malformed or future is a 400 naming it; before any snapshot the cards say so', async () => {
-    for (const bad of ['yesterday', '2026-13-01T10:00', `${addDays(demo.day, 2)}T10:00`]) {
+    for (const bad of ['yesterday', '2026-13-01T10:00', `${addDays(demo().day, 2)}T10:00`]) {
       const res = await get(`/?at=${encodeURIComponent(bad)}`, HTML);
       expect(res.status, bad).toBe(400);
       expect(await res.text(), bad).toMatch(/Invalid parameter &quot;at&quot;/);
     }
-    const early = await get(`/?at=${addDays(demo.day, -5)}T10:00`, HTML);
+    const early = await get(`/?at=${addDays(demo().day, -5)}T10:00`, HTML);
     expect(early.status).toBe(200);
     const $ = cheerio.load(await early.text());
     expect($('article.card p.s').first().text()).toBe('这一时刻之前没有存档');
@@ -74,7 +68,7 @@ describe('GET / (the board)', () => {
   });
 
   it('shows trending as it stood at a past moment: the events trending?at= answers, not the current ones', async () => {
-    const at = Date.parse(`${demo.day}T08:30:00+08:00`);
+    const at = Date.parse(`${demo().day}T08:30:00+08:00`);
     const titles = (html: string) => cheerio.load(html)('.events li > a:first-child').map((_, a) => cheerio.load(a).text()).get();
     const past = cheerio.load(await (await get(`/?at=${at}`, HTML)).text());
     const shown = past('.events li > a:first-child').map((_, a) => past(a).text()).get();
@@ -105,13 +99,13 @@ describe('GET / (the board)', () => {
   });
 
   it('gives list pages the time machine: the snapshot shown, previous / next, marks and the entries that left', async () => {
-    const at = Date.parse(`${demo.day}T10:30:00+08:00`);
+    const at = Date.parse(`${demo().day}T10:30:00+08:00`);
     const $ = cheerio.load(await (await get(`/v2/apis/hot-microblog?encoding=html&at=${at}`)).text());
-    expect($('.tm .at').attr('data-at')).toBe(String(Date.parse(`${demo.day}T10:00:00+08:00`)));
+    expect($('.tm .at').attr('data-at')).toBe(String(Date.parse(`${demo().day}T10:00:00+08:00`)));
     const prev = $('.tm a[rel=prev]').attr('href');
     const next = $('.tm a[rel=next]').attr('href');
-    expect(prev).toBe(`/v2/apis/hot-microblog?encoding=html&at=${Date.parse(`${addDays(demo.day, -1)}T21:00:00+08:00`)}`);
-    expect(next).toBe(`/v2/apis/hot-microblog?encoding=html&at=${Date.parse(`${demo.day}T12:00:00+08:00`)}`);
+    expect(prev).toBe(`/v2/apis/hot-microblog?encoding=html&at=${Date.parse(`${addDays(demo().day, -1)}T21:00:00+08:00`)}`);
+    expect(next).toBe(`/v2/apis/hot-microblog?encoding=html&at=${Date.parse(`${demo().day}T12:00:00+08:00`)}`);
     expect($('form[action="/v2/apis/hot-microblog"] input[type=hidden][name=encoding]').val()).toBe('html');
     expect($('td.n .new, td.n .up, td.n .down').length).toBeGreaterThan(0);
     // The current page: no next snapshot, and the link back to now is not needed.

@@ -5,21 +5,15 @@
  * one platform have none. And the chart itself on rows whose arrival is not known.
  */
 import * as cheerio from 'cheerio';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemo, type Demo } from '../../scripts/demo.ts';
+import { describe, expect, it } from 'vitest';
 import { formatDateTime } from '../../src/kernel/time.ts';
 import { spreadChart } from '../../src/web/charts.ts';
 import type { Trending } from '../../sources/trending.ts';
+import { demoForSuite } from '../support/demo-suite.ts';
 
 describe('trending html: how each event spread', () => {
-  let demo: Demo;
-  beforeAll(async () => {
-    demo = await startDemo({ port: 0, host: '127.0.0.1', env: { SCHEDULER_ENABLED: 'false' } });
-  }, 90_000);
-  afterAll(async () => {
-    await demo?.close();
-  });
-  const get = (path: string) => fetch(`${demo.base}${path}`);
+  const demo = demoForSuite();
+  const get = (path: string) => fetch(`${demo().base}${path}`);
 
   async function both(query: string): Promise<{ data: Trending; $: cheerio.CheerioAPI }> {
     const json = (await (await get(`/v2/apis/trending?${query}`)).json()) as { data: Trending };
@@ -29,7 +23,7 @@ describe('trending html: how each event spread', () => {
 
   for (const moment of ['now', 'a past moment'] as const) {
     it(`charts each cross-platform event from the json's first sightings (${moment})`, async () => {
-      const query = moment === 'now' ? 'limit=30' : `limit=30&at=${demo.day}T08:30`;
+      const query = moment === 'now' ? 'limit=30' : `limit=30&at=${demo().day}T08:30`;
       const { data, $ } = await both(query);
       const end = data.snapshot_at ?? data.updated_at;
       expect($('main > p.s').first().text()).toContain(formatDateTime(end).slice(0, 16));
