@@ -15,6 +15,8 @@ import { createDailyHotRouter } from './http/dailyhot.ts';
 import { cors, errorHandler, requestLog, type AppState } from './http/middleware.ts';
 import { apisAbuseCheck, limitApisRequests } from './http/abuse.ts';
 import { apisFastPath, type FastPath, type KoaInternals } from './http/apis-fast-path.ts';
+import { gatewayEntry } from './http/gateway-entry.ts';
+import type { Gateway } from './gateway/index.ts';
 import { exactPathIndex, routesWithExactPaths } from './http/exact-routes.ts';
 import { methodNotAllowed } from './http/method-not-allowed.ts';
 import { opsRouters, type OpsDeps } from './http/ops.ts';
@@ -34,30 +36,33 @@ export interface AppDeps {
   /** Backfill progress and gaps for /v2/status. */
   backfill?: Backfiller;
   /**
-   * The `/v1` and `/v1beta` gateway (and its answers for unversioned API paths). Mounted before
-   * any body parsing because it streams the raw request.
+   * The `/v1` and `/v1beta` gateway (and its answers for unversioned API paths), which takes its
+   * requests ahead of Koa (see http/gateway-entry.ts).
    */
-  gateway?: Koa.Middleware<AppState>;
+  gateway?: Pick<Gateway, 'owns' | 'handle'>;
   startedAt?: number;
   /** Metrics, /v2/apis abuse limits and the key console (see src/http/ops.ts). */
   ops?: OpsDeps;
 }
 
 /**
- * Koa with the /v2/apis fast path ahead of its middleware chain (see http/apis-fast-path.ts), and
- * 60s's paths rewritten to our routes ahead of both (see http/sixty-aliases.ts).
+ * Koa with the gateway's requests and the /v2/apis fast path ahead of its middleware chain (see
+ * http/gateway-entry.ts and http/apis-fast-path.ts), and 60s's paths rewritten to our routes
+ * ahead of the fast path (see http/sixty-aliases.ts).
  */
 class ServiceApp extends Koa<AppState> {
+  gatewayPath: FastPath | undefined;
   fastPath: FastPath | undefined;
   aliases: AliasResolver | undefined;
 
   override callback(): ReturnType<Koa<AppState>['callback']> {
     const handle = super.callback();
+    const gateway = this.gatewayPath;
     const fast = this.fastPath;
     const aliases = this.aliases;
     // Our own paths, which no alias hides, go to the fast path before the aliases are looked up.
     return (req, res) => {
-      const answered = fast?.(req as IncomingMessage, res as ServerResponse);
+      const answered = gateway?.(req as IncomingMessage, res as ServerResponse) ?? fast?.(req as IncomingMessage, res as ServerResponse);
       if (answered) return answered;
       if (aliases && rewriteAlias(req as IncomingMessage, aliases)) return fast?.(req as IncomingMessage, res as ServerResponse) ?? handle(req, res);
       return handle(req, res);
@@ -73,7 +78,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.silent = true;
   app.use(requestLog(deps.log));
   if (deps.ops?.metrics) app.use(deps.ops.metrics.requestMiddleware());
-  if (deps.gateway) app.use(deps.gateway);
+  if (deps.gateway) app.gatewayPath = gatewayEntry({ gateway: deps.gateway, log: deps.log, metrics: deps.ops?.metrics, ipOf: (req, res) => (app.proxy ? app.createContext(req, res).ip : req.socket.remoteAddress || '') });
   app.use(errorHandler());
   app.use(cors());
   const checkAbuse = deps.ops?.abuse ? apisAbuseCheck({ ...deps.ops.abuse, metrics: deps.ops.metrics }) : undefined;

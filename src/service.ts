@@ -186,7 +186,7 @@ function assemble(
   const upstreamObserver = metrics ? upstreamMetrics(metrics.registry, config.aiUpstreams.map((u) => u.name), () => gateway.upstreams()) : undefined;
   const gateway = createGateway({ config, store: gatewayStore, createLimiter: backends.createLimiter, log, onUsage: metrics?.gatewayUsage, onUpstreamAttempt: upstreamObserver?.observe });
   const ops = opsFromConfig({ config, gateway, metrics, limiters: opts.limiters ?? decisionLimiters(backends.createLimiter), ...(opts.now ? { now: opts.now } : {}) });
-  const app = createApp({ config, registry, engine, store, log, backfill, gateway: gateway.middleware, ops, ...(scheduler ? { scheduler } : {}) });
+  const app = createApp({ config, registry, engine, store, log, backfill, gateway, ops, ...(scheduler ? { scheduler } : {}) });
   const server = createBoundedServer(app.callback(), config.values.SERVER_HEADERS_TIMEOUT_MS as number);
   server.keepAliveTimeout = 65_000;
 

@@ -7,7 +7,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import type { Logger } from '../kernel/log.ts';
-import { setHeaders, type AppContext } from '../http/middleware.ts';
+import { setHeaders } from '../http/middleware.ts';
+import type { GatewayExchange } from './exchange.ts';
 import { isObject, readWhole, tryParseJson, type JsonObject } from './body.ts';
 import { NO_UNITS } from './billing.ts';
 import { creditLimited } from './credit.ts';
@@ -170,7 +171,7 @@ export class GatewayCall {
   private tokenHeadersDone = false;
 
   constructor(
-    readonly ctx: AppContext,
+    readonly ctx: GatewayExchange,
     readonly deps: GatewayDeps,
     readonly family: GatewayFamily,
     readonly key: KeyRecord,

@@ -5,13 +5,13 @@
  * accounting.
  */
 import { performance } from 'node:perf_hooks';
-import type Koa from 'koa';
 import type { Config } from '../config.ts';
 import type { CreateLimiter } from '../kernel/limiter.ts';
 import type { Logger } from '../kernel/log.ts';
-import { clientIp, setHeaders, type AppContext, type AppState } from '../http/middleware.ts';
+import { clientIp, setHeaders } from '../http/middleware.ts';
 import { authFamilyOf, extractKey, unknownKey } from './auth.ts';
 import { GatewayCall, type GatewayDeps } from './call.ts';
+import type { GatewayExchange } from './exchange.ts';
 import { errorBody, GatewayError, insufficientQuota, internalError, invalidApiKey, ipNotAllowed, storeUnavailable, unknownUrl, upstreamNotConfigured, type GatewayFamily } from './errors.ts';
 import { KEY_PATTERN, type KeyRecord, type KeyStore } from './keys.ts';
 import { levelsFromSettings, type Levels } from './levels.ts';
@@ -31,7 +31,10 @@ import { DurableUsageLog } from './settlement-journal.ts';
 import { storeUnavailableError } from '../kernel/store-unavailable.ts';
 
 export interface Gateway {
-  middleware: Koa.Middleware<AppState>;
+  /** Whether a path is the gateway's (`/v1`, `/v1beta`, and the API paths that lack their version). */
+  owns(path: string): boolean;
+  /** Answer one request of the gateway's; `exchange.finish()` then writes a buffered answer. */
+  handle(exchange: GatewayExchange): Promise<void>;
   keys: KeyStore;
   usage: UsageLog;
   levels: Levels;
@@ -118,9 +121,9 @@ export function createGateway(opts: GatewayOptions): Gateway {
     accounting.add(done);
   };
 
-  const middleware: Koa.Middleware<AppState> = async (ctx, next) => {
+  const serve = async (ctx: GatewayExchange): Promise<void> => {
     const family = familyOf(ctx.path);
-    if (!family) return next();
+    if (!family) throw new Error(`not a gateway path: ${ctx.path}`);
     setHeaders(ctx, CORS_HEADERS);
     if (ctx.method === 'OPTIONS') {
       ctx.set('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
@@ -133,7 +136,8 @@ export function createGateway(opts: GatewayOptions): Gateway {
   };
 
   return {
-    middleware,
+    owns: (path) => familyOf(path) !== undefined,
+    handle: serve,
     keys: deps.keys,
     usage: deps.usage,
     levels,
@@ -167,13 +171,13 @@ function scheduleProbes(pool: UpstreamPool, intervalMs: number, log: Logger): No
 const NO_QUERY = new URLSearchParams();
 
 /** This server's address as the connection reached it; never from a header (Host, Origin) the caller sent. */
-function serverBase(ctx: AppContext): string {
+function serverBase(ctx: GatewayExchange): string {
   const { localAddress, localPort } = ctx.req.socket;
   const host = (localAddress ?? '127.0.0.1').replace(/^::ffff:(?=\d+\.)/, '');
   return `http://${host.includes(':') ? `[${host}]` : host}:${localPort ?? ''}`;
 }
 
-async function authenticate(ctx: AppContext, family: GatewayFamily, deps: GatewayDeps): Promise<KeyRecord> {
+async function authenticate(ctx: GatewayExchange, family: GatewayFamily, deps: GatewayDeps): Promise<KeyRecord> {
   const presented = extractKey(ctx.req.headers, ctx.querystring ? new URLSearchParams(ctx.querystring) : NO_QUERY, authFamilyOf(ctx.path, family), ctx.req.rawHeaders);
   let key: KeyRecord | undefined;
   try {
@@ -192,7 +196,7 @@ async function authenticate(ctx: AppContext, family: GatewayFamily, deps: Gatewa
  * One gateway request. Its accounting (`settle`) is not awaited: the answer leaves without
  * waiting for the usage row and the TPM correction to reach the database.
  */
-async function handle(ctx: AppContext, family: GatewayFamily, unversioned: boolean, deps: GatewayDeps, settle: (call: GatewayCall) => void): Promise<void> {
+async function handle(ctx: GatewayExchange, family: GatewayFamily, unversioned: boolean, deps: GatewayDeps, settle: (call: GatewayCall) => void): Promise<void> {
   let call: GatewayCall | undefined;
   try {
     if (unversioned)

@@ -5,6 +5,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createService } from '../../src/service.ts';
 import { bearer, CHAT, makeKey, postJson, startGateway, usageRows, type Harness } from './helpers.ts';
+import { openaiClient } from './openai-sdks.ts';
 
 let h: Harness;
 let key: string;
@@ -102,7 +103,7 @@ describe('401 invalid_api_key', () => {
   });
 
   it('the openai SDK raises AuthenticationError with code invalid_api_key', async () => {
-    const client = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: 'sk-wrong', maxRetries: 0 });
+    const client = openaiClient(h.base, 'sk-wrong');
     const err = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.AuthenticationError);
     expect((err as InstanceType<typeof OpenAI.AuthenticationError>).status).toBe(401);
@@ -170,7 +171,7 @@ describe('key policy', () => {
     expect(gemDenied.status).toBe(403);
     expect(((await gemDenied.json()) as { error: { status: string } }).error.status).toBe('PERMISSION_DENIED');
 
-    const client = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: k.key, maxRetries: 0 });
+    const client = openaiClient(h.base, k.key);
     const err = await client.chat.completions.create({ model: 'o1', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.PermissionDeniedError);
     expect((err as InstanceType<typeof OpenAI.PermissionDeniedError>).code).toBe('model_not_allowed');

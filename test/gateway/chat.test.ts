@@ -5,6 +5,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, CHAT, makeKey, postJson, startGateway, UPSTREAM_KEY, usageRows, waitFor, type Harness } from './helpers.ts';
 import { sleep } from './model-upstream.ts';
+import { openaiClient } from './openai-sdks.ts';
 
 let h: Harness;
 
@@ -133,7 +134,7 @@ describe('streamed', () => {
 
   it('a client that asks for stream usage gets the usage chunk, its stream_options forwarded as sent', async () => {
     const k = await makeKey(h.svc);
-    const client = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: k.key, maxRetries: 0 });
+    const client = openaiClient(h.base, k.key);
     const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
     const usage: unknown[] = [];
     for await (const chunk of stream) if (chunk.usage) usage.push(chunk.usage);

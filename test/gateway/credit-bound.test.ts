@@ -14,6 +14,7 @@ import { cacheWriteKind, outputBound, withOutputCap } from '../../src/gateway/ou
 import { createTestDatabase, requireServices } from '../multi/services.ts';
 import { bearer, makeKey, postJson, startGateway, usageRows, type Harness } from './helpers.ts';
 import { ModelUpstream, type SeenRequest } from './model-upstream.ts';
+import { openaiClient } from './openai-sdks.ts';
 
 // 1 µ$ per input token, 2 µ$ per output token.
 const PRICES = JSON.stringify({ 'bound-chat': { input: 1, cached_input: 1, output: 2 } });
@@ -193,7 +194,7 @@ describe.each(deployments)('a key never spends past its credit: %s', (_name, sta
     // AI_RESERVE_OUTPUT_TOKENS = 4096: each request reserves its prompt + 8,192 µ$; 20,000 fits two.
     const k = await makeKey(d.primary.svc, { quotaMicros: 20_000 });
     upstream.requests.length = 0;
-    const openai = d.bases.map((b) => new OpenAI({ baseURL: `${b}/v1`, apiKey: k.key, maxRetries: 0 }));
+    const openai = d.bases.map((b) => openaiClient(b, k.key));
     const outcomes = await Promise.all(
       Array.from({ length: 4 }, async (_, i) => {
         try {
@@ -319,7 +320,7 @@ describe('a translated stream is cut at the reservation too (the upstream speaks
 
   it('Responses (no max_output_tokens): ends with response.incomplete (max_output_tokens) at the reserved 4,096, billed the reservation', async () => {
     const k = await makeKey(h.svc, { quotaMicros: 1_000_000 });
-    const openai = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: k.key, maxRetries: 0 });
+    const openai = openaiClient(h.base, k.key);
     const stream = await openai.responses.create({ model: 'bound-chat', input: 'write forever', stream: true });
     let pieces = 0;
     let lastType = '';

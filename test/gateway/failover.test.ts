@@ -11,6 +11,7 @@ import { parseMetrics, sample } from '../ops/support.ts';
 import type { ServerResponse } from 'node:http';
 import { bearer, makeKey, postJson, startGateway, type Harness } from './helpers.ts';
 import { ModelUpstream, sleep, taskEnvelope } from './model-upstream.ts';
+import { openaiClient } from './openai-sdks.ts';
 
 const COOLDOWN_MS = 400;
 const CHAT = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'hi' }] };
@@ -56,7 +57,7 @@ describe('failover between two upstreams', () => {
     primary = await new ModelUpstream().start();
     backup = await new ModelUpstream().start();
     h = await twoUpstreams(primary, backup, { AI_FIRST_BYTE_TIMEOUT_MS: '700' });
-    openai = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: (await makeKey(h.svc)).key, maxRetries: 0 });
+    openai = openaiClient(h.base, (await makeKey(h.svc)).key);
   });
   afterAll(async () => {
     await h.close();
@@ -217,7 +218,7 @@ describe('an upstream killed mid-run', () => {
   });
 
   it('openai (streaming and not), @google/genai and uploads keep working on the backup', async () => {
-    const openai = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: key, maxRetries: 0 });
+    const openai = openaiClient(h.base, key);
     const genai = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: h.base } });
     expect((await openai.chat.completions.create(CHAT)).choices[0]!.message.content).toBe('Hello from gpt-4o-mini');
     expect(chatCount(primary)).toBe(1);
@@ -289,7 +290,7 @@ describe('AI_UPSTREAMS: model lists and weights; AI_UPSTREAM_BASE_URL as a list'
       },
     });
     try {
-      const openai = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: (await makeKey(h.svc)).key, maxRetries: 0 });
+      const openai = openaiClient(h.base, (await makeKey(h.svc)).key);
       await openai.chat.completions.create(CHAT);
       await openai.chat.completions.create({ ...CHAT, model: 'Qwen/Qwen2.5-7B-Instruct' });
       expect(a.requests.map((r) => JSON.parse(r.body.toString()).model)).toEqual(['gpt-4o-mini']);
@@ -309,7 +310,7 @@ describe('AI_UPSTREAMS: model lists and weights; AI_UPSTREAM_BASE_URL as a list'
       env: { AI_UPSTREAM_BASE_URL: '', AI_UPSTREAMS: JSON.stringify([{ url: a.url, weight: 1 }, { url: b.url, weight: 1 }]) },
     });
     try {
-      const openai = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: (await makeKey(h.svc)).key, maxRetries: 0 });
+      const openai = openaiClient(h.base, (await makeKey(h.svc)).key);
       for (let i = 0; i < 40; i++) await openai.chat.completions.create(CHAT);
       // 40 fair coin flips: both sides get some (the chance of fewer than 5 on one side is below 1e-6).
       expect(chatCount(a)).toBeGreaterThanOrEqual(5);
@@ -325,7 +326,7 @@ describe('AI_UPSTREAMS: model lists and weights; AI_UPSTREAM_BASE_URL as a list'
   it('AI_UPSTREAM_BASE_URL="A,B": A is the primary, B takes over when A fails', async () => {
     const h = await startGateway({ upstream: a, env: { AI_UPSTREAM_BASE_URL: `${a.url}, ${b.url}/` } });
     try {
-      const openai = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: (await makeKey(h.svc)).key, maxRetries: 0 });
+      const openai = openaiClient(h.base, (await makeKey(h.svc)).key);
       await openai.chat.completions.create(CHAT);
       expect([chatCount(a), chatCount(b)]).toEqual([1, 0]);
       a.script('POST', '/v1/chat/completions', (_req, res) => void res.socket?.destroy());

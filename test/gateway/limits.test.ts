@@ -8,6 +8,7 @@ import { bearer, CHAT, makeKey, postJson, startGateway, usageRows, type Harness 
 import { ModelUpstream } from './model-upstream.ts';
 import { formatReset } from '../../src/gateway/limits.ts';
 import { loadLevels } from '../../src/gateway/levels.ts';
+import { openaiClient } from './openai-sdks.ts';
 
 const LEVELS = JSON.stringify({
   rpm2: { rpm: 2, rpd: 0, tpm: 0 },
@@ -60,7 +61,7 @@ describe('RPM', () => {
 
   it('the openai client raises RateLimitError with a readable retry-after', async () => {
     const k = await makeKey(h.svc, { level: 'rpm2' });
-    const client = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: k.key, maxRetries: 0 });
+    const client = openaiClient(h.base, k.key);
     await client.models.list();
     await client.models.list();
     const err = await client.models.list().catch((e: unknown) => e);

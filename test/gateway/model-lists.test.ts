@@ -15,6 +15,7 @@ import { GATEWAY_HEADERS } from '../../src/gateway/response-headers.ts';
 import { makeKey, startGateway, type Harness } from './helpers.ts';
 import { ModelUpstream } from './model-upstream.ts';
 import { AnthropicUpstream, GeminiUpstream } from './vendor-upstreams.ts';
+import { openaiClient } from './openai-sdks.ts';
 
 const UPSTREAM_KEY = 'vendor-upstream-key';
 const SRC = path.resolve(import.meta.dirname, '../../src');
@@ -62,7 +63,7 @@ describe('GET /v1/models for Anthropic clients', () => {
     expect(ids.sort()).toEqual(['gpt-4o-mini', 'gpt-main']);
     expect(await anthropic.models.retrieve('gpt-main')).toMatchObject({ type: 'model', id: 'gpt-main' });
     // The OpenAI client still gets OpenAI's layout; a wrong x-api-key is a 401.
-    const openai = new OpenAI({ apiKey: k.key, baseURL: `${openaiOnly.base}/v1`, maxRetries: 0 });
+    const openai = openaiClient(openaiOnly.base, k.key);
     expect((await openai.models.list()).data.map((m) => m.object)).toEqual(['model', 'model']);
     const wrong = new Anthropic({ apiKey: 'sk-wrong', baseURL: openaiOnly.base, maxRetries: 0 });
     await expect(wrong.models.list()).rejects.toBeInstanceOf(Anthropic.AuthenticationError);
@@ -81,14 +82,14 @@ describe('GET /v1/models from upstreams of other styles', () => {
       for await (const m of new Anthropic({ apiKey: k.key, baseURL: claudeOnly.base, maxRetries: 0 }).models.list()) ids.push(m.id);
       expect(ids).toEqual(anthropicUp.models);
       expect(anthropicUp.last('/v1/models')!.headers).toMatchObject({ 'x-api-key': UPSTREAM_KEY, 'anthropic-version': expect.any(String) });
-      const openaiList = await new OpenAI({ apiKey: k.key, baseURL: `${claudeOnly.base}/v1`, maxRetries: 0 }).models.list();
+      const openaiList = await openaiClient(claudeOnly.base, k.key).models.list();
       expect(openaiList.data.map((m) => [m.id, m.object, m.owned_by])).toEqual(anthropicUp.models.map((id) => [id, 'model', 'anthropic']));
       const g = await makeKey(geminiOnly.svc);
-      const geminiList = await new OpenAI({ apiKey: g.key, baseURL: `${geminiOnly.base}/v1`, maxRetries: 0 }).models.list();
+      const geminiList = await openaiClient(geminiOnly.base, g.key).models.list();
       const geminiIds = geminiList.data.map((m) => m.id);
       expect(geminiIds).toEqual(expect.arrayContaining(['gemini-2.5-pro', 'gemini-fast']));
       expect(geminiIds).not.toContain('gemini-2.5-flash');
-      expect(await new OpenAI({ apiKey: g.key, baseURL: `${geminiOnly.base}/v1`, maxRetries: 0 }).models.retrieve('gemini-fast')).toMatchObject({ id: 'gemini-fast', object: 'model' });
+      expect(await openaiClient(geminiOnly.base, g.key).models.retrieve('gemini-fast')).toMatchObject({ id: 'gemini-fast', object: 'model' });
     } finally {
       await geminiOnly.close();
       await claudeOnly.close();

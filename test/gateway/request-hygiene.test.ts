@@ -6,6 +6,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, makeKey, startGateway, type Harness } from './helpers.ts';
 import { rawExchange } from './process.ts';
+import { openaiClient } from './openai-sdks.ts';
 
 let h: Harness;
 let key: string;
@@ -65,17 +66,17 @@ describe('two Authorization headers', () => {
 
 describe('model ids containing "/"', () => {
   it('the openai client retrieves them (models.retrieve)', async () => {
-    const client = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: key, maxRetries: 0 });
+    const client = openaiClient(h.base, key);
     const model = await client.models.retrieve('Qwen/Qwen2.5-7B-Instruct');
     expect(model).toMatchObject({ id: 'Qwen/Qwen2.5-7B-Instruct', object: 'model', owned_by: 'upstream' });
     expect((await client.models.retrieve('gpt-4o-mini')).id).toBe('gpt-4o-mini');
   });
 
   it('an unknown model is a 404 NotFoundError; a model outside the key allowlist a 403', async () => {
-    const client = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: key, maxRetries: 0 });
+    const client = openaiClient(h.base, key);
     await expect(client.models.retrieve('Qwen/none')).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     const limited = (await makeKey(h.svc, { models: ['gpt-4o*'] })).key;
-    const err = await new OpenAI({ baseURL: `${h.base}/v1`, apiKey: limited, maxRetries: 0 }).models.retrieve('Qwen/Qwen2.5-7B-Instruct').catch((e: unknown) => e);
+    const err = await openaiClient(h.base, limited).models.retrieve('Qwen/Qwen2.5-7B-Instruct').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.PermissionDeniedError);
   });
 

@@ -4,6 +4,7 @@ import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, makeKey, postJson, startGateway, usageRows, type Harness } from './helpers.ts';
 import { sleep } from './model-upstream.ts';
+import { openaiClient } from './openai-sdks.ts';
 
 let h: Harness;
 
@@ -63,7 +64,7 @@ describe('POST /v1/images/edits', () => {
 
   it('the openai client: image file, model and prompt reach the upstream intact', async () => {
     const k = await makeKey(h.svc, { models: ['gpt-image-1'] });
-    const client = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: k.key, maxRetries: 0 });
+    const client = openaiClient(h.base, k.key);
     const out = await client.images.edit({ model: 'gpt-image-1', image: await toFile(png, 'cat.png', { type: 'image/png' }), prompt: 'add a hat' });
     expect(out.data?.[0]?.url).toBe('https://img.example/edited.png');
     const echo = (out as unknown as { echo: { fields: Record<string, string>; files: { field: string; filename: string; size: number; sha256: string }[]; contentType: string } }).echo;
@@ -171,7 +172,7 @@ describe('GET /v1/models and billing', () => {
     const some = await makeKey(h.svc, { models: ['gpt-4o*', 'rerank-1'] });
     const ids = async (key: string) => {
       const out: string[] = [];
-      for await (const m of new OpenAI({ baseURL: `${h.base}/v1`, apiKey: key, maxRetries: 0 }).models.list()) out.push(m.id);
+      for await (const m of openaiClient(h.base, key).models.list()) out.push(m.id);
       return out;
     };
     expect(await ids(all.key)).toEqual(['gpt-4o', 'gpt-4o-mini', 'gemini-2.0-flash', 'rerank-1', 'gpt-image-1', 'suno-v4']);
@@ -224,7 +225,7 @@ describe('GET /v1/models and billing', () => {
 describe('pass-through categories', () => {
   it('audio speech: binary answer streamed back', async () => {
     const k = await makeKey(h.svc);
-    const client = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: k.key, maxRetries: 0 });
+    const client = openaiClient(h.base, k.key);
     const res = await client.audio.speech.create({ model: 'tts-1', voice: 'alloy', input: 'hello' });
     expect(res.headers.get('content-type')).toBe('audio/mpeg');
     const buf = Buffer.from(await res.arrayBuffer());
@@ -236,7 +237,7 @@ describe('pass-through categories', () => {
 
   it('transcription: the multipart upload is streamed through', async () => {
     const k = await makeKey(h.svc, { models: ['whisper-1'] });
-    const client = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: k.key, maxRetries: 0 });
+    const client = openaiClient(h.base, k.key);
     const audio = Buffer.alloc(100_000, 3);
     const out = await client.audio.transcriptions.create({ model: 'whisper-1', file: await toFile(audio, 'a.mp3', { type: 'audio/mpeg' }) });
     expect(out.text).toBe('transcribed');
@@ -248,7 +249,7 @@ describe('pass-through categories', () => {
 
   it('embeddings: JSON forwarded, usage charged', async () => {
     const k = await makeKey(h.svc);
-    const out = await new OpenAI({ baseURL: `${h.base}/v1`, apiKey: k.key, maxRetries: 0 }).embeddings.create({ model: 'emb', input: 'hello', encoding_format: 'float' });
+    const out = await openaiClient(h.base, k.key).embeddings.create({ model: 'emb', input: 'hello', encoding_format: 'float' });
     expect(out.data[0]!.embedding).toEqual([0.1, 0.2]);
     const [row] = await usageRows(h.svc, k.record.id);
     expect(row).toMatchObject({ route: 'embeddings', chargedTokens: 3, usageSource: 'upstream' });

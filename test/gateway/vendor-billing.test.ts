@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPrices, NOTHING_CONSUMED, type Consumption } from '../../src/gateway/prices.ts';
 import { normalizeUsage, readUsage, usageFields, type TokenUsage, type UsageStyle } from '../../src/gateway/usage-reading.ts';
 import { makeKey, startGateway, usageRows, type Harness } from './helpers.ts';
+import { openaiClient } from './openai-sdks.ts';
 
 const prices = loadPrices({ json: undefined, file: undefined });
 
@@ -152,7 +153,7 @@ describe('through the gateway: the official clients, the usage row and the key\'
       res.write(`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'deepseek-chat', choices: [], usage })}\n\n`);
       res.end('data: [DONE]\n\n');
     });
-    const openai = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: k.key, maxRetries: 0 });
+    const openai = openaiClient(h.base, k.key);
     const stream = await openai.chat.completions.create({ model: 'deepseek-chat', stream: true, messages: [{ role: 'user', content: 'hi' }] });
     for await (const _ of stream) void _;
     const [chat] = await usageRows(h.svc, k.record.id, 1);
@@ -180,7 +181,7 @@ describe('through the gateway: the official clients, the usage row and the key\'
   // `auto` is the default; GPT image answers report the `quality` and `size` they made).
   it('images: quality "auto" priced as the quality the vendor made, or documents as the default', async () => {
     const k = await makeKey(h.svc);
-    const openai = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: k.key, maxRetries: 0 });
+    const openai = openaiClient(h.base, k.key);
     const answers: Record<string, unknown>[] = [
       { quality: 'high', size: '1024x1024', usage: { input_tokens: 20, input_tokens_details: { text_tokens: 20, image_tokens: 0 }, output_tokens: 4160, total_tokens: 4180 } },
       { quality: 'medium', size: '1536x1024', usage: { input_tokens: 20, input_tokens_details: { text_tokens: 20, image_tokens: 0 }, output_tokens: 1584, total_tokens: 1604 } },
@@ -209,7 +210,7 @@ describe('through the gateway: the official clients, the usage row and the key\'
   // $40/M) and api-reference/images (the answer's `usage.input_tokens_details` splits the prompt).
   it("images: an edit's input pictures and text billed at their own token prices beside the image made", async () => {
     const k = await makeKey(h.svc);
-    const openai = new OpenAI({ baseURL: `${h.base}/v1`, apiKey: k.key, maxRetries: 0 });
+    const openai = openaiClient(h.base, k.key);
     const usage = { input_tokens: 1_523, input_tokens_details: { text_tokens: 23, image_tokens: 1_500 }, output_tokens: 4_160, total_tokens: 5_683 };
     h.upstream.script('POST', '/v1/images/edits', (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
