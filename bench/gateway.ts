@@ -1,6 +1,7 @@
 /**
  * Gateway benchmark (not a test; nothing asserts speed): `npx tsx bench/gateway.ts`, also run by
- * `npm run bench`. Four kinds of process: a fixed-timing upstream, the real service (keys, limiter
+ * `npm run bench`. Four kinds of process, the first three in bench/gateway-child.ts compiled as
+ * `npm start` compiles the service: a fixed-timing upstream, the real service (keys, limiter
  * windows, credit reservations and usage rows in SQLite; in PostgreSQL and Redis when
  * DATABASE_URL / REDIS_URL are set for the benchmark), a bare `node:http` proxy that forwards the
  * same bytes to the same upstream with the same client (undici) and nothing else (the ceiling),
@@ -23,11 +24,12 @@
  *
  * Environment: GATEWAY_BENCH_DURATION (s per load round, default 5), GATEWAY_BENCH_ROUNDS
  * (default 3), GATEWAY_BENCH_STREAMS (default "100,1000"), GATEWAY_BENCH_ONLY (comma list of
- * sections: latency,cpu,first,streams,pair,translate,versus), GATEWAY_BENCH_KEY (unlimited or credit: only that key in the
+ * sections: latency,cpu,first,streams,pair,translate,versus, and instructions, which runs only when
+ * named; GATEWAY_BENCH_CALLGRIND_WARM and _COUNT set its requests), GATEWAY_BENCH_KEY (unlimited or credit: only that key in the
  * CPU section), GATEWAY_BENCH_PROFILE (a directory: the gateway
  * runs with `node --cpu-prof` and writes its profile there on exit).
  */
-import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -35,143 +37,31 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { Agent, Pool, request } from 'undici';
+import { Agent, request } from 'undici';
+import { PROJECT_ROOT } from '../src/kernel/project-root.ts';
+import { CHILD_DIR } from './children.ts';
+import type { Ready as GatewayChildReady, StreamPlan } from './gateway-child.ts';
 
 const DURATION = Number(process.env.GATEWAY_BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.GATEWAY_BENCH_ROUNDS ?? 3);
 const STREAM_COUNTS = (process.env.GATEWAY_BENCH_STREAMS ?? '100,1000').split(',').map(Number).filter((n) => n > 0);
 const ONLY = process.env.GATEWAY_BENCH_ONLY?.split(',');
 const PROFILE_DIR = process.env.GATEWAY_BENCH_PROFILE;
-const ROLE = process.argv.find((a) => a.startsWith('--role='))?.slice(7);
+const CHILD = path.join(CHILD_DIR, 'gateway-child.js');
 const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim() || 100);
 
 const runs = (section: string): boolean => !ONLY || ONLY.includes(section);
 
-interface Ready {
-  type: 'ready';
-  port: number;
-  keys?: { unlimited: string; credit: string };
-}
-
-interface StreamPlan {
-  chunks: number;
-  gapMs: number;
-  firstMs: number;
-}
+type Ready = GatewayChildReady;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-// ---------------------------------------------------------------- upstream (child process)
-/** The stream a request gets when it names no plan (`--plan=chunks,gapMs,firstMs` changes it). */
-const DEFAULT_PLAN: StreamPlan = ((arg) => (arg ? { chunks: arg[0]!, gapMs: arg[1]!, firstMs: arg[2]! } : { chunks: 20, gapMs: 10, firstMs: 100 }))(
-  process.argv.find((a) => a.startsWith('--plan='))?.slice(7).split(',').map(Number),
-);
-
-async function runUpstream(): Promise<void> {
-  const completion = JSON.stringify({
-    id: 'chatcmpl-bench',
-    object: 'chat.completion',
-    created: 1735689600,
-    model: 'bench-model',
-    choices: [{ index: 0, message: { role: 'assistant', content: 'x'.repeat(800) }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: 10, completion_tokens: 200, total_tokens: 210 },
-  });
-  const server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    // The gateway's health probe (AI_UPSTREAM_PROBE_INTERVAL_MS) asks for the model list.
-    if (req.method === 'GET') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"object":"list","data":[{"id":"bench-model","object":"model","created":0,"owned_by":"bench"}]}');
-      return;
-    }
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { stream?: boolean; bench?: StreamPlan };
-    if (!body.stream) {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(completion) });
-      res.end(completion);
-      return;
-    }
-    const plan = body.bench ?? DEFAULT_PLAN;
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    if (plan.firstMs > 0) await sleep(plan.firstMs);
-    for (let i = 0; i < plan.chunks && !res.destroyed; i++) {
-      res.write(`data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"tok${i} "},"finish_reason":null}]}\n\n`);
-      // A plan without pauses writes its events back to back (each its own write, as a model's server sends them).
-      if (plan.gapMs > 0) await sleep(plan.gapMs);
-    }
-    res.write(`data: {"id":"c","object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":${plan.chunks},"total_tokens":${10 + plan.chunks}}}\n\n`);
-    res.end('data: [DONE]\n\n');
-  });
-  server.keepAliveTimeout = 65_000;
-  server.maxConnections = 10_000;
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', 2048, r));
-  process.send!({ type: 'ready', port: (server.address() as AddressInfo).port } satisfies Ready);
-  process.on('message', (m: { type: string }) => m.type === 'stop' && process.exit(0));
-}
-
-// ---------------------------------------------------------------- bare proxy (child process)
-/** The ceiling: node:http in, undici out, the request and answer bytes passed through untouched. */
-async function runBareProxy(upstreamUrl: string): Promise<void> {
-  const pool = new Pool(upstreamUrl, { keepAliveTimeout: 10_000 });
-  const server = http.createServer(async (req, res) => {
-    try {
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      const up = await pool.request({ method: 'POST', path: req.url!, headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
-      const headers: Record<string, string> = { 'content-type': String(up.headers['content-type']) };
-      if (up.headers['content-length']) headers['content-length'] = String(up.headers['content-length']);
-      res.writeHead(up.statusCode, headers);
-      for await (const c of up.body) if (!res.write(c)) await new Promise((r) => res.once('drain', r));
-      res.end();
-    } catch {
-      res.destroy();
-    }
-  });
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', 2048, r));
-  process.send!({ type: 'ready', port: (server.address() as AddressInfo).port } satisfies Ready);
-  process.on('message', (m: { type: string }) => m.type === 'stop' && process.exit(0));
-}
-
-// ---------------------------------------------------------------- gateway (child process)
-async function runGateway(upstreamUrl: string, api: string | undefined): Promise<void> {
-  const { createServiceAsync } = await import('../src/service.ts');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-bench-'));
-  const big = 1_000_000_000;
-  const shared = Object.fromEntries((['DATABASE_URL', 'REDIS_URL'] as const).flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
-  const svc = await createServiceAsync({
-    sources: [],
-    env: {
-      ...shared,
-      DB_PATH: path.join(dir, 'app.sqlite'),
-      SCHEDULER_ENABLED: 'false',
-      LOG_LEVEL: 'silent',
-      // With --api (e.g. "openai": chat only), requests in other styles are translated.
-      ...(api ? { AI_UPSTREAMS: JSON.stringify(upstreamUrl.split(',').map((url) => ({ url, api: api.split('+') }))) } : { AI_UPSTREAM_BASE_URL: upstreamUrl }),
-      AI_UPSTREAM_API_KEY: 'bench-upstream-key',
-      AI_LEVELS: JSON.stringify({ bench: { rpm: big, rpd: big, tpm: big } }),
-    },
-  });
-  const create = (name: string, quotaMicros: number | null) => svc.gateway.keys.create({ name, level: 'bench', levelExplicit: true, quotaMicros, models: [], ips: [], expiresAt: null });
-  const unlimited = (await create('bench', null)).key;
-  // A quota no run can spend ($1,000,000,000): every request reserves and settles its cost.
-  const credit = (await create('bench-credit', 1e15)).key;
-  const port = await svc.listen(0, '127.0.0.1');
-  process.send!({ type: 'ready', port, keys: { unlimited, credit } } satisfies Ready);
-  process.on('message', async (m: { type: string }) => {
-    if (m.type === 'stop') {
-      await svc.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-      process.exit(0);
-    }
-  });
-}
-
 // ---------------------------------------------------------------- load generator
-function start(role: string, args: string[] = []): Promise<{ proc: ChildProcess; ready: Ready }> {
-  const execArgv = ['--import', 'tsx'];
-  if (role === 'gateway' && PROFILE_DIR) execArgv.push('--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`);
-  const proc = fork(import.meta.filename, [`--role=${role}`, ...args], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/** A server process; `callgrind`: under valgrind's callgrind, its counts written to files starting with this path. */
+function start(role: string, args: string[] = [], callgrind?: string): Promise<{ proc: ChildProcess; ready: Ready }> {
+  const execArgv = role === 'gateway' && PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const under = callgrind ? { execPath: 'valgrind', execArgv: ['-q', '--tool=callgrind', '--smc-check=all-non-file', `--callgrind-out-file=${callgrind}.%p`, process.execPath, ...execArgv] } : { execArgv };
+  const proc = fork(CHILD, [`--role=${role}`, ...args], { ...under, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     proc.once('error', reject);
     proc.on('message', (m: Ready) => m.type === 'ready' && resolve({ proc, ready: m }));
@@ -497,6 +387,8 @@ async function main(): Promise<void> {
     await new Promise((r) => gwChat.proc.once('exit', r));
   }
   if (runs('versus')) await versus();
+  // Opt-in (about 15 minutes under valgrind): only when GATEWAY_BENCH_ONLY names it.
+  if (ONLY?.includes('instructions')) await instructions();
   console.log(`\nLoad average at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')}.\n`);
 
   for (const p of [gw, bare, up]) p.proc.send({ type: 'stop' });
@@ -620,8 +512,62 @@ async function versus(): Promise<void> {
   await Promise.all([gw, bare, up].map((p) => new Promise((r) => p.proc.once('exit', r))));
 }
 
-const upstreamArg = () => process.argv.find((a) => a.startsWith('--upstream='))!.slice(11);
-if (ROLE === 'upstream') await runUpstream();
-else if (ROLE === 'bare') await runBareProxy(upstreamArg());
-else if (ROLE === 'gateway') await runGateway(upstreamArg(), process.argv.find((a) => a.startsWith('--api='))?.slice(6));
-else await main();
+/**
+ * User-space instructions per request of the bare proxy and the gateway, counted by valgrind's
+ * callgrind: the same count for the same build whatever else the machine is doing, where CPU
+ * time moves by a third between runs here. Kernel time (the socket writes, alike for both) is
+ * left out. Each server is warmed by WARM requests of the call, then counted over COUNT more.
+ */
+async function instructions(): Promise<void> {
+  if (spawnSync('valgrind', ['--version']).status !== 0) {
+    console.log('\nInstructions per request: skipped (valgrind is not installed).');
+    return;
+  }
+  const warm = Number(process.env.GATEWAY_BENCH_CALLGRIND_WARM ?? 4000);
+  const counted = Number(process.env.GATEWAY_BENCH_CALLGRIND_COUNT ?? 3000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-callgrind-'));
+  const up = await start('upstream', ['--plan=20,0,0']);
+  const upstreamUrl = `http://127.0.0.1:${up.ready.port}`;
+  const bare = await start('bare', [`--upstream=${upstreamUrl}`], path.join(dir, 'bare'));
+  const gw = await start('gateway', [`--upstream=${upstreamUrl}`, '--api=openai'], path.join(dir, 'gateway'));
+  const keys = gw.ready.keys!;
+  const calls = (url: string, headers: Record<string, string>, body: string, amount: number) =>
+    autocannon({ url: `${url}/v1/chat/completions`, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, connections: 10, amount, timeout: 120 });
+  const count = async (proc: ChildProcess, url: string, headers: Record<string, string>, body: string): Promise<number> => {
+    const pid = String(proc.pid);
+    await calls(url, headers, body, warm);
+    spawnSync('callgrind_control', ['--zero', pid]);
+    const before = new Set(fs.readdirSync(dir));
+    const { requests, non2xx, errors } = await calls(url, headers, body, counted);
+    spawnSync('callgrind_control', ['--dump', pid]);
+    const dump = fs.readdirSync(dir).find((f) => f.includes(`.${pid}`) && !before.has(f));
+    const total = dump ? Number(/^(?:summary|totals): (\d+)/m.exec(fs.readFileSync(path.join(dir, dump), 'utf8'))?.[1]) : NaN;
+    if (non2xx || errors || !Number.isFinite(total)) throw new Error(`instructions: ${non2xx} non-2xx answers, ${errors} errors, dump ${dump ?? 'missing'}`);
+    return total / requests.total;
+  };
+  const rows: string[] = [];
+  try {
+    for (const kind of ['JSON', 'stream'] as const) {
+      const body = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'hi' }], ...(kind === 'stream' ? { stream: true } : {}) });
+      const bareUrl = `http://127.0.0.1:${bare.ready.port}`;
+      const gwUrl = `http://127.0.0.1:${gw.ready.port}`;
+      const ceiling = await count(bare.proc, bareUrl, {}, body);
+      const free = await count(gw.proc, gwUrl, { authorization: `Bearer ${keys.unlimited}` }, body);
+      const quota = await count(gw.proc, gwUrl, { authorization: `Bearer ${keys.credit}` }, body);
+      const k = (n: number) => `${Math.round(n / 1000).toLocaleString('en-US')}k`;
+      rows.push(`| ${kind} | ${k(ceiling)} | ${k(free)} (×${fmt(free / ceiling)}) | ${k(quota)} (×${fmt(quota / ceiling)}) |`);
+    }
+  } finally {
+    for (const p of [gw, bare, up]) p.proc.send({ type: 'stop' });
+    await Promise.all([gw, bare, up].map((p) => new Promise((r) => p.proc.once('exit', r))));
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  console.log(`\n### User-space instructions per request (valgrind callgrind; autocannon, 10 connections; ${warm} requests of warm-up, ${counted} counted; the stream: 20 events sent at once)\n`);
+  console.log('| call | bare proxy | gateway pass-through, key without limit | with a quota |');
+  console.log('| --- | --- | --- | --- |');
+  for (const r of rows) console.log(r);
+}
+
+// The servers run compiled, as `npm start` runs the service (tsx would add its own work to theirs).
+execFileSync(process.execPath, [path.join(PROJECT_ROOT, 'scripts/build.mjs'), '--entry', 'gateway-child=bench/gateway-child.ts', '--outdir', CHILD_DIR], { stdio: 'inherit' });
+await main();

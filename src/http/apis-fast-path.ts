@@ -14,7 +14,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import querystring, { type ParsedUrlQuery } from 'node:querystring';
 import type { Router } from '@koa/router';
-import { familyOf } from '../gateway/routes/index.ts';
 import type { Rendered } from '../encoding/index.ts';
 import type { Logger } from '../kernel/log.ts';
 import type { ApisRequest } from './apis-request.ts';
@@ -119,8 +118,7 @@ export function apisFastPath(deps: FastPathDeps): FastPath {
   const { app, log, metrics, checkAbuse, router } = deps;
   const taken = new Map<string, Map<string, Taken>>();
   for (const [path, byMethod] of deps.exact) {
-    // Paths the gateway middleware (ahead of the chain) would answer stay with the chain.
-    if (!path.startsWith('/v2/apis/') || familyOf(path)) continue;
+    if (!path.startsWith('/v2/apis/')) continue;
     for (const method of ['GET', 'HEAD']) {
       const hit = byMethod.get(method);
       const answer = hit && deps.answers.get(hit.handler);
