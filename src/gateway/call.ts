@@ -393,7 +393,7 @@ export class GatewayCall {
     }
     this.copyContentHeaders(up);
     this.ctx.status = up.status;
-    if (!this.ctx.response.get('content-type')) this.ctx.type = 'application/json';
+    if (!this.ctx.res.hasHeader('content-type')) this.ctx.type = 'application/json';
     this.ctx.body = out;
     this.endReason = 'completed';
   }

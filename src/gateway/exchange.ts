@@ -20,12 +20,6 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   'application/json': 'application/json; charset=utf-8',
 };
 
-/** The response's headers as `ctx.response` offers them. */
-interface ResponseHeaders {
-  get(name: string): string;
-  readonly headers: ReturnType<ServerResponse['getHeaders']>;
-}
-
 /** A request target's path and query string (a `#fragment`, which clients do not send, is dropped). */
 export function splitTarget(url: string): { path: string; querystring: string } {
   const q = url.indexOf('?');
@@ -43,7 +37,6 @@ export class GatewayExchange {
   body: unknown = undefined;
   readonly path: string;
   readonly querystring: string;
-  readonly response: ResponseHeaders;
   #query: ParsedUrlQuery | undefined;
   #statusSet = false;
 
@@ -57,15 +50,6 @@ export class GatewayExchange {
     this.path = target.path;
     this.querystring = target.querystring;
     res.statusCode = 404;
-    this.response = {
-      get: (name) => {
-        const v = res.getHeader(name);
-        return v === undefined ? '' : String(v);
-      },
-      get headers() {
-        return res.getHeaders();
-      },
-    };
   }
 
   get method(): string {

@@ -101,7 +101,6 @@ async function relayTranslatedStream(call: GatewayCall, up: UpstreamResponse, co
   await call.tokenHeaders();
   call.ctx.status = 200;
   call.ctx.respond = false;
-  for (const [k, v] of Object.entries(call.ctx.response.headers)) if (v !== undefined && !res.hasHeader(k)) res.setHeader(k, v as string | string[]);
   const encoder = client.fromChatStream(request);
   res.writeHead(200, { 'content-type': encoder.contentType ?? 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
   flushHeadersSoon(res);
