@@ -533,12 +533,27 @@ async function instructions(): Promise<void> {
   const keys = gw.ready.keys!;
   const calls = (url: string, headers: Record<string, string>, body: string, amount: number) =>
     autocannon({ url: `${url}/v1/chat/completions`, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, connections: 10, amount, timeout: 120 });
-  const count = async (proc: ChildProcess, url: string, headers: Record<string, string>, body: string): Promise<number> => {
-    const pid = String(proc.pid);
-    await calls(url, headers, body, warm);
+  const bareUrl = `http://127.0.0.1:${bare.ready.port}`;
+  const gwUrl = `http://127.0.0.1:${gw.ready.port}`;
+  const bodies = { JSON: JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'hi' }] }), stream: JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'hi' }], stream: true }) };
+  interface Case {
+    kind: 'JSON' | 'stream';
+    column: number;
+    proc: ChildProcess;
+    url: string;
+    headers: Record<string, string>;
+    body: string;
+  }
+  const cases = (['JSON', 'stream'] as const).flatMap((kind): Case[] => [
+    { kind, column: 0, proc: bare.proc, url: bareUrl, headers: {}, body: bodies[kind] },
+    { kind, column: 1, proc: gw.proc, url: gwUrl, headers: { authorization: `Bearer ${keys.unlimited}` }, body: bodies[kind] },
+    { kind, column: 2, proc: gw.proc, url: gwUrl, headers: { authorization: `Bearer ${keys.credit}` }, body: bodies[kind] },
+  ]);
+  const count = async (c: (typeof cases)[number]): Promise<number> => {
+    const pid = String(c.proc.pid);
     spawnSync('callgrind_control', ['--zero', pid]);
     const before = new Set(fs.readdirSync(dir));
-    const { requests, non2xx, errors } = await calls(url, headers, body, counted);
+    const { requests, non2xx, errors } = await calls(c.url, c.headers, c.body, counted);
     spawnSync('callgrind_control', ['--dump', pid]);
     const dump = fs.readdirSync(dir).find((f) => f.includes(`.${pid}`) && !before.has(f));
     const total = dump ? Number(/^(?:summary|totals): (\d+)/m.exec(fs.readFileSync(path.join(dir, dump), 'utf8'))?.[1]) : NaN;
@@ -547,14 +562,14 @@ async function instructions(): Promise<void> {
   };
   const rows: string[] = [];
   try {
+    // Every call warms both servers before any is counted: V8 compiles on other threads, which
+    // callgrind counts too, so a count taken while a later call still compiles would carry it.
+    for (const c of cases) await calls(c.url, c.headers, c.body, warm);
+    const k = (n: number) => `${Math.round(n / 1000).toLocaleString('en-US')}k`;
     for (const kind of ['JSON', 'stream'] as const) {
-      const body = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'hi' }], ...(kind === 'stream' ? { stream: true } : {}) });
-      const bareUrl = `http://127.0.0.1:${bare.ready.port}`;
-      const gwUrl = `http://127.0.0.1:${gw.ready.port}`;
-      const ceiling = await count(bare.proc, bareUrl, {}, body);
-      const free = await count(gw.proc, gwUrl, { authorization: `Bearer ${keys.unlimited}` }, body);
-      const quota = await count(gw.proc, gwUrl, { authorization: `Bearer ${keys.credit}` }, body);
-      const k = (n: number) => `${Math.round(n / 1000).toLocaleString('en-US')}k`;
+      const perColumn: number[] = [];
+      for (const c of cases.filter((x) => x.kind === kind)) perColumn[c.column] = await count(c);
+      const [ceiling, free, quota] = perColumn as [number, number, number];
       rows.push(`| ${kind} | ${k(ceiling)} | ${k(free)} (×${fmt(free / ceiling)}) | ${k(quota)} (×${fmt(quota / ceiling)}) |`);
     }
   } finally {
