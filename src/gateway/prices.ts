@@ -69,6 +69,13 @@ const GPT_IMAGE_1 = {
   default: 0.042,
 };
 
+const GPT_IMAGE_1_5 = {
+  '1024x1024/low': 0.009, '1024x1024/medium': 0.034, '1024x1024/high': 0.133,
+  '1024x1536/low': 0.013, '1024x1536/medium': 0.05, '1024x1536/high': 0.2,
+  '1536x1024/low': 0.013, '1536x1024/medium': 0.05, '1536x1024/high': 0.2,
+  default: 0.034,
+};
+
 const GPT_IMAGE_1_MINI = {
   '1024x1024/low': 0.005, '1024x1024/medium': 0.011, '1024x1024/high': 0.036,
   '1024x1536/low': 0.006, '1024x1536/medium': 0.015, '1024x1536/high': 0.052,
@@ -134,6 +141,7 @@ export const DEFAULT_PRICES: Readonly<Record<string, PriceEntry>> = {
   'text-embedding-3-small*': { input: 0.02 },
   'text-embedding-3-large*': { input: 0.13 },
   'gpt-image-1*': { input: 5, cached_input: 1.25, image_input: 10, output: 40, image: GPT_IMAGE_1 },
+  'gpt-image-1.5*': { input: 5, cached_input: 1.25, image_input: 8, output: 32, image: GPT_IMAGE_1_5 },
   'gpt-image-1-mini*': { input: 2, cached_input: 0.2, image_input: 2.5, output: 8, image: GPT_IMAGE_1_MINI },
   'dall-e-3*': { image: { '1024x1024/standard': 0.04, '1024x1024/hd': 0.08, '1024x1792/standard': 0.08, '1792x1024/standard': 0.08, '1024x1792/hd': 0.12, '1792x1024/hd': 0.12, default: 0.04 } },
   'dall-e-2*': { image: { '256x256': 0.016, '512x512': 0.018, '1024x1024': 0.02, default: 0.02 } },

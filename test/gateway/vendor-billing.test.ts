@@ -135,6 +135,15 @@ describe('images (platform.openai.com/docs/pricing, image generation per quality
     expect(image('1536x1024', 'low')).toBe(0.006);
     expect(image('1024x1024', 'auto')).toBe(0.036);
   });
+
+  it('gpt-image-1.5 has its own prices (was priced as gpt-image-1, 1.26× at medium)', () => {
+    const image = (model: string, size: string, quality: string) => prices.cost(model, { ...NOTHING_CONSUMED, images: { count: 1, size, quality } });
+    expect(image('gpt-image-1.5', '1024x1024', 'medium')).toBe(0.034);
+    expect(image('gpt-image-1.5-2025-12-16', '1536x1024', 'high')).toBe(0.2);
+    expect(image('gpt-image-1.5', '1024x1536', 'low')).toBe(0.013);
+    expect(image('gpt-image-1', '1024x1024', 'medium')).toBe(0.042);
+    expect(prices.cost('gpt-image-1.5', { ...NOTHING_CONSUMED, imageInputTokens: 1_000_000, inputTokens: 1_000_000 })).toBeCloseTo(8, 9);
+  });
 });
 
 describe('through the gateway: the official clients, the usage row and the key\'s spend', () => {
