@@ -1,7 +1,8 @@
 /**
  * The gateway benchmark's server processes (bench/gateway.ts compiles this file with
  * scripts/build.mjs, so the gateway runs what `npm start` runs): `--role=upstream`, a model
- * upstream with fixed answers; `--role=bare`, the bare node:http proxy; `--role=gateway`, the
+ * upstream with fixed answers; `--role=bare`, the bare node:http proxy; `--role=floor`, the bare
+ * proxy plus the least any metering gateway does (see runFloorProxy); `--role=gateway`, the
  * real service in front of the upstream. Each reports `{type: 'ready', port}` and exits on
  * `{type: 'stop'}`.
  */
@@ -98,6 +99,89 @@ async function runBareProxy(upstreamUrl: string): Promise<void> {
   process.on('message', (m: { type: string }) => m.type === 'stop' && process.exit(0));
 }
 
+/**
+ * The floor: the bare proxy plus the least a metering gateway does for every call, none of it
+ * ours: the key looked up in a map, the request and the answer parsed as JSON (a stream's events
+ * one by one) for the model and the usage, and one usage row per call written to SQLite (WAL,
+ * the rows of one turn of the event loop in one transaction). No limits, credit, logging,
+ * metrics or translation. What the gateway costs above it is the price of those.
+ */
+async function runFloorProxy(upstreamUrl: string): Promise<void> {
+  const { default: Database } = await import('better-sqlite3');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-floor-'));
+  const db = new Database(path.join(dir, 'floor.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec('CREATE TABLE usage (id INTEGER PRIMARY KEY, key TEXT NOT NULL, model TEXT, prompt INTEGER, completion INTEGER, at INTEGER NOT NULL)');
+  const insert = db.prepare('INSERT INTO usage (key, model, prompt, completion, at) VALUES (?, ?, ?, ?, ?)');
+  let rows: [string, string, number, number, number][] = [];
+  const writeAll = db.transaction((batch: typeof rows) => {
+    for (const r of batch) insert.run(...r);
+  });
+  const record = (row: (typeof rows)[number]): void => {
+    if (rows.push(row) === 1)
+      setImmediate(() => {
+        const batch = rows;
+        rows = [];
+        writeAll(batch);
+      });
+  };
+  const keys = new Map([['Bearer floor-key', 'key-1']]);
+  const usageOf = (answer: unknown): [number, number] => {
+    const u = (answer as { usage?: { prompt_tokens?: number; completion_tokens?: number } } | null)?.usage;
+    return [u?.prompt_tokens ?? 0, u?.completion_tokens ?? 0];
+  };
+  const pool = new Pool(upstreamUrl, { keepAliveTimeout: 10_000 });
+  const server = http.createServer(async (req, res) => {
+    try {
+      const key = keys.get(req.headers.authorization ?? '');
+      if (!key) return void res.writeHead(401).end();
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const raw = Buffer.concat(chunks);
+      const model = String((JSON.parse(raw.toString('utf8')) as { model?: unknown }).model);
+      const up = await pool.request({ method: 'POST', path: req.url!, headers: { 'content-type': 'application/json' }, body: raw });
+      const type = String(up.headers['content-type']);
+      let usage: [number, number] = [0, 0];
+      if (type.startsWith('text/event-stream')) {
+        res.writeHead(up.statusCode, { 'content-type': type });
+        let pending = '';
+        for await (const c of up.body) {
+          pending += (c as Buffer).toString('utf8');
+          let end: number;
+          while ((end = pending.indexOf('\n\n')) >= 0) {
+            const data = pending.slice(pending.indexOf('data: ') + 6, end);
+            pending = pending.slice(end + 2);
+            if (data !== '[DONE]') {
+              const seen = usageOf(JSON.parse(data));
+              if (seen[0] || seen[1]) usage = seen;
+            }
+          }
+          if (!res.write(c)) await new Promise((r) => res.once('drain', r));
+        }
+        res.end();
+      } else {
+        const answer = Buffer.from(await up.body.arrayBuffer());
+        usage = usageOf(JSON.parse(answer.toString('utf8')));
+        res.writeHead(up.statusCode, { 'content-type': type, 'content-length': answer.length });
+        res.end(answer);
+      }
+      record([key, model, usage[0], usage[1], Date.now()]);
+    } catch {
+      res.destroy();
+    }
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', 2048, r));
+  process.send!({ type: 'ready', port: (server.address() as AddressInfo).port } satisfies Ready);
+  process.on('message', (m: { type: string }) => {
+    if (m.type !== 'stop') return;
+    db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    process.exit(0);
+  });
+}
+
 // ---------------------------------------------------------------- gateway (child process)
 async function runGateway(upstreamUrl: string, api: string | undefined): Promise<void> {
   const { createServiceAsync } = await import('../src/service.ts');
@@ -136,4 +220,5 @@ const ROLE = process.argv.find((a) => a.startsWith('--role='))?.slice(7);
 const upstreamArg = () => process.argv.find((a) => a.startsWith('--upstream='))!.slice(11);
 if (ROLE === 'upstream') await runUpstream();
 else if (ROLE === 'bare') await runBareProxy(upstreamArg());
+else if (ROLE === 'floor') await runFloorProxy(upstreamArg());
 else if (ROLE === 'gateway') await runGateway(upstreamArg(), process.argv.find((a) => a.startsWith('--api='))?.slice(6));

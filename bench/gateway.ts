@@ -17,7 +17,8 @@
  *   6. server CPU of a pass-through call and of translated ones (Responses, Messages, Gemini to a chat-only
  *      upstream), JSON and streamed;
  *   7. ("versus") the same calls, JSON and a 20-event stream sent without pauses, through the bare
- *      proxy, the gateway (pass-through and a translated Responses call) and Portkey's gateway
+ *      proxy, the floor (the bare proxy plus a key map, the JSON parses and a usage row), the
+ *      gateway (pass-through and a translated Responses call) and Portkey's gateway
  *      (`@portkey-ai/gateway`, a child process): server CPU per request and added latency (p50).
  * Two keys go through the gateway: one without a credit limit, one with a quota (each request
  * then reserves its possible cost in the key store and settles it).
@@ -434,6 +435,7 @@ async function versus(): Promise<void> {
   const up = await start('upstream', ['--plan=20,0,0']);
   const upstreamUrl = `http://127.0.0.1:${up.ready.port}`;
   const bare = await start('bare', [`--upstream=${upstreamUrl}`]);
+  const floor = await start('floor', [`--upstream=${upstreamUrl}`]);
   const gw = await start('gateway', [`--upstream=${upstreamUrl}`, '--api=openai']);
   const portkey = await startPortkey();
   const keys = gw.ready.keys!;
@@ -458,6 +460,7 @@ async function versus(): Promise<void> {
     rows.push(
       { name: 'direct to upstream', kind, url: `${upstreamUrl}${chat}`, headers: {}, body },
       { name: 'bare node:http proxy', kind, url: `http://127.0.0.1:${bare.ready.port}${chat}`, headers: {}, body, pid: bare.proc.pid! },
+      { name: 'floor: bare proxy + key map, JSON parse, usage row', kind, url: `http://127.0.0.1:${floor.ready.port}${chat}`, headers: { authorization: 'Bearer floor-key' }, body, pid: floor.proc.pid! },
       { name: 'gateway pass-through, key without limit', kind, url: `${gwUrl}${chat}`, headers: { authorization: `Bearer ${keys.unlimited}` }, body, pid: gw.proc.pid! },
       { name: 'gateway pass-through, key with a quota', kind, url: `${gwUrl}${chat}`, headers: { authorization: `Bearer ${keys.credit}` }, body, pid: gw.proc.pid! },
       { name: 'gateway translated Responses → chat, key without limit', kind, url: `${gwUrl}/v1/responses`, headers: { authorization: `Bearer ${keys.unlimited}` }, body: kind === 'JSON' ? responsesJson : responsesStream, pid: gw.proc.pid! },
@@ -508,8 +511,8 @@ async function versus(): Promise<void> {
     console.log(`| ${r.kind} | ${r.name} | ${r.pid ? fmt(median(c), 0) : '—'} | ${c.map((x) => fmt(x, 0)).join(', ') || '—'} | ${vsBare} | ${fmt(p50, 3)} | ${r === direct ? '—' : `+${fmt(p50 - pct(ms.get(direct)!, 50), 3)}`} | ${errors.get(r)} |`);
   }
   portkey?.proc.kill();
-  for (const p of [gw, bare, up]) p.proc.send({ type: 'stop' });
-  await Promise.all([gw, bare, up].map((p) => new Promise((r) => p.proc.once('exit', r))));
+  for (const p of [gw, floor, bare, up]) p.proc.send({ type: 'stop' });
+  await Promise.all([gw, floor, bare, up].map((p) => new Promise((r) => p.proc.once('exit', r))));
 }
 
 /**
