@@ -6,7 +6,7 @@
  * `fallbackCap` per answer) written into the body forwarded, where the style has a field for it.
  * Reasoning and thinking tokens count inside these caps in every vendor's API.
  */
-import { isObject, type JsonObject } from './body.ts';
+import { isObject, withFields, type JsonObject } from './body.ts';
 import { badRequest } from './errors.ts';
 
 export type OutputStyle = 'chat' | 'completions' | 'responses' | 'anthropic' | 'gemini';
@@ -97,15 +97,15 @@ export function withOutputCap(style: OutputStyle, body: JsonObject, perAnswer: n
   switch (style) {
     case 'chat':
       // The current field: accepted by every OpenAI model (max_tokens is refused by reasoning models).
-      return { ...body, max_completion_tokens: perAnswer };
+      return withFields(body, { max_completion_tokens: perAnswer });
     case 'completions':
     case 'anthropic':
-      return { ...body, max_tokens: perAnswer };
+      return withFields(body, { max_tokens: perAnswer });
     case 'responses':
-      return { ...body, max_output_tokens: perAnswer };
+      return withFields(body, { max_output_tokens: perAnswer });
     case 'gemini': {
       const key = body.generation_config !== undefined && body.generationConfig === undefined ? 'generation_config' : 'generationConfig';
-      return { ...body, [key]: { ...generationConfig(body), maxOutputTokens: perAnswer } };
+      return withFields(body, { [key]: withFields(generationConfig(body), { maxOutputTokens: perAnswer }) });
     }
   }
 }

@@ -42,9 +42,17 @@ export function settlement(call: GatewayCall, prices: PriceTable, ended: Ended):
     charged = prompt + completion;
     source = 'estimated';
   }
+  const units = billedUnits(call.units, succeeded);
+  // Every field named: a spread of the units here cost 14 µs a call (see withFields in body.ts).
   const cost = usdToMicros(
     prices.cost(call.model, {
-      ...billedUnits(call.units, succeeded),
+      images: units.images,
+      audioInSeconds: units.audioInSeconds,
+      audioOutSeconds: units.audioOutSeconds,
+      videoSeconds: units.videoSeconds,
+      videoCalls: units.videoCalls,
+      musicTasks: units.musicTasks,
+      rerankSearches: units.rerankSearches,
       inputTokens: prompt,
       cachedInputTokens: call.usage?.cached ?? 0,
       cacheWriteTokens: call.usage?.cacheWrite ?? 0,

@@ -6,7 +6,7 @@
  * billed by the upstream's count; when the client did not ask for it, the extra usage-only
  * chunk is left out of its stream.
  */
-import { isObject, parseJsonObject, readBody, requiredString, type JsonObject } from '../body.ts';
+import { isObject, parseJsonObject, readBody, requiredString, withFields, type JsonObject } from '../body.ts';
 import type { GatewayCall } from '../call.ts';
 import { badRequest } from '../errors.ts';
 import { estimatePrompt } from '../estimate.ts';
@@ -16,7 +16,7 @@ import { forwardStyled } from '../styled.ts';
 export function withStreamUsage(body: JsonObject): Buffer | undefined {
   const opts = body.stream_options;
   if (isObject(opts) && opts.include_usage === true) return undefined;
-  return Buffer.from(JSON.stringify({ ...body, stream_options: { ...(isObject(opts) ? opts : {}), include_usage: true } }), 'utf8');
+  return Buffer.from(JSON.stringify(withFields(body, { stream_options: withFields(isObject(opts) ? opts : {}, { include_usage: true }) })), 'utf8');
 }
 
 export async function chatCompletions(call: GatewayCall): Promise<void> {

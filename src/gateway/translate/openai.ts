@@ -3,7 +3,7 @@
  * answers and chunks as they are; upstream side it narrows a chat-completions upstream's answers
  * and stream events from `unknown`. Used whenever the other end of a translation speaks chat.
  */
-import { isObject, type JsonObject } from '../body.ts';
+import { isObject, withFields, type JsonObject } from '../body.ts';
 import { errorBody, upstreamInvalidResponse, type GatewayError } from '../errors.ts';
 import { fitToOpenAiModel } from './openai-models.ts';
 import { eventObject } from './stream-decoder.ts';
@@ -162,7 +162,7 @@ export const openaiCodec: StyleCodec = {
   errorBody: (err: GatewayError): unknown => errorBody(err, 'openai'),
   fromChatRequest(translated: ChatRequest, tools: ToolDropper): UpstreamRequest {
     const chat = fitToOpenAiModel(translated, (field) => tools.dropField(field));
-    const body: ChatRequest = chat.stream ? { ...chat, stream_options: { ...chat.stream_options, include_usage: true } } : chat;
+    const body: ChatRequest = chat.stream ? withFields(chat, { stream_options: withFields(chat.stream_options ?? {}, { include_usage: true }) }) : chat;
     return { path: '/v1/chat/completions', body, headers: {} };
   },
   toChatResponse: readChatResponse,
