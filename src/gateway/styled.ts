@@ -6,7 +6,7 @@
  * included, with usage recorded either way. When every upstream of the model fails before the
  * first byte, the model's fallbacks (AI_MODEL_FALLBACKS) are tried in order.
  */
-import { tryParseJson, type JsonObject } from './body.ts';
+import { tryParseJson, withFields, type JsonObject } from './body.ts';
 import type { GatewayCall } from './call.ts';
 import { GatewayError, upstreamAuthFailed, upstreamBadGateway, upstreamInvalidResponse } from './errors.ts';
 import { MAX_RETRY_WAIT_MS } from './limits.ts';
@@ -189,14 +189,14 @@ export async function forwardStyled(call: GatewayCall, req: StyledRequest): Prom
       const route = upstreamRoute(req.style, spokenStyles(spec))!;
       const own = upstreamModel(spec, model);
       if (route.native)
-        return { style: req.style, path: req.nativePath ? req.nativePath(own) : call.upstreamPath(), headers: { ...req.nativeHeaders, 'content-type': 'application/json' }, body: renamed(req.raw, req.body, req.model, own), tag: native };
+        return { style: req.style, path: req.nativePath ? req.nativePath(own) : call.upstreamPath(), headers: withFields(req.nativeHeaders ?? {}, { 'content-type': 'application/json' }), body: renamed(req.raw, req.body, req.model, own), tag: native };
       const key = `${route.codec.style}\n${own}`;
       const cached = translations.get(key);
       if (cached) return cached;
-      const translated: ChatRequest = { ...chatRequest(), model: own };
+      const translated: ChatRequest = withFields(chatRequest(), { model: own });
       const out = route.codec.fromChatRequest(translated, dropped);
       const tag: Attempt = { native: false, codec: route.codec, chat: translated };
-      const attempt: PreparedAttempt = { style: route.codec.style, path: out.path, headers: { ...out.headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(out.body), 'utf8'), tag };
+      const attempt: PreparedAttempt = { style: route.codec.style, path: out.path, headers: withFields(out.headers, { 'content-type': 'application/json' }), body: Buffer.from(JSON.stringify(out.body), 'utf8'), tag };
       translations.set(key, attempt);
       return attempt;
     };
@@ -233,7 +233,7 @@ export async function forwardStyled(call: GatewayCall, req: StyledRequest): Prom
   const tag = up.attempt?.tag as Attempt | undefined;
   if (!tag || tag.native) return req.relayNative(up);
   if (up.status >= 400 || up.status < 200) return translatedError(call, up, tag.codec);
-  const request: ClientRequest = { original: req.chatBody ?? req.body, chat: { ...tag.chat, model: call.model ?? req.model } };
+  const request: ClientRequest = { original: req.chatBody ?? req.body, chat: withFields(tag.chat, { model: call.model ?? req.model }) };
   const ct = headerValue(up.headers, 'content-type') ?? '';
   if (tag.chat.stream && !/^application\/(?:[\w.+-]+\+)?json/i.test(ct)) return relayTranslatedStream(call, up, tag.codec, client, request);
   return relayTranslatedJson(call, up, tag.codec, client, request);

@@ -10,6 +10,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
+import { withFields } from './body.ts';
 import { GatewayError, type GatewayFamily } from './errors.ts';
 import { modelListAttempt } from './model-list.ts';
 import { modelPermitted } from './policy.ts';
@@ -253,8 +254,8 @@ export class UpstreamPool {
       let up: UpstreamResponse;
       try {
         up = attempt
-          ? await m.client.send({ method: req.method, path: attempt.path, headers: { ...m.client.authHeaders(attempt.style), ...req.headers, ...attempt.headers }, body: attempt.body, signal: req.signal })
-          : await m.client.send({ method: req.method, path: req.path, headers: { ...m.client.authHeaders(req.family), ...req.headers }, body: body.forAttempt(), signal: req.signal });
+          ? await m.client.send({ method: req.method, path: attempt.path, headers: withFields(m.client.authHeaders(attempt.style), withFields(req.headers, attempt.headers)), body: attempt.body, signal: req.signal })
+          : await m.client.send({ method: req.method, path: req.path, headers: withFields(m.client.authHeaders(req.family), req.headers), body: body.forAttempt(), signal: req.signal });
       } catch (err) {
         if (probe) m.probing = false;
         if (err instanceof ClientGone) throw err;
@@ -326,7 +327,7 @@ export class UpstreamPool {
     let detail: string;
     let ok: boolean;
     try {
-      const up = await m.client.send({ method: 'GET', path, headers: { ...m.client.authHeaders(style), ...headers, accept: 'application/json' }, signal });
+      const up = await m.client.send({ method: 'GET', path, headers: withFields(m.client.authHeaders(style), withFields(headers, { accept: 'application/json' })), signal });
       discardBody(up.body);
       detail = `HTTP ${up.status}`;
       ok = up.status < 500 && up.status !== 429 && up.status !== 401 && up.status !== 403;

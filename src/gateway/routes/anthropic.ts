@@ -5,7 +5,7 @@
  * and `POST /v1/messages/count_tokens`, answered by an Anthropic upstream or, when the model's
  * upstreams speak another style, by the gateway's own prompt estimate.
  */
-import { isObject, parseJsonObject, readBody, requiredString, type JsonObject } from '../body.ts';
+import { isObject, parseJsonObject, readBody, requiredString, withFields, type JsonObject } from '../body.ts';
 import type { GatewayCall } from '../call.ts';
 import { badRequest, GatewayError } from '../errors.ts';
 import { estimatePrompt } from '../estimate.ts';
@@ -90,7 +90,7 @@ export async function countMessageTokens(call: GatewayCall): Promise<void> {
       accepts: speaksAnthropic,
       prepare: (spec) => {
         const own = spec.aliases[model] ?? model;
-        return { style: 'anthropic', path: call.upstreamPath(), headers: { ...headers, 'content-type': 'application/json' }, body: own === model ? raw : Buffer.from(JSON.stringify({ ...body, model: own }), 'utf8') };
+        return { style: 'anthropic', path: call.upstreamPath(), headers: withFields(headers, { 'content-type': 'application/json' }), body: own === model ? raw : Buffer.from(JSON.stringify({ ...body, model: own }), 'utf8') };
       },
     });
   } catch (err) {

@@ -10,7 +10,7 @@
  *   Gemini's shape; filtered by the key's models either way.
  * The query string (e.g. `alt=sse`) is forwarded without our `key` parameter.
  */
-import { isObject, nonNegativeInt, parseJsonObject, readBody, type JsonObject } from '../body.ts';
+import { isObject, nonNegativeInt, parseJsonObject, readBody, withFields, type JsonObject } from '../body.ts';
 import type { GatewayCall } from '../call.ts';
 import { badRequest, GatewayError, upstreamInvalidResponse } from '../errors.ts';
 import { estimatePrompt } from '../estimate.ts';
@@ -68,7 +68,7 @@ export async function generateContent(call: GatewayCall, params: readonly string
     body: sent,
     raw: capped ? Buffer.from(JSON.stringify(capped), 'utf8') : raw,
     model,
-    chatBody: { ...sent, model, ...(streaming ? { stream: true, sse } : {}) },
+    chatBody: withFields(sent, streaming ? { model, stream: true, sse } : { model }),
     nativePath: (own) => `/v1beta/models/${encodeURIComponent(own)}:${method}${query(call)}`,
     relayNative: (up) => call.relay(up, { usage: 'gemini', streamJson: streaming }),
   });
