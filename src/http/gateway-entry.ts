@@ -9,9 +9,8 @@ import type { Gateway } from '../gateway/index.ts';
 import { GatewayExchange, splitTarget } from '../gateway/exchange.ts';
 import type { Logger } from '../kernel/log.ts';
 import type { FastPath } from './apis-fast-path.ts';
-import type { Metrics } from './metrics.ts';
+import { gatewayRouteLabel, type Metrics } from './metrics.ts';
 import { logRequest, sendRequestId, startRequest } from './middleware.ts';
-import { gatewayRouteTemplate } from './openapi.ts';
 
 export interface GatewayEntryDeps {
   gateway: Pick<Gateway, 'owns' | 'handle'>;
@@ -38,7 +37,7 @@ export function gatewayEntry(deps: GatewayEntryDeps): FastPath {
       else x.res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(INTERNAL_ERROR) }).end(INTERNAL_ERROR);
     }
     if (metrics) {
-      const route = gatewayRouteTemplate(x.path) ?? 'other';
+      const route = gatewayRouteLabel(x.path);
       if (x.res.writableEnded || x.res.destroyed) metrics.count(x, route, started);
       else x.res.once('close', () => metrics.count(x, route, started));
     }

@@ -41,7 +41,7 @@ export interface Metrics {
    * socket (the /v2/apis fast path), which need no `close` listener to know they are done.
    */
   count(ctx: ServedRequest, route: string, started: number): void;
-  /** Middleware that tracks every request. Mounted first, before the gateway, so /v1 is measured too. */
+  /** Middleware that tracks every request Koa serves (the gateway's are counted by http/gateway-entry.ts). */
   requestMiddleware(): (ctx: AppContext, next: Koa.Next) => Promise<void>;
 }
 
@@ -210,8 +210,13 @@ export function requestFamily(path: string): 'apis' | 'gateway' | 'service' {
 function routeLabel(ctx: AppContext, family: string): string {
   const matched = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
   if (typeof matched === 'string') return matched;
-  if (family === 'gateway') return gatewayRouteTemplate(ctx.path) ?? 'other';
+  if (family === 'gateway') return gatewayRouteLabel(ctx.path);
   return UNMATCHED_ROUTE;
+}
+
+/** The route label of a gateway request: its route's template, or `other` (the label stays bounded). */
+export function gatewayRouteLabel(path: string): string {
+  return gatewayRouteTemplate(path) ?? 'other';
 }
 
 /** The route label of a request no router matched (or refused before routing). */

@@ -51,10 +51,16 @@ export abstract class ChunkingDecoder implements StreamDecoder {
   }
 
   protected chunk(delta: Delta, finish: ChatFinishReason | null = null): ChatChunk {
-    return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [{ index: 0, delta, finish_reason: finish }] };
+    return this.chunkOf([{ index: 0, delta, finish_reason: finish }]);
   }
 
   protected usageChunk(usage: ChatUsage): ChatChunk {
-    return { ...this.chunk({}), choices: [], usage };
+    const chunk = this.chunkOf([]);
+    chunk.usage = usage;
+    return chunk;
+  }
+
+  private chunkOf(choices: ChatChunk['choices']): ChatChunk {
+    return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices };
   }
 }
