@@ -11,6 +11,7 @@ import { setHeaders } from '../http/middleware.ts';
 import type { GatewayExchange } from './exchange.ts';
 import { isObject, readWhole, tryParseJson, type JsonObject } from './body.ts';
 import { NO_UNITS } from './billing.ts';
+import { Cancel } from './cancel.ts';
 import { creditLimited } from './credit.ts';
 import { nextId } from './ids.ts';
 import { errorBody, GatewayError, creditRefused, modelNotAllowed, upstreamAuthFailed, upstreamBadGateway, upstreamInvalidResponse, upstreamNotConfigured, type GatewayFamily } from './errors.ts';
@@ -56,7 +57,7 @@ export interface SendOptions {
   /** Path and query for the upstream; default: the incoming path and query (without `key`). */
   path?: string;
   /** Cancels only this upstream request (the call's own signal also does). */
-  signal?: AbortSignal;
+  signal?: Cancel;
   /** Send to this upstream only (its URL), e.g. the one that created a music task. */
   upstream?: string | undefined;
   /** The request per upstream (translated or renamed; see PoolRequest.prepare). */
@@ -130,7 +131,7 @@ function isUsageOnlyChunk(data: string): boolean {
 }
 
 export class GatewayCall {
-  readonly abort = new AbortController();
+  readonly abort = new Cancel();
   readonly started = performance.now();
   clientGone = false;
 
@@ -302,7 +303,7 @@ export class GatewayCall {
     if (o.contentLength !== undefined) headers['content-length'] = String(o.contentLength);
     const ua = this.ctx.get('user-agent');
     if (ua) headers['user-agent'] = ua;
-    const signal = o.signal ? AbortSignal.any([this.abort.signal, o.signal]) : this.abort.signal;
+    const signal = o.signal ? Cancel.any(this.abort, o.signal) : this.abort;
     const style = this.family as ApiStyle;
     const up = await pool.send({
       family: this.family,
@@ -371,8 +372,8 @@ export class GatewayCall {
     try {
       read = await readCapped(up.body, this.deps.settings.maxResponseBytes);
     } catch (err) {
-      this.endReason = this.abort.signal.aborted ? 'client_closed' : 'upstream_error';
-      throw classifyUpstreamFailure(err, this.abort.signal);
+      this.endReason = this.abort.aborted ? 'client_closed' : 'upstream_error';
+      throw classifyUpstreamFailure(err, this.abort);
     }
     if (read.truncated) {
       this.endReason = 'upstream_error';
@@ -439,7 +440,7 @@ export class GatewayCall {
       family: this.family,
       sse,
       keepAliveMs: this.deps.settings.keepAliveMs,
-      signal: this.abort.signal,
+      signal: this.abort,
       onEvent: (data) => {
         if (data === '[DONE]') return;
         const parsed = tryParseJson(data);

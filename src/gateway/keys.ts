@@ -266,7 +266,9 @@ interface PendingReservation {
  * noted with `noteKeyWrite`) and none by another connection or process (SQLite's
  * `data_version`, e.g. `npm run keys` revoking a key). An edit or another process's write drops
  * them all; a settlement drops only the keys it charged. So a revocation, an edit or a charge is
- * seen by the next request, as without the cache.
+ * seen by the next request, as without the cache; another process's write, by the requests read
+ * in the next turn of the event loop: `data_version` is read once a turn (about 10 µs a read, a
+ * fifth of a forwarded call's own work, in the gateway's profiles).
  */
 export class SqliteKeyStore implements KeyStore {
   private readonly byHash;
@@ -275,6 +277,8 @@ export class SqliteKeyStore implements KeyStore {
   /** By digest: the record and the write number (`KeyWrites.seq`) it was read at. */
   private readonly records = new Map<string, { record: KeyRecord; seq: number }>();
   private recordsVersion = -1;
+  /** `data_version` as read in this turn of the event loop (undefined: not read yet). */
+  private versionThisTurn: number | undefined;
   private recordsWrites = -1;
   private readonly digests;
   /** Hold credit for the requests of one batch, in one write transaction (each on its own when it fails). */
@@ -344,7 +348,7 @@ export class SqliteKeyStore implements KeyStore {
 
   async findByKey(key: string): Promise<KeyRecord | undefined> {
     const digest = this.digests.of(key);
-    const version = this.dataVersion.get() as number;
+    const version = this.dataVersionNow();
     const writes = writesOf(this.db);
     if (version !== this.recordsVersion || writes.count !== this.recordsWrites || this.records.size >= RECORD_CACHE_MAX) {
       this.records.clear();
@@ -363,6 +367,14 @@ export class SqliteKeyStore implements KeyStore {
 
   async get(id: string): Promise<KeyRecord | undefined> {
     return this.getNow(id);
+  }
+
+  private dataVersionNow(): number {
+    if (this.versionThisTurn === undefined) {
+      this.versionThisTurn = this.dataVersion.get() as number;
+      setImmediate(() => (this.versionThisTurn = undefined));
+    }
+    return this.versionThisTurn;
   }
 
   private getNow(id: string): KeyRecord | undefined {

@@ -9,6 +9,7 @@
  * client that leaves aborts the upstream request.
  */
 import type { ServerResponse } from 'node:http';
+import type { CancelSignal } from './cancel.ts';
 import { errorBody, type GatewayError, type GatewayFamily } from './errors.ts';
 import type { SseEvent } from './translate/types.ts';
 import { ClientGone, classifyUpstreamFailure, discardBody, type UpstreamResponse } from './upstream.ts';
@@ -24,7 +25,7 @@ export interface StreamOptions {
   /** Whether the body is an SSE stream (else bytes such as audio or a JSON array stream). */
   sse: boolean;
   keepAliveMs: number;
-  signal: AbortSignal;
+  signal: CancelSignal;
   /** The data of each complete SSE event (SSE streams only). */
   onEvent?: (data: string) => void;
   /** Each raw chunk (for non-SSE streams). */

@@ -146,7 +146,7 @@ async function relayTranslatedStream(call: GatewayCall, up: UpstreamResponse, co
       call.endReason = 'completed';
       return;
     }
-    if (call.clientGone || call.abort.signal.aborted) {
+    if (call.clientGone || call.abort.aborted) {
       call.endReason = 'client_closed';
       return;
     }
@@ -155,7 +155,7 @@ async function relayTranslatedStream(call: GatewayCall, up: UpstreamResponse, co
     res.end(pending + encoder.end(usage));
     call.endReason = 'completed';
   } catch (err) {
-    const f = classifyUpstreamFailure(err, call.abort.signal);
+    const f = classifyUpstreamFailure(err, call.abort);
     if (call.clientGone || f instanceof ClientGone) {
       call.endReason = 'client_closed';
       return;

@@ -11,6 +11,7 @@
 import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { withFields } from './body.ts';
+import type { CancelSignal } from './cancel.ts';
 import { GatewayError, type GatewayFamily } from './errors.ts';
 import { modelListAttempt } from './model-list.ts';
 import { modelPermitted } from './policy.ts';
@@ -71,7 +72,7 @@ export interface PoolRequest {
   /** Headers besides the upstream credential. */
   headers: Record<string, string>;
   body?: Buffer | Readable | undefined;
-  signal: AbortSignal;
+  signal: CancelSignal;
   /**
    * Only this upstream (its URL), whatever its state: a music task lives on the upstream that
    * created it. Ignored when no configured upstream has this URL any more.

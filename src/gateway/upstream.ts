@@ -1,11 +1,12 @@
 /**
  * The one client of the upstream model gateway: an undici Pool. `headersTimeout` bounds the
  * wait for the first byte (504), `bodyTimeout` bounds the silence between body chunks, and the
- * caller's AbortSignal cancels the upstream request when the client leaves.
+ * caller's signal (a Cancel, see cancel.ts) cancels the upstream request when the client leaves.
  */
 import type { Readable } from 'node:stream';
 import { Pool, errors } from 'undici';
 import type { Dispatcher } from 'undici';
+import type { CancelSignal } from './cancel.ts';
 import { GatewayError, upstreamTimeout, upstreamUnreachable } from './errors.ts';
 import { API_STYLES, type ApiStyle } from './translate/types.ts';
 import type { PreparedAttempt } from './upstream-pool.ts';
@@ -28,7 +29,7 @@ export interface UpstreamRequest {
   path: string;
   headers: Record<string, string>;
   body?: Buffer | Readable | undefined;
-  signal: AbortSignal;
+  signal: CancelSignal;
 }
 
 /** The caller went away; nothing can be sent to it any more. */
@@ -51,7 +52,7 @@ export function headerValue(headers: UpstreamHeaders, name: string): string | un
 }
 
 /** Map an upstream transport failure to the caller's status (502 unreachable, 504 timeout). */
-export function classifyUpstreamFailure(err: unknown, signal?: AbortSignal): Error {
+export function classifyUpstreamFailure(err: unknown, signal?: CancelSignal): Error {
   if (signal?.aborted) return new ClientGone();
   if (err instanceof GatewayError || err instanceof ClientGone) return err;
   if (err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError) return upstreamTimeout(err);

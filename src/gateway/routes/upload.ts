@@ -1,15 +1,16 @@
 /** Shared by the multipart routes: forward a gated upload and wait for both the form check and the upstream. */
 import type { GatewayCall } from '../call.ts';
 import { badRequest, upstreamInvalidResponse } from '../errors.ts';
+import { Cancel } from '../cancel.ts';
 import { gateMultipart, type FormSummary } from '../multipart.ts';
 import { discardBody, type UpstreamResponse } from '../upstream.ts';
 
 export async function forwardMultipart(call: GatewayCall, check: (form: FormSummary) => Promise<void> | void): Promise<UpstreamResponse> {
   const req = call.ctx.req;
   const gate = gateMultipart(req, { maxBytes: call.deps.settings.maxUploadBytes, check });
-  const local = new AbortController();
+  const local = new Cancel();
   const declared = Number(req.headers['content-length']);
-  const sending = call.send({ body: gate.body, contentType: req.headers['content-type'], contentLength: Number.isFinite(declared) ? declared : undefined, signal: local.signal });
+  const sending = call.send({ body: gate.body, contentType: req.headers['content-type'], contentLength: Number.isFinite(declared) ? declared : undefined, signal: local });
   sending.catch(() => undefined);
   const first = await Promise.race([gate.done.then(() => 'form' as const, () => 'form' as const), sending.then(() => 'upstream' as const, () => 'upstream' as const)]);
   if (first === 'form') {
