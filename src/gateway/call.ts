@@ -7,7 +7,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import type { Logger } from '../kernel/log.ts';
-import { setHeaders } from '../http/middleware.ts';
 import type { GatewayExchange } from './exchange.ts';
 import { isObject, readWhole, tryParseJson, type JsonObject } from './body.ts';
 import { NO_UNITS } from './billing.ts';
@@ -253,7 +252,7 @@ export class GatewayCall {
     const st = await this.deps.limits.reserveTokens(this.key.accountId, this.level, amount, this.windows ?? []);
     if (st) {
       this.reservedTokens = amount;
-      setHeaders(this.ctx, rateLimitHeaders([st]));
+      this.ctx.setAll(rateLimitHeaders([st]));
     }
   }
 
@@ -263,7 +262,7 @@ export class GatewayCall {
    */
   admitted(windows: WindowState[], tpm?: WindowState | null): void {
     this.windows = windows;
-    setHeaders(this.ctx, rateLimitHeaders(tpm ? [...windows, tpm] : windows));
+    this.ctx.setAll(rateLimitHeaders(tpm ? [...windows, tpm] : windows));
     if (tpm !== undefined) this.tokenHeadersDone = true;
   }
 
@@ -275,7 +274,7 @@ export class GatewayCall {
     if (this.tokenHeadersDone || !this.windows || this.ctx.headerSent) return;
     this.tokenHeadersDone = true;
     const st = await this.deps.limits.tokenState(this.key.accountId, this.level);
-    if (st) setHeaders(this.ctx, rateLimitHeaders([st]));
+    if (st) this.ctx.setAll(rateLimitHeaders([st]));
   }
 
   /** The incoming query string without our own `key` parameter (it is never forwarded). */
@@ -394,7 +393,7 @@ export class GatewayCall {
     }
     this.copyContentHeaders(up);
     this.ctx.status = up.status;
-    if (!this.ctx.res.hasHeader('content-type')) this.ctx.type = 'application/json';
+    if (!this.ctx.has('content-type')) this.ctx.type = 'application/json';
     this.ctx.body = out;
     this.endReason = 'completed';
   }
@@ -431,7 +430,7 @@ export class GatewayCall {
     this.ctx.status = up.status;
     await this.tokenHeaders();
     this.ctx.respond = false;
-    const headers: Record<string, string> = { 'content-type': ct, 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
+    const headers = this.ctx.outgoingHeaders({ 'content-type': ct, 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
     let tail = '';
     const result = await relayStream({
       res: this.ctx.res,

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { Config } from '../config.ts';
 import type { CreateLimiter } from '../kernel/limiter.ts';
 import type { Logger } from '../kernel/log.ts';
-import { clientIp, setHeaders } from '../http/middleware.ts';
+import { clientIp } from '../http/middleware.ts';
 import { authFamilyOf, extractKey, unknownKey } from './auth.ts';
 import { GatewayCall, type GatewayDeps } from './call.ts';
 import type { GatewayExchange } from './exchange.ts';
@@ -124,7 +124,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
   const serve = async (ctx: GatewayExchange): Promise<void> => {
     const family = familyOf(ctx.path);
     if (!family) throw new Error(`not a gateway path: ${ctx.path}`);
-    setHeaders(ctx, CORS_HEADERS);
+    ctx.setAll(CORS_HEADERS);
     if (ctx.method === 'OPTIONS') {
       ctx.set('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
       ctx.set('Access-Control-Allow-Headers', ctx.get('Access-Control-Request-Headers') || 'authorization, content-type, x-goog-api-key');

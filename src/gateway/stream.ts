@@ -19,8 +19,8 @@ export type StreamEnd = 'completed' | 'client_closed' | 'upstream_error';
 export interface StreamOptions {
   res: ServerResponse;
   up: UpstreamResponse;
-  /** Response headers besides those already set on `res` (rate limits, request id). */
-  headers: Record<string, string>;
+  /** All the response headers (see GatewayExchange.outgoingHeaders). */
+  headers: Record<string, string | number>;
   family: GatewayFamily;
   /** Whether the body is an SSE stream (else bytes such as audio or a JSON array stream). */
   sse: boolean;

@@ -102,7 +102,7 @@ async function relayTranslatedStream(call: GatewayCall, up: UpstreamResponse, co
   call.ctx.status = 200;
   call.ctx.respond = false;
   const encoder = client.fromChatStream(request);
-  res.writeHead(200, { 'content-type': encoder.contentType ?? 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+  res.writeHead(200, call.ctx.outgoingHeaders({ 'content-type': encoder.contentType ?? 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' }));
   flushHeadersSoon(res);
   const decoder = codec.toChatStream();
   let pending = '';

@@ -10,7 +10,7 @@ import { GatewayExchange, splitTarget } from '../gateway/exchange.ts';
 import type { Logger } from '../kernel/log.ts';
 import type { FastPath } from './apis-fast-path.ts';
 import { gatewayRouteLabel, type Metrics } from './metrics.ts';
-import { logRequest, sendRequestId, startRequest } from './middleware.ts';
+import { logRequest, startRequest } from './middleware.ts';
 
 export interface GatewayEntryDeps {
   gateway: Pick<Gateway, 'owns' | 'handle'>;
@@ -27,14 +27,14 @@ export function gatewayEntry(deps: GatewayEntryDeps): FastPath {
 
   async function serve(x: GatewayExchange): Promise<void> {
     const started = startRequest(x, log);
-    sendRequestId(x);
+    x.set('x-request-id', x.state.rid);
     try {
       await gateway.handle(x);
       x.finish();
     } catch (err) {
       x.state.log.error({ err: { message: (err as Error).message, stack: (err as Error).stack } }, 'gateway request failed');
       if (x.res.headersSent) x.res.destroy();
-      else x.res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(INTERNAL_ERROR) }).end(INTERNAL_ERROR);
+      else x.res.writeHead(500, x.outgoingHeaders({ 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(INTERNAL_ERROR) })).end(INTERNAL_ERROR);
     }
     if (metrics) {
       const route = gatewayRouteLabel(x.path);

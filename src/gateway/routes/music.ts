@@ -20,14 +20,14 @@ export async function musicTask(call: GatewayCall, params: readonly string[]): P
     throw new GatewayError(404, `No music task "${taskId}" for this account.`, { type: 'invalid_request_error', code: 'task_not_found', param: 'task_id' });
   const cached = await tasks.cached(call.key.accountId, taskId);
   if (cached !== undefined) {
-    call.ctx.set(CACHE_HEADER, 'HIT');
+    markCache(call, 'HIT');
     call.ctx.type = 'application/json';
     call.ctx.body = cached;
     return;
   }
   call.upstream();
   const up = await call.send({ method: 'GET', upstream: owner?.upstream ?? undefined });
-  call.ctx.set(CACHE_HEADER, 'MISS');
+  markCache(call, 'MISS');
   await call.relay(up, {
     usage: 'none',
     inspect: async (body) => {
@@ -35,4 +35,10 @@ export async function musicTask(call: GatewayCall, params: readonly string[]): P
       if (up.status === 200 && status !== undefined && FINAL_STATES.has(status)) await tasks.store(call.key.accountId, taskId, status, JSON.stringify(body));
     },
   });
+}
+
+/** The answer's X-Cache, also for the access log (which reads it from the request's state: the exchange keeps its headers to itself). */
+function markCache(call: GatewayCall, result: 'HIT' | 'MISS'): void {
+  call.ctx.set(CACHE_HEADER, result);
+  call.ctx.state.cache = result;
 }
