@@ -187,9 +187,21 @@ export function flushSqliteLimiters(db: Db): void {
   }
 }
 
+/** The library's own hooks this limiter calls (not in its typings). */
+interface StoreHooks {
+  getKey(key: string | number): string;
+  _getRateLimiterRes(rlKey: string, changedPoints: number, stored: StoredWindow): RateLimiterRes;
+  execEvenly: boolean;
+  inMemoryBlockOnConsumed: number;
+}
+
 /**
  * RateLimiterSQLite on the write-behind windows above: the library's window rules and table,
- * without a statement (or a transaction) per consume.
+ * without a statement (or a transaction) per consume. Since the windows answer synchronously,
+ * consume, penalty, reward and get answer at once, with the library's RateLimiterRes, instead of
+ * through its four or five promises a call (about 3 µs each, four calls a gateway request);
+ * what the gateway does not use (blocking, even execution, custom durations) and a failing store
+ * (its insurance limiter answers) take the library's own path.
  */
 class PreparedSqliteLimiter extends RateLimiterSQLite {
   private readonly windows: SqliteWindows;
@@ -197,6 +209,50 @@ class PreparedSqliteLimiter extends RateLimiterSQLite {
   constructor(db: Db, opts: Omit<ConstructorParameters<typeof RateLimiterSQLite>[0], 'storeClient'>) {
     super({ ...opts, storeClient: db, storeType: 'better-sqlite3', tableName: LIMITS_TABLE, tableCreated: true, clearExpiredByTimeout: false });
     this.windows = windowsOf(db);
+  }
+
+  private get plain(): boolean {
+    const self = this as unknown as StoreHooks;
+    return this.blockDuration === 0 && !self.execEvenly && self.inMemoryBlockOnConsumed === 0;
+  }
+
+  /** Add `points` to the key's window; undefined when the store fails (the library's path then answers). */
+  private add(key: string | number, points: number): RateLimiterRes | undefined {
+    const self = this as unknown as StoreHooks;
+    const rlKey = self.getKey(key);
+    try {
+      return self._getRateLimiterRes(rlKey, points, this.windows.upsert(rlKey, points, this.duration * 1000, false));
+    } catch {
+      return undefined;
+    }
+  }
+
+  override consume(key: string | number, points = 1, options: { [key: string]: unknown } = {}): Promise<RateLimiterRes> {
+    const res = this.plain && options.customDuration === undefined ? this.add(key, points) : undefined;
+    if (!res) return super.consume(key, points, options);
+    return res.consumedPoints > this.points ? Promise.reject(res) : Promise.resolve(res);
+  }
+
+  override penalty(key: string | number, points = 1, options: { [key: string]: unknown } = {}): Promise<RateLimiterRes> {
+    const res = options.customDuration === undefined ? this.add(key, points) : undefined;
+    return res ? Promise.resolve(res) : super.penalty(key, points, options);
+  }
+
+  override reward(key: string | number, points = 1, options: { [key: string]: unknown } = {}): Promise<RateLimiterRes> {
+    const res = options.customDuration === undefined ? this.add(key, -points) : undefined;
+    return res ? Promise.resolve(res) : super.reward(key, points, options);
+  }
+
+  override get(key: string | number, options: { [key: string]: unknown } = {}): Promise<RateLimiterRes | null> {
+    const self = this as unknown as StoreHooks;
+    const rlKey = self.getKey(key);
+    let stored: StoredWindow | null;
+    try {
+      stored = this.windows.get(rlKey);
+    } catch {
+      return super.get(key, options);
+    }
+    return Promise.resolve(stored === null ? null : self._getRateLimiterRes(rlKey, 0, stored));
   }
 
   // Overrides of the store hooks RateLimiterStoreAbstract calls (not in the library's typings).
