@@ -114,10 +114,15 @@ export function createGateway(opts: GatewayOptions): Gateway {
   const settle = (call: GatewayCall): void => {
     if (closed) return;
     const ended = { status: call.clientGone && !call.ctx.res.headersSent ? 499 : call.ctx.status, durationMs: performance.now() - call.started };
-    // Written after the answer has gone out (Koa writes it once this middleware returns).
-    const done: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => account(call, deps, ended))
-      .finally(() => accounting.delete(done));
+    // Written after the answer has gone out (finish() writes it once the handler returns).
+    const done: Promise<void> = new Promise<void>((resolve) =>
+      setImmediate(() => {
+        void account(call, deps, ended).then(() => {
+          accounting.delete(done);
+          resolve();
+        });
+      }),
+    );
     accounting.add(done);
   };
 
