@@ -11,6 +11,7 @@ import type { GatewayExchange } from './exchange.ts';
 import { isObject, readWhole, tryParseJson, type JsonObject } from './body.ts';
 import { NO_UNITS } from './billing.ts';
 import { Cancel } from './cancel.ts';
+import { EventBacklog } from './event-backlog.ts';
 import { creditLimited } from './credit.ts';
 import { nextId } from './ids.ts';
 import { errorBody, GatewayError, creditRefused, modelNotAllowed, upstreamAuthFailed, upstreamBadGateway, upstreamInvalidResponse, upstreamNotConfigured, type GatewayFamily } from './errors.ts';
@@ -432,6 +433,17 @@ export class GatewayCall {
     this.ctx.respond = false;
     const headers = this.ctx.outgoingHeaders({ 'content-type': ct, 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
     let tail = '';
+    const read = (data: string): void => {
+      const parsed = tryParseJson(data);
+      if (parsed === undefined) return;
+      this.takeUsage(parsed, style, true);
+      inspectEvent?.(parsed);
+    };
+    const stops = this.output !== undefined && this.reservationId !== null;
+    const readsEvents = style !== 'none' || inspectEvent !== undefined;
+    // Events are read as they pass when each one matters (a reservation to stop at, an inspector), else only if no usage comes.
+    const backlog = !readsEvents || stops || inspectEvent ? undefined : new EventBacklog(read);
+    // Every option named (no spread of optional parts: see withFields in body.ts).
     const result = await relayStream({
       res: this.ctx.res,
       up,
@@ -440,17 +452,19 @@ export class GatewayCall {
       sse,
       keepAliveMs: this.deps.settings.keepAliveMs,
       signal: this.abort,
-      onEvent: (data) => {
-        if (data === '[DONE]') return;
-        const parsed = tryParseJson(data);
-        if (parsed === undefined) return;
-        this.takeUsage(parsed, style, true);
-        inspectEvent?.(parsed);
-      },
-      ...(sse && this.hideUsageChunk ? { dropEvent: isUsageOnlyChunk } : {}),
-      ...(this.output && this.reservationId !== null ? { stopWhen: () => this.reservationSpent(), stopTrailer } : {}),
-      ...(!sse && style === 'gemini' ? { onChunk: (chunk: Buffer) => (tail = (tail + chunk.toString('utf8')).slice(-16_384)) } : {}),
+      onEvent: readsEvents
+        ? (data) => {
+            if (data === '[DONE]') return;
+            if (backlog) backlog.push(data);
+            else read(data);
+          }
+        : undefined,
+      dropEvent: sse && this.hideUsageChunk ? isUsageOnlyChunk : undefined,
+      stopWhen: stops ? () => this.reservationSpent() : undefined,
+      stopTrailer: stops ? stopTrailer : undefined,
+      onChunk: !sse && style === 'gemini' ? (chunk: Buffer) => (tail = (tail + chunk.toString('utf8')).slice(-16_384)) : undefined,
     });
+    if (backlog && !this.usage) backlog.drain();
     if (!sse && style === 'gemini') {
       const fields = lastGeminiFields(tail);
       if (fields) this.countUsage(style, fields, false);
