@@ -101,8 +101,8 @@ async function runBareProxy(upstreamUrl: string): Promise<void> {
 
 /**
  * The floor: the bare proxy plus the least a metering gateway does for every call, none of it
- * ours: the key looked up in a map, the request and the answer parsed as JSON (a stream's events
- * one by one) for the model and the usage, and one usage row per call written to SQLite (WAL,
+ * ours: the key looked up in a map, the request and the answer parsed as JSON (of a stream, the
+ * events that mention usage) for the model and the usage, and one usage row per call written to SQLite (WAL,
  * the rows of one turn of the event loop in one transaction). No limits, credit, logging,
  * metrics or translation. What the gateway costs above it is the price of those.
  */
@@ -152,7 +152,7 @@ async function runFloorProxy(upstreamUrl: string): Promise<void> {
           while ((end = pending.indexOf('\n\n')) >= 0) {
             const data = pending.slice(pending.indexOf('data: ') + 6, end);
             pending = pending.slice(end + 2);
-            if (data !== '[DONE]') {
+            if (data.includes('"usage')) {
               const seen = usageOf(JSON.parse(data));
               if (seen[0] || seen[1]) usage = seen;
             }

@@ -39,6 +39,20 @@ function windowRules(name: string, backend: () => LimiterBackend): void {
     const res = await rl.get('acct:1');
     expect(res?.consumedPoints).toBe(4);
   });
+
+  it(`${name}: penalty and reward move the window; a blocking limiter blocks past the window`, async () => {
+    const rl = createLimiter({ keyPrefix: `p${randomSuffix()}`, points: 5, duration: 60 }, backend());
+    await rl.consume('a', 2);
+    expect((await rl.penalty('a', 2)).consumedPoints).toBe(4);
+    expect((await rl.reward('a', 3)).consumedPoints).toBe(1);
+    expect((await rl.get('a'))?.remainingPoints).toBe(4);
+    expect(await rl.get('never')).toBeNull();
+    const blocking = createLimiter({ keyPrefix: `b${randomSuffix()}`, points: 1, duration: 60, blockDuration: 120 }, backend());
+    await blocking.consume('a');
+    const refused: unknown = await blocking.consume('a').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(RateLimiterRes);
+    expect((refused as RateLimiterRes).msBeforeNext).toBeGreaterThan(60_000);
+  });
 }
 
 describe('limiter factory, local backends', () => {
