@@ -179,7 +179,8 @@ export class SseEvents {
     const out: SseEvent[] = [];
     let from = 0;
     for (const end of ends) {
-      const e = sseEvent(bytes.toString('utf8', from, end));
+      const event = bytes.subarray(from, end);
+      const e = isDataLine(event) ? { event: undefined, data: event.toString('utf8', 6, event.length - 2) } : sseEvent(event.toString('utf8'));
       if (e) out.push(e);
       from = end;
     }
@@ -187,11 +188,15 @@ export class SseEvents {
   }
 }
 
-/** The data of one whole event (with its terminator), read straight from the bytes when it is one `data: ` line ended by a blank line, as most are. */
-function dataOf(event: Buffer): string {
+/** Whether a whole event (with its terminator) is one `data: ` line ended by a blank line, as most are: its data is then read straight from the bytes. */
+function isDataLine(event: Buffer): boolean {
   const end = event.length - 2;
-  if (end > 6 && event[end] === 0x0a && event[end + 1] === 0x0a && startsWithDataPrefix(event) && event.indexOf(0x0a, 6) === end && !event.includes(0x0d)) return event.toString('utf8', 6, end);
-  return eventData(event.toString('utf8'));
+  return end > 6 && event[end] === 0x0a && event[end + 1] === 0x0a && startsWithDataPrefix(event) && event.indexOf(0x0a, 6) === end && !event.includes(0x0d);
+}
+
+/** The data of one whole event (with its terminator). */
+function dataOf(event: Buffer): string {
+  return isDataLine(event) ? event.toString('utf8', 6, event.length - 2) : eventData(event.toString('utf8'));
 }
 
 /**
