@@ -267,8 +267,8 @@ interface PendingReservation {
  * `data_version`, e.g. `npm run keys` revoking a key). An edit or another process's write drops
  * them all; a settlement drops only the keys it charged. So a revocation, an edit or a charge is
  * seen by the next request, as without the cache; another process's write, by the requests read
- * in the next turn of the event loop: `data_version` is read once a turn (about 10 µs a read, a
- * fifth of a forwarded call's own work, in the gateway's profiles).
+ * in the next turn of the event loop: `data_version` is read once a turn (a read took about
+ * 10 µs of each forwarded call in the gateway's profiles).
  */
 export class SqliteKeyStore implements KeyStore {
   private readonly byHash;
