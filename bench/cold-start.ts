@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { PROJECT_ROOT } from '../src/kernel/project-root.ts';
 import { processCpuUs, processRssKb } from './load.ts';
 
@@ -24,7 +25,6 @@ function freePort(): Promise<number> {
   });
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function once(args: string[]): Promise<{ firstMs: number; cpuMs: number; idleRssMiB: number }> {
   const port = await freePort();

@@ -11,6 +11,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 
 export interface Ready {
@@ -25,7 +26,6 @@ export interface StreamPlan {
   firstMs: number;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------- upstream (child process)
 /** The stream a request gets when it names no plan (`--plan=chunks,gapMs,firstMs` changes it). */

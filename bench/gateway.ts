@@ -37,6 +37,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { Agent, request } from 'undici';
 import { PROJECT_ROOT } from '../src/kernel/project-root.ts';
@@ -55,7 +56,6 @@ const runs = (section: string): boolean => !ONLY || ONLY.includes(section);
 
 type Ready = GatewayChildReady;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------- load generator
 /** A server process; `callgrind`: under valgrind's callgrind, its counts written to files starting with this path. */
@@ -67,6 +67,12 @@ function start(role: string, args: string[] = [], callgrind?: string): Promise<{
     proc.once('error', reject);
     proc.on('message', (m: Ready) => m.type === 'ready' && resolve({ proc, ready: m }));
   });
+}
+
+/** Stop server processes started by `start` and wait until they have exited. */
+async function stopAll(...servers: { proc: ChildProcess }[]): Promise<void> {
+  for (const s of servers) s.proc.send({ type: 'stop' });
+  await Promise.all(servers.map((s) => new Promise((r) => s.proc.once('exit', r))));
 }
 
 /** CPU time (user + system, ms) a process has used, from /proc/<pid>/stat. */
@@ -339,8 +345,7 @@ async function main(): Promise<void> {
       const xs = ms.get(t)!;
       console.log(`| ${t.name} | ${fmt(pct(xs, 50), 3)} | ${fmt(pct(xs, 99), 3)} | ${t === direct ? '—' : `+${fmt(pct(xs, 50) - pct(d, 50), 3)}`} | ${t === direct ? '—' : `+${fmt(pct(xs, 99) - pct(d, 99), 3)}`} | ${t.pid ? fmt(median(cpu.get(t)!), 0) : '—'} |`);
     }
-    for (const p of [gw2, backup]) p.proc.send({ type: 'stop' });
-    await Promise.all([gw2, backup].map((p) => new Promise((r) => p.proc.once('exit', r))));
+    await stopAll(gw2, backup);
   }
   // 6. Translation: the same answers through a pass-through call and a translated one (a Responses
   // request to a chat-only upstream, translated both ways), JSON and 20-event streams.
@@ -384,16 +389,14 @@ async function main(): Promise<void> {
     const ratio = (a: string, b: string) => fmt(median(cpu.get(a)!) / median(cpu.get(b)!));
     for (const style of ['Responses', 'Messages', 'Gemini'])
       console.log(`\nTranslated ${style} ÷ pass-through: JSON ×${ratio(`translated ${style} → chat JSON`, 'pass-through chat JSON')}, stream ×${ratio(`translated ${style} → chat stream`, 'pass-through chat stream')}.`);
-    gwChat.proc.send({ type: 'stop' });
-    await new Promise((r) => gwChat.proc.once('exit', r));
+    await stopAll(gwChat);
   }
   if (runs('versus')) await versus();
   // Opt-in (about 15 minutes under valgrind): only when GATEWAY_BENCH_ONLY names it.
   if (ONLY?.includes('instructions')) await instructions();
   console.log(`\nLoad average at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')}.\n`);
 
-  for (const p of [gw, bare, up]) p.proc.send({ type: 'stop' });
-  await Promise.all([gw, bare, up].map((p) => new Promise((r) => p.proc.once('exit', r))));
+  await stopAll(gw, bare, up);
 }
 
 // ---------------------------------------------------------------- 7. versus Portkey
@@ -511,8 +514,7 @@ async function versus(): Promise<void> {
     console.log(`| ${r.kind} | ${r.name} | ${r.pid ? fmt(median(c), 0) : '—'} | ${c.map((x) => fmt(x, 0)).join(', ') || '—'} | ${vsBare} | ${fmt(p50, 3)} | ${r === direct ? '—' : `+${fmt(p50 - pct(ms.get(direct)!, 50), 3)}`} | ${errors.get(r)} |`);
   }
   portkey?.proc.kill();
-  for (const p of [gw, floor, bare, up]) p.proc.send({ type: 'stop' });
-  await Promise.all([gw, floor, bare, up].map((p) => new Promise((r) => p.proc.once('exit', r))));
+  await stopAll(gw, floor, bare, up);
 }
 
 /**
@@ -543,17 +545,16 @@ async function instructions(): Promise<void> {
   const bodies = { JSON: JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'hi' }] }), stream: JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'hi' }], stream: true }) };
   interface Case {
     kind: 'JSON' | 'stream';
-    column: number;
     proc: ChildProcess;
     url: string;
     headers: Record<string, string>;
     body: string;
   }
   const cases = (['JSON', 'stream'] as const).flatMap((kind): Case[] => [
-    { kind, column: 0, proc: bare.proc, url: bareUrl, headers: {}, body: bodies[kind] },
-    { kind, column: 3, proc: floor.proc, url: `http://127.0.0.1:${floor.ready.port}`, headers: { authorization: 'Bearer floor-key' }, body: bodies[kind] },
-    { kind, column: 1, proc: gw.proc, url: gwUrl, headers: { authorization: `Bearer ${keys.unlimited}` }, body: bodies[kind] },
-    { kind, column: 2, proc: gw.proc, url: gwUrl, headers: { authorization: `Bearer ${keys.credit}` }, body: bodies[kind] },
+    { kind, proc: bare.proc, url: bareUrl, headers: {}, body: bodies[kind] },
+    { kind, proc: floor.proc, url: `http://127.0.0.1:${floor.ready.port}`, headers: { authorization: 'Bearer floor-key' }, body: bodies[kind] },
+    { kind, proc: gw.proc, url: gwUrl, headers: { authorization: `Bearer ${keys.unlimited}` }, body: bodies[kind] },
+    { kind, proc: gw.proc, url: gwUrl, headers: { authorization: `Bearer ${keys.credit}` }, body: bodies[kind] },
   ]);
   const count = async (c: (typeof cases)[number]): Promise<number> => {
     const pid = String(c.proc.pid);
@@ -577,14 +578,12 @@ async function instructions(): Promise<void> {
     const least = new Map<Case, number>();
     for (let round = 0; round < 3; round++) for (const c of cases) least.set(c, Math.min(least.get(c) ?? Infinity, await count(c)));
     for (const kind of ['JSON', 'stream'] as const) {
-      const perColumn: number[] = [];
-      for (const c of cases.filter((x) => x.kind === kind)) perColumn[c.column] = least.get(c)!;
-      const [ceiling, free, quota, floorCount] = perColumn as [number, number, number, number];
+      // The table's columns, in the order of `cases`.
+      const [ceiling, floorCount, free, quota] = cases.filter((x) => x.kind === kind).map((c) => least.get(c)!) as [number, number, number, number];
       rows.push(`| ${kind} | ${k(ceiling)} | ${k(floorCount)} (×${fmt(floorCount / ceiling)}) | ${k(free)} (×${fmt(free / ceiling)}) | ${k(quota)} (×${fmt(quota / ceiling)}) |`);
     }
   } finally {
-    for (const p of [gw, floor, bare, up]) p.proc.send({ type: 'stop' });
-    await Promise.all([gw, floor, bare, up].map((p) => new Promise((r) => p.proc.once('exit', r))));
+    await stopAll(gw, floor, bare, up);
     fs.rmSync(dir, { recursive: true, force: true });
   }
   console.log(`\n### User-space instructions per request (valgrind callgrind; autocannon, 10 connections; ${warm} requests of warm-up per call, then the least of 3 counts of ${counted}; the stream: 20 events sent at once)\n`);

@@ -441,8 +441,8 @@ export class GatewayCall {
     };
     const stops = this.output !== undefined && this.reservationId !== null;
     const readsEvents = style !== 'none' || inspectEvent !== undefined;
-    // Events are read as they pass when each one matters (a reservation to stop at, an inspector), else only if no usage comes.
-    const backlog = !readsEvents || stops || inspectEvent ? undefined : new EventBacklog(read);
+    // Each event is read as it passes when each one matters (a reservation to stop at, an inspector), else only if no usage comes.
+    const backlog = readsEvents && !stops && !inspectEvent ? new EventBacklog(read) : undefined;
     // Every option named (no spread of optional parts: see withFields in body.ts).
     const result = await relayStream({
       res: this.ctx.res,

@@ -8,7 +8,7 @@
 import { billedUnits } from './billing.ts';
 import type { GatewayCall } from './call.ts';
 import { nextId } from './ids.ts';
-import { usdToMicros, type PriceTable } from './prices.ts';
+import { NOTHING_CONSUMED, usdToMicros, type PriceTable } from './prices.ts';
 import type { UsageRow } from './usage.ts';
 
 export interface Ended {
@@ -42,17 +42,12 @@ export function settlement(call: GatewayCall, prices: PriceTable, ended: Ended):
     charged = prompt + completion;
     source = 'estimated';
   }
-  const units = billedUnits(call.units, succeeded);
-  // Every field named: a spread of the units here cost 14 µs a call (see withFields in body.ts).
+  // NOTHING_CONSUMED first, as in the reservation: it holds every field, so the units and counts
+  // below only overwrite (a spread that adds fields its base lacks cost 14 µs here; see withFields).
   const cost = usdToMicros(
     prices.cost(call.model, {
-      images: units.images,
-      audioInSeconds: units.audioInSeconds,
-      audioOutSeconds: units.audioOutSeconds,
-      videoSeconds: units.videoSeconds,
-      videoCalls: units.videoCalls,
-      musicTasks: units.musicTasks,
-      rerankSearches: units.rerankSearches,
+      ...NOTHING_CONSUMED,
+      ...billedUnits(call.units, succeeded),
       inputTokens: prompt,
       cachedInputTokens: call.usage?.cached ?? 0,
       cacheWriteTokens: call.usage?.cacheWrite ?? 0,

@@ -53,6 +53,18 @@ export class BatchedHistogram<T extends string> {
     return i;
   }
 
+  /**
+   * Adds one observation under the label set named `key` (`labels` is called the first time `key`
+   * is seen), for callers that observe one value at a time: a Map lookup and two additions.
+   */
+  observe(key: string, labels: () => Record<T, string>, value: number): void {
+    let s = this.series.get(key);
+    if (!s) this.series.set(key, (s = { labels: { ...labels() }, counts: new Array<number>(this.buckets.length + 1).fill(0), sum: 0 }));
+    const slot = this.slotOf(value);
+    s.counts[slot] = (s.counts[slot] as number) + 1;
+    s.sum += value;
+  }
+
   /** Adds a batch of one label set: `counts` per slot (see slotOf) and the sum of the values. */
   add(labels: Record<T, string>, counts: readonly number[], sum: number): void {
     const key = this.labelNames.map((n) => labels[n]).join('\u0000');

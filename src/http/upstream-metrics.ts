@@ -1,8 +1,8 @@
 /**
  * Prometheus metrics of the gateway's upstreams: attempts by outcome, time to the response
  * headers, and whether each is in service. Label values are the configured upstream names only.
- * Attempts come on every gateway request, so they are tallied here and handed to prom-client
- * when the metrics are read (see counter-tally.ts and batched-histogram.ts).
+ * Attempts come on every gateway request, so they are counted without prom-client's per-call
+ * label hashing (see counter-tally.ts and batched-histogram.ts).
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { UpstreamAttempt, UpstreamStatus } from '../gateway/upstream-pool.ts';
@@ -14,8 +14,6 @@ const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60
 
 export function upstreamMetrics(registry: Registry, names: readonly string[], status: () => UpstreamStatus[]): { observe(a: UpstreamAttempt): void } {
   const attemptsTally = new CounterTally<'upstream' | 'outcome'>();
-  /** Latencies not yet handed over, per upstream: observations per bucket slot and their sum (s). */
-  const waiting = new Map<string, { slots: number[]; sum: number }>();
   const attempts = new Counter({
     name: 'gateway_upstream_attempts_total',
     help: 'Requests the AI gateway sent to each upstream, by outcome (ok, connect, timeout, status_5xx, status_429; the failures go to the next upstream when one is left; stream_cut: an answer that failed after its headers, which counted ok).',
@@ -25,19 +23,12 @@ export function upstreamMetrics(registry: Registry, names: readonly string[], st
       attemptsTally.flushTo(this);
     },
   });
-  const latency: BatchedHistogram<'upstream'> = new BatchedHistogram({
+  const latency = new BatchedHistogram<'upstream'>({
     name: 'gateway_upstream_latency_seconds',
     help: 'Time from sending a request to an upstream to its response headers, successful attempts only.',
     labelNames: ['upstream'] as const,
     buckets: BUCKETS,
     registers: [registry],
-    collect(): void {
-      for (const [upstream, w] of waiting) {
-        latency.add({ upstream }, w.slots, w.sum);
-        w.slots.fill(0);
-        w.sum = 0;
-      }
-    },
   });
   new Gauge({
     name: 'gateway_upstream_up',
@@ -62,12 +53,7 @@ export function upstreamMetrics(registry: Registry, names: readonly string[], st
   return {
     observe(a) {
       attemptsTally.add(`${a.upstream}\n${a.outcome}`, () => ({ upstream: a.upstream, outcome: a.outcome }), 1);
-      if (a.outcome !== 'ok') return;
-      let w = waiting.get(a.upstream);
-      if (!w) waiting.set(a.upstream, (w = { slots: new Array<number>(BUCKETS.length + 1).fill(0), sum: 0 }));
-      const seconds = a.ms / 1000;
-      w.slots[latency.slotOf(seconds)]! += 1;
-      w.sum += seconds;
+      if (a.outcome === 'ok') latency.observe(a.upstream, () => ({ upstream: a.upstream }), a.ms / 1000);
     },
   };
 }

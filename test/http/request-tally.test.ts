@@ -61,3 +61,22 @@ describe('RequestTally', () => {
     });
   }
 });
+
+describe('BatchedHistogram.observe', () => {
+  it('reads as prom-client Histogram fed the same observations', async () => {
+    const config = (registry: Registry) => ({ name: 'up_seconds', help: 'h', labelNames: ['upstream'] as const, buckets: [0.01, 0.1, 1], registers: [registry] });
+    const [direct, batched] = [new Registry(), new Registry()];
+    const histogram = new Histogram(config(direct));
+    const tallied = new BatchedHistogram(config(batched));
+    for (let i = 0; i < 300; i++) {
+      const upstream = ['a', 'b', 'c'][i % 3] as string;
+      const seconds = (i % 17) / 10 + (i % 5 === 0 ? 0.01 : 0);
+      histogram.observe({ upstream }, seconds);
+      tallied.observe(upstream, () => ({ upstream }), seconds);
+    }
+    const want = parseMetrics(await direct.metrics());
+    const got = parseMetrics(await batched.metrics());
+    expect([...got.keys()].sort()).toEqual([...want.keys()].sort());
+    for (const [key, value] of want) expect(got.get(key), key).toBeCloseTo(value, 9);
+  });
+});
